@@ -1,0 +1,161 @@
+//! The workspace configuration (`memory-index.toml`, spec §8): paths, limits, rule levels.
+//!
+//! The same keys come from `memory-index.toml`, LSP `initializationOptions` and
+//! `workspace/configuration` (section `memoryIndex`); later sources override
+//! earlier ones key by key. A malformed source yields errors and leaves the
+//! defaults (or the previous values) in place: it never stops the checker.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::text::TextRange;
+
+/// A rule's configured level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Error,
+    Warning,
+    Info,
+    Off,
+}
+
+/// The effective configuration of one workspace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Path of the index, relative to the root, `/`-separated.
+    pub index: String,
+    /// Directory of the decision files, relative to the root (not recursive).
+    pub decisions: String,
+    /// `file-too-long` limit.
+    pub max_lines: u32,
+    /// Rule code → level overrides.
+    pub rules: BTreeMap<String, Level>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            index: "agents/memory-index.md".into(),
+            decisions: "agents/decisions".into(),
+            max_lines: 400,
+            rules: BTreeMap::new(),
+        }
+    }
+}
+
+/// The file name looked for at the workspace root.
+pub const CONFIG_FILE: &str = "memory-index.toml";
+
+/// A problem in a configuration source, with the span it concerns when known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub range: TextRange,
+    pub message: String,
+}
+
+/// Every key, all optional: what one source (file or client) says.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigPatch {
+    pub index: Option<String>,
+    pub decisions: Option<String>,
+    #[serde(rename = "max-lines", alias = "maxLines")]
+    pub max_lines: Option<u32>,
+    pub rules: Option<BTreeMap<String, Level>>,
+}
+
+impl Config {
+    /// Applies a source's keys over this configuration. Unknown rule codes and
+    /// paths that leave the root are reported and ignored.
+    pub fn apply(&mut self, patch: ConfigPatch, known_rules: &[&str]) -> Vec<String> {
+        let mut problems = Vec::new();
+        let mut path = |value: Option<String>, what: &str, slot: &mut String| {
+            if let Some(v) = value {
+                match clean_relative(&v) {
+                    Some(p) => *slot = p,
+                    None => problems.push(format!(
+                        "`{what}` must be a relative path inside the workspace, got `{v}`; using `{slot}`"
+                    )),
+                }
+            }
+        };
+        path(patch.index, "index", &mut self.index);
+        path(patch.decisions, "decisions", &mut self.decisions);
+        if let Some(n) = patch.max_lines {
+            self.max_lines = n;
+        }
+        for (code, level) in patch.rules.unwrap_or_default() {
+            if known_rules.contains(&code.as_str()) {
+                self.rules.insert(code, level);
+            } else {
+                problems.push(format!("unknown rule `{code}` (known rules: {})", known_rules.join(", ")));
+            }
+        }
+        problems
+    }
+}
+
+/// Parses `memory-index.toml` text into a patch, or the errors that make it unusable.
+pub fn parse_toml(text: &str) -> Result<ConfigPatch, ConfigError> {
+    toml::from_str::<ConfigPatch>(text).map_err(|e| ConfigError {
+        range: e.span().map(TextRange::from).unwrap_or_default(),
+        message: format!("invalid {CONFIG_FILE}: {}; defaults apply", e.message()),
+    })
+}
+
+/// Normalises a configured relative path: `/`-separated, no `.` parts, no
+/// trailing slash. Returns None for absolute paths and paths with `..`.
+pub fn clean_relative(p: &str) -> Option<String> {
+    let p = p.replace('\\', "/");
+    if p.starts_with('/') || p.contains(':') {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for part in p.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return None,
+            s => parts.push(s),
+        }
+    }
+    if parts.is_empty() {
+        return Some(String::new());
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_all_keys() {
+        let patch = parse_toml("index = \"x/idx.md\"\ndecisions = \"./d/\"\nmax-lines = 10\n[rules]\nfile-too-long = \"off\"\n").unwrap();
+        let mut c = Config::default();
+        assert!(c.apply(patch, &["file-too-long"]).is_empty());
+        assert_eq!(c.index, "x/idx.md");
+        assert_eq!(c.decisions, "d");
+        assert_eq!(c.max_lines, 10);
+        assert_eq!(c.rules.get("file-too-long"), Some(&Level::Off));
+    }
+
+    #[test]
+    fn malformed_toml_reports_a_span() {
+        let err = parse_toml("index = 3\n").unwrap_err();
+        assert!(err.message.contains("invalid memory-index.toml"), "{}", err.message);
+        assert_eq!(err.range.start, 8);
+        assert!(parse_toml("bogus = 1").is_err());
+        assert!(parse_toml("[rules]\nx = \"loud\"").is_err());
+    }
+
+    #[test]
+    fn unknown_rules_and_escaping_paths_are_reported_not_applied() {
+        let mut c = Config::default();
+        let patch = ConfigPatch { index: Some("../etc/x.md".into()), rules: Some([("nope".to_string(), Level::Off)].into()), ..Default::default() };
+        let problems = c.apply(patch, &["file-too-long"]);
+        assert_eq!(problems.len(), 2);
+        assert_eq!(c, Config::default());
+    }
+}

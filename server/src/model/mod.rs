@@ -1,0 +1,260 @@
+//! The workspace model: files by id, their parses, and the entry ↔ heading binding. No IO.
+//!
+//! A [`Workspace`] is built from `(path, text)` pairs and updated one file at a
+//! time ([`Workspace::set_file`], [`Workspace::remove_file`]); only the changed
+//! file is re-parsed. Which file is the index and which are decision files
+//! follows the [`Config`]. The binding (spec §3) is derived on demand and
+//! cached until the next change.
+
+pub mod bind;
+pub mod config;
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+pub use bind::{Bindings, EntryId, HeadingId};
+pub use config::{Config, ConfigError, Level};
+
+use crate::syntax::{decision, index};
+use crate::text::{LineIndex, TextRange};
+
+/// An opaque handle for a file of one workspace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// Why a file's text is not exactly what is on disk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileProblem {
+    /// Bytes that are not UTF-8; the text holds a lossy copy (U+FFFD) and the
+    /// file is never written back. `offset` is the first bad byte.
+    InvalidUtf8 { offset: usize },
+    /// The file exists but could not be read; the text is empty.
+    Unreadable(String),
+}
+
+/// A file's content as the loader or the editor provides it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileText {
+    pub text: String,
+    pub problem: Option<FileProblem>,
+}
+
+impl FileText {
+    /// Decodes bytes, keeping a lossy copy of invalid UTF-8 and noting where it broke.
+    pub fn from_bytes(bytes: Vec<u8>) -> Self {
+        match String::from_utf8(bytes) {
+            Ok(text) => Self { text, problem: None },
+            Err(e) => {
+                let offset = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                Self { text, problem: Some(FileProblem::InvalidUtf8 { offset }) }
+            }
+        }
+    }
+}
+
+impl From<String> for FileText {
+    fn from(text: String) -> Self {
+        Self { text, problem: None }
+    }
+}
+
+impl From<&str> for FileText {
+    fn from(text: &str) -> Self {
+        Self { text: text.to_string(), problem: None }
+    }
+}
+
+/// What role a file plays in the workspace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Parsed {
+    Index(index::IndexFile),
+    Decision(decision::DecisionFile),
+    Config,
+    /// Any other Markdown file (skills, CLAUDE.md): searched for invocations only.
+    Other,
+}
+
+/// One file of the workspace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Path relative to the root, `/`-separated.
+    pub path: String,
+    pub text: String,
+    pub line_index: LineIndex,
+    pub problem: Option<FileProblem>,
+    pub parsed: Parsed,
+}
+
+impl SourceFile {
+    pub fn index(&self) -> Option<&index::IndexFile> {
+        match &self.parsed {
+            Parsed::Index(i) => Some(i),
+            _ => None,
+        }
+    }
+    pub fn decision(&self) -> Option<&decision::DecisionFile> {
+        match &self.parsed {
+            Parsed::Decision(d) => Some(d),
+            _ => None,
+        }
+    }
+    /// 1-based line and 1-based UTF-8 column of `offset`, as the CLI prints them.
+    pub fn line_col_1(&self, offset: usize) -> (u32, u32) {
+        let p = self.line_index.position(&self.text, offset, crate::text::Encoding::Utf8);
+        (p.line + 1, p.col + 1)
+    }
+}
+
+/// All files of one workspace root, and the configuration that classifies them.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    config: Config,
+    config_errors: Vec<ConfigError>,
+    files: Vec<Option<SourceFile>>,
+    by_path: BTreeMap<String, FileId>,
+    bindings: OnceLock<Bindings>,
+}
+
+impl Workspace {
+    pub fn new(config: Config) -> Self {
+        Self { config, ..Self::default() }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Problems found in the configuration sources (reported on the config file).
+    pub fn config_errors(&self) -> &[ConfigError] {
+        &self.config_errors
+    }
+
+    /// Replaces the configuration; every file is re-classified and re-parsed.
+    pub fn set_config(&mut self, config: Config, errors: Vec<ConfigError>) {
+        let changed = config != self.config;
+        self.config = config;
+        self.config_errors = errors;
+        if changed {
+            let files: Vec<SourceFile> = self.files.drain(..).flatten().collect();
+            self.by_path.clear();
+            for f in files {
+                self.set_file(&f.path, FileText { text: f.text, problem: f.problem });
+            }
+        }
+        self.bindings = OnceLock::new();
+    }
+
+    /// Adds or replaces the file at `path` (relative, `/`-separated). Returns its id.
+    pub fn set_file(&mut self, path: &str, content: FileText) -> FileId {
+        let parsed = match self.classify(path) {
+            Role::Index => Parsed::Index(index::parse(&content.text)),
+            Role::Decision => Parsed::Decision(decision::parse(&content.text)),
+            Role::Config => Parsed::Config,
+            Role::Other => Parsed::Other,
+        };
+        let file = SourceFile {
+            path: path.to_string(),
+            line_index: LineIndex::new(&content.text),
+            text: content.text,
+            problem: content.problem,
+            parsed,
+        };
+        self.bindings = OnceLock::new();
+        match self.by_path.get(path) {
+            Some(&id) => {
+                self.files[id.0 as usize] = Some(file);
+                id
+            }
+            None => {
+                let id = FileId(self.files.len() as u32);
+                self.files.push(Some(file));
+                self.by_path.insert(path.to_string(), id);
+                id
+            }
+        }
+    }
+
+    /// Removes the file at `path`; returns whether it was there.
+    pub fn remove_file(&mut self, path: &str) -> bool {
+        match self.by_path.remove(path) {
+            Some(id) => {
+                self.files[id.0 as usize] = None;
+                self.bindings = OnceLock::new();
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn file(&self, id: FileId) -> Option<&SourceFile> {
+        self.files.get(id.0 as usize)?.as_ref()
+    }
+
+    pub fn file_id(&self, path: &str) -> Option<FileId> {
+        self.by_path.get(path).copied()
+    }
+
+    /// Every file, in path order.
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.by_path.values().filter_map(move |&id| Some((id, self.file(id)?)))
+    }
+
+    /// The index file, when present.
+    pub fn index(&self) -> Option<(FileId, &SourceFile, &index::IndexFile)> {
+        let id = self.file_id(&self.config.index)?;
+        let f = self.file(id)?;
+        Some((id, f, f.index()?))
+    }
+
+    /// Decision files in path order.
+    pub fn decisions(&self) -> impl Iterator<Item = (FileId, &SourceFile, &decision::DecisionFile)> {
+        self.files().filter_map(|(id, f)| Some((id, f, f.decision()?)))
+    }
+
+    /// The entry ↔ heading binding, computed once per workspace state.
+    pub fn bindings(&self) -> &Bindings {
+        self.bindings.get_or_init(|| Bindings::compute(self))
+    }
+
+    /// The decision file's path for a directory-relative name (`testing.md`).
+    pub fn decision_path(&self, name: &str) -> String {
+        if self.config.decisions.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}/{}", self.config.decisions, name)
+        }
+    }
+
+    fn classify(&self, path: &str) -> Role {
+        if path == self.config.index {
+            return Role::Index;
+        }
+        if path == config::CONFIG_FILE {
+            return Role::Config;
+        }
+        let dir = &self.config.decisions;
+        let name = if dir.is_empty() { Some(path) } else { path.strip_prefix(dir.as_str()).and_then(|r| r.strip_prefix('/')) };
+        match name {
+            Some(n) if n.ends_with(".md") && !n.contains('/') => Role::Decision,
+            _ => Role::Other,
+        }
+    }
+}
+
+enum Role {
+    Index,
+    Decision,
+    Config,
+    Other,
+}
+
+/// A location in a workspace file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileRange {
+    pub file: FileId,
+    pub range: TextRange,
+}
+
+#[cfg(test)]
+mod tests;

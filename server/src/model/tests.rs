@@ -1,0 +1,67 @@
+//! Tests of the workspace model: classification, updates and the exact binding.
+
+use super::*;
+
+pub(crate) fn ws(files: &[(&str, &str)]) -> Workspace {
+    let mut ws = Workspace::new(Config::default());
+    for (p, t) in files {
+        ws.set_file(p, (*t).into());
+    }
+    ws
+}
+
+#[test]
+fn binds_exactly_case_and_whitespace_insensitive() {
+    let ws = ws(&[
+        ("agents/memory-index.md", "# I\n## agents/decisions/a.md\n/when Writing  MOCK tests\n/how encode paths\n/when nothing\n/when group\n"),
+        ("agents/decisions/a.md", "# A\n## When writing mock tests\nx\n## How to Encode Paths\ny\n## .Group\n"),
+        ("agents/decisions/sub/b.md", "## When nothing\n"),
+        ("notes.md", "## When nothing\n"),
+    ]);
+    let b = ws.bindings();
+    assert_eq!(b.entries.len(), 4);
+    let a = ws.file_id("agents/decisions/a.md").unwrap();
+    assert_eq!(b.entries[0].heading, Some(HeadingId { file: a, idx: 1 }));
+    assert_eq!(b.entries[1].heading, Some(HeadingId { file: a, idx: 2 }));
+    assert_eq!(b.entries[2].heading, None, "nested and non-decision files are not decision files");
+    assert_eq!(b.entries[3].structural, Some(HeadingId { file: a, idx: 3 }));
+    assert_eq!(b.entries[0].section_file, Some(a));
+}
+
+#[test]
+fn duplicate_titles_prefer_the_sections_file() {
+    let ws = ws(&[
+        ("agents/memory-index.md", "## agents/decisions/b.md\n/when x\n"),
+        ("agents/decisions/a.md", "## When X\n"),
+        ("agents/decisions/b.md", "## When X\n"),
+    ]);
+    let b_id = ws.file_id("agents/decisions/b.md").unwrap();
+    assert_eq!(ws.bindings().entries[0].heading.map(|h| h.file), Some(b_id));
+}
+
+#[test]
+fn updates_one_file_and_rebinds() {
+    let mut ws = ws(&[("agents/memory-index.md", "## agents/decisions/a.md\n/when x\n"), ("agents/decisions/a.md", "## When Y\n")]);
+    assert_eq!(ws.bindings().entries[0].heading, None);
+    ws.set_file("agents/decisions/a.md", "## When X\n".into());
+    assert!(ws.bindings().entries[0].heading.is_some());
+    assert!(ws.remove_file("agents/decisions/a.md"));
+    assert_eq!(ws.bindings().entries[0].heading, None);
+    assert_eq!(ws.bindings().entries[0].section_file, None);
+}
+
+#[test]
+fn config_change_reclassifies_files() {
+    let mut ws = ws(&[("docs/idx.md", "## docs/d/a.md\n/when x\n"), ("docs/d/a.md", "## When X\n")]);
+    assert!(ws.index().is_none());
+    let config = Config { index: "docs/idx.md".into(), decisions: "docs/d".into(), ..Config::default() };
+    ws.set_config(config, vec![]);
+    assert!(ws.bindings().entries[0].heading.is_some());
+}
+
+#[test]
+fn invalid_utf8_is_kept_lossy_with_its_offset() {
+    let t = FileText::from_bytes(b"ab\xffcd".to_vec());
+    assert_eq!(t.text, "ab\u{fffd}cd");
+    assert_eq!(t.problem, Some(FileProblem::InvalidUtf8 { offset: 2 }));
+}

@@ -1,0 +1,111 @@
+//! The one fuzzy scorer (spec §6 "Fuzzy engine"): nucleo-matcher per word, plus whole-word bonuses.
+//!
+//! `score(query, candidate)`: the query is split into words; each word is
+//! matched as a fuzzy atom (fzf-v2 style scoring from nucleo-matcher) against
+//! the whole candidate, case-insensitively with Unicode normalisation. Every
+//! word must match. The score is the sum of the word scores plus
+//! [`WHOLE_WORD_BONUS`] for each query word that is also a whole word of the
+//! candidate. Word order therefore matters less than the characters.
+//!
+//! Among equal matches the shorter candidate wins: one point is taken off per
+//! four characters the candidate has beyond the query (at most
+//! [`LENGTH_PENALTY_CAP`]).
+//!
+//! Threshold: a match whose score is below [`MIN_SCORE_PER_CHAR`] × the
+//! query's non-space character count is no match. Tie-breaks are the
+//! caller's (the resolver keeps index order).
+
+use std::cell::RefCell;
+
+use nucleo_matcher::pattern::{Atom, AtomKind, CaseMatching, Normalization};
+use nucleo_matcher::{Config, Matcher, Utf32Str};
+
+/// Added per query word that equals a whole candidate word.
+pub const WHOLE_WORD_BONUS: u32 = 24;
+/// Most points taken off a long candidate (see [`raw_score`]).
+pub const LENGTH_PENALTY_CAP: u32 = 12;
+/// Minimum average score per query character for a match to count.
+pub const MIN_SCORE_PER_CHAR: u32 = 10;
+
+thread_local! {
+    static MATCHER: RefCell<(Matcher, Vec<char>)> = RefCell::new((Matcher::new(Config::DEFAULT), Vec::new()));
+}
+
+/// Scores `candidate` for `query`; None when some word does not match or the
+/// total is under the threshold.
+pub fn score(query: &str, candidate: &str) -> Option<u32> {
+    let words: Vec<&str> = query.split_whitespace().collect();
+    if words.is_empty() {
+        return None;
+    }
+    let raw = raw_score(&words, candidate)?;
+    let chars: u32 = words.iter().map(|w| w.chars().count() as u32).sum();
+    (raw >= MIN_SCORE_PER_CHAR * chars).then_some(raw)
+}
+
+/// Like [`score`] without the threshold (for ranking suggestions).
+pub fn raw_score(words: &[&str], candidate: &str) -> Option<u32> {
+    MATCHER.with(|m| {
+        let (matcher, buf) = &mut *m.borrow_mut();
+        let hay = Utf32Str::new(candidate, buf);
+        let mut total = 0u32;
+        for w in words {
+            let atom = Atom::new(w, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy, false);
+            total += u32::from(atom.score(hay, matcher)?);
+        }
+        let cand_words: Vec<String> = candidate.split_whitespace().map(str::to_lowercase).collect();
+        for w in words {
+            let w = w.to_lowercase();
+            if cand_words.iter().any(|c| *c == w) {
+                total += WHOLE_WORD_BONUS;
+            }
+        }
+        // Prefer the tighter candidate among equals: one point per 4 unmatched
+        // characters, at most LENGTH_PENALTY_CAP.
+        let q_len: usize = words.iter().map(|w| w.chars().count() + 1).sum();
+        let extra = candidate.chars().count().saturating_sub(q_len) as u32;
+        Some(total.saturating_sub((extra / 4).min(LENGTH_PENALTY_CAP)))
+    })
+}
+
+/// Ranks `candidates` for `query`, best first; ties keep input order.
+pub fn rank<'a, T: Copy>(query: &str, candidates: impl IntoIterator<Item = (T, &'a str)>, limit: usize) -> Vec<(T, u32)> {
+    let mut scored: Vec<(T, u32)> = candidates.into_iter().filter_map(|(t, c)| Some((t, score(query, c)?))).collect();
+    scored.sort_by(|a, b| b.1.cmp(&a.1));
+    scored.truncate(limit);
+    scored
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_of_scores_and_orders() {
+        // (query, better candidate, worse candidate)
+        let cases = [
+            ("mock tests", "writing mock tests", "making locks test"),
+            ("review gates", "review gates", "choosing review gates"),
+            ("encode paths", "encode file paths", "end of paths"),
+            ("tests mock", "writing mock tests", "most tricks"),
+        ];
+        for (q, good, bad) in cases {
+            let g = score(q, good).unwrap_or(0);
+            let b = score(q, bad).unwrap_or(0);
+            assert!(g > b, "{q:?}: {good:?}={g} should beat {bad:?}={b}");
+        }
+    }
+
+    #[test]
+    fn every_word_must_match() {
+        assert_eq!(score("mock zebra", "writing mock tests"), None);
+        assert_eq!(score("", "x"), None);
+        assert!(score("MOCK", "writing mock tests").is_some());
+    }
+
+    #[test]
+    fn rank_keeps_input_order_on_ties() {
+        let r = rank("x", [(1, "x a"), (2, "x b")], 5);
+        assert_eq!(r.iter().map(|p| p.0).collect::<Vec<_>>(), [1, 2]);
+    }
+}

@@ -1,0 +1,10 @@
+//! Ranking text for people and agents: the fuzzy engine and the resolver's trigger-mode matching.
+//!
+//! This sits in the model layer (after `model`, before `rules`) because two
+//! rules, `collision` and `shadowed-trigger`, are defined by what the resolver
+//! would return. Binding never uses it: binding is exact (see `model::bind`).
+
+pub mod fuzzy;
+pub mod triggers;
+
+pub use triggers::{Hit, HitKind, TriggerQuery};

@@ -1,0 +1,183 @@
+//! The decision-file parser (spec §4): CommonMark headings with titles, levels and sections.
+//!
+//! Built on pulldown-cmark's offset iterator, so headings inside fenced or
+//! indented code and HTML blocks are never headings, setext headings count,
+//! and closing `#`s are not part of the title. YAML front matter is skipped.
+//! The title is the heading's plain text (inline markup dropped, code spans
+//! kept); `title_range` is the raw source span of that text, for renames.
+
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+use crate::text::{lines, LineIndex, TextRange};
+
+/// One heading of a decision file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Heading {
+    pub level: u8,
+    /// Plain text of the title as written (may start with `.` when structural).
+    pub title: String,
+    /// Source span of the title (empty, at the end of the marker, for an empty heading).
+    pub title_range: TextRange,
+    /// The heading's own source: the ATX line, or the setext text and underline.
+    pub range: TextRange,
+    /// The heading plus everything up to the next heading of the same or a higher level.
+    pub section: TextRange,
+    /// Zero-based line of the heading.
+    pub line: u32,
+    /// Level ≥ 2 and the title starts with `.`.
+    pub structural: bool,
+    pub setext: bool,
+    /// The nearest enclosing heading of a lower level.
+    pub parent: Option<usize>,
+    /// Whether a deeper heading follows inside this heading's section.
+    pub has_children: bool,
+    /// Substantive lines (non-blank, not an HTML comment) before the first
+    /// sub-heading, or in the whole section when there is none.
+    pub direct_lines: u32,
+}
+
+impl Heading {
+    /// The title without a structural heading's leading `.`.
+    pub fn name(&self) -> &str {
+        if self.structural {
+            self.title[1..].trim_start()
+        } else {
+            &self.title
+        }
+    }
+    /// Levels ≥ 2 that are not structural: these must be indexed.
+    pub fn is_semantic(&self) -> bool {
+        self.level >= 2 && !self.structural
+    }
+}
+
+/// A parsed decision file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DecisionFile {
+    pub headings: Vec<Heading>,
+    /// Number of lines (a final line without terminator counts; a trailing terminator adds none).
+    pub line_count: u32,
+}
+
+/// Parses a decision file. Never fails.
+pub fn parse(text: &str) -> DecisionFile {
+    let opts = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS | Options::ENABLE_HEADING_ATTRIBUTES;
+    let mut headings: Vec<Heading> = Vec::new();
+    let mut comments: Vec<TextRange> = Vec::new();
+    let mut current: Option<(u8, TextRange, String, Option<TextRange>)> = None;
+    let mut html_block: Option<(usize, bool)> = None;
+    let index = LineIndex::new(text);
+    for (event, range) in Parser::new_ext(text, opts).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => {
+                current = Some((level as u8, range.into(), String::new(), None));
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((level, range, title, span)) = current.take() {
+                    headings.push(finish_heading(text, &index, level, range, title, span));
+                }
+            }
+            Event::Start(Tag::HtmlBlock) => {
+                let is_comment = text.get(range.clone()).is_some_and(|s| s.trim_start().starts_with("<!--"));
+                html_block = Some((range.start, is_comment));
+            }
+            Event::End(TagEnd::HtmlBlock) => {
+                if let Some((start, true)) = html_block.take() {
+                    comments.push(TextRange::new(start, range.end));
+                }
+            }
+            ev => {
+                if let Some((_, _, title, span)) = current.as_mut() {
+                    match &ev {
+                        Event::Text(t) | Event::Code(t) => title.push_str(t),
+                        Event::SoftBreak | Event::HardBreak => title.push(' '),
+                        _ => {}
+                    }
+                    let r = TextRange::from(range);
+                    *span = Some(match *span {
+                        None => r,
+                        Some(s) => TextRange::new(s.start.min(r.start), s.end.max(r.end)),
+                    });
+                }
+            }
+        }
+    }
+    link_tree(text, &mut headings, &comments);
+    let line_count = index.line_count() as u32 - u32::from(text.ends_with(['\n', '\r']) || text.is_empty());
+    DecisionFile { headings, line_count }
+}
+
+fn finish_heading(text: &str, index: &LineIndex, level: u8, range: TextRange, title: String, span: Option<TextRange>) -> Heading {
+    let src = range.slice(text);
+    let setext = !src.trim_start().starts_with('#');
+    // The heading's own range without its final line terminator.
+    let own_end = range.start + src.trim_end_matches(['\n', '\r']).len();
+    let range = TextRange::new(range.start, own_end);
+    let title_range = span.unwrap_or_else(|| {
+        let first_line_end = src.find(['\n', '\r']).map_or(own_end, |i| range.start + i);
+        TextRange::empty(first_line_end.min(own_end))
+    });
+    let trimmed = title.trim().to_string();
+    let structural = level >= 2 && trimmed.starts_with('.');
+    let line = index.line_of(range.start) as u32;
+    Heading {
+        level,
+        title: trimmed,
+        title_range,
+        range,
+        section: range,
+        line,
+        structural,
+        setext,
+        parent: None,
+        has_children: false,
+        direct_lines: 0,
+    }
+}
+
+/// Fills sections, parents, children flags and direct-content counts.
+fn link_tree(text: &str, headings: &mut [Heading], comments: &[TextRange]) {
+    let mut stack: Vec<usize> = Vec::new();
+    for i in 0..headings.len() {
+        let level = headings[i].level;
+        while let Some(&top) = stack.last() {
+            if headings[top].level >= level {
+                stack.pop();
+            } else {
+                break;
+            }
+        }
+        headings[i].parent = stack.last().copied();
+        if let Some(p) = headings[i].parent {
+            headings[p].has_children = true;
+        }
+        stack.push(i);
+    }
+    for i in 0..headings.len() {
+        let level = headings[i].level;
+        let end = headings[i + 1..].iter().find(|h| h.level <= level).map_or(text.len(), |h| h.range.start);
+        headings[i].section = TextRange::new(headings[i].range.start, end);
+        let body_start = headings[i].range.end;
+        let body_end = headings.get(i + 1).map_or(text.len(), |h| h.range.start.min(end)).max(body_start);
+        headings[i].direct_lines = substantive_lines(text, TextRange::new(body_start, body_end), comments);
+    }
+}
+
+fn substantive_lines(text: &str, body: TextRange, comments: &[TextRange]) -> u32 {
+    let slice = body.slice(text);
+    let mut n = 0;
+    for l in lines(slice) {
+        let abs = TextRange::new(body.start + l.content.start, body.start + l.content.end);
+        if abs.slice(text).trim().is_empty() {
+            continue;
+        }
+        if comments.iter().any(|c| c.start <= abs.start && abs.end <= c.end) {
+            continue;
+        }
+        n += 1;
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,306 @@
+//! The index parser (spec §3): every line of `memory-index.md` classified, with byte ranges.
+//!
+//! Decisions the spec leaves open, written down here:
+//! - A section starts at an ATX H2 (`## name`, up to three spaces of indent,
+//!   closing `#`s stripped) outside fenced code. A bare `##` starts a section
+//!   with an empty name.
+//! - Entries may be indented (leading spaces/tabs are ignored); the operator is
+//!   the first word up to whitespace or `|`.
+//! - Fenced code blocks (```` ``` ```` / `~~~`) and multi-line HTML comments
+//!   are tracked everywhere, so a `## ` inside them is never a section and their
+//!   lines are never entries.
+//! - Any ATX heading other than H2 inside a section is a label (kept, no finding).
+
+use crate::text::{lines, TextRange};
+
+/// The two operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Op {
+    When,
+    How,
+}
+
+impl Op {
+    /// `/when` or `/how`, as written in the index.
+    pub fn token(self) -> &'static str {
+        match self {
+            Op::When => "/when",
+            Op::How => "/how",
+        }
+    }
+    /// The bare word: `when` or `how`.
+    pub fn word(self) -> &'static str {
+        &self.token()[1..]
+    }
+    /// The heading prefix an entry with this operator binds to: `When ` or `How to `.
+    pub fn title_prefix(self) -> &'static str {
+        match self {
+            Op::When => "When ",
+            Op::How => "How to ",
+        }
+    }
+}
+
+/// An entry line: `/when TRIGGER | extra, extra`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub op: Op,
+    /// The operator token, `/when` or `/how`.
+    pub op_range: TextRange,
+    /// The trimmed trigger (empty range right after the operator when empty).
+    pub trigger: TextRange,
+    /// The first `|`, if any.
+    pub bar: Option<usize>,
+    /// Each comma-separated piece after the first `|`, trimmed; empty pieces are kept.
+    pub extras: Vec<TextRange>,
+}
+
+/// Why a non-blank line is kept without being an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelKind {
+    Bold,
+    ListItem,
+    Heading,
+}
+
+/// What a line is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// Before the first section: never an entry, whatever it looks like.
+    Preamble,
+    /// `## name`: starts section `.0` (an index into [`IndexFile::sections`]).
+    SectionHeading(usize),
+    Entry(Entry),
+    Label(LabelKind),
+    /// An HTML comment line (single or part of a multi-line comment).
+    Comment,
+    /// A fence line or a line inside fenced code.
+    Code,
+    Blank,
+    /// Any other line inside a section: a format error. `slash` is true when
+    /// it starts with `/` (an unknown operator rather than a missing one).
+    Unknown { slash: bool },
+}
+
+/// One physical line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexLine {
+    /// The line's content, without its terminator.
+    pub range: TextRange,
+    /// The line including its terminator.
+    pub full: TextRange,
+    pub kind: LineKind,
+    /// The section the line belongs to (None in the preamble).
+    pub section: Option<usize>,
+}
+
+/// A `## path` section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// Index of the heading line in [`IndexFile::lines`].
+    pub heading_line: usize,
+    /// The trimmed name (the decision file's path relative to the root).
+    pub name: TextRange,
+    pub name_text: String,
+    /// Lines after the heading, up to the next section: `heading_line + 1 .. end_line`.
+    pub end_line: usize,
+}
+
+/// A parsed index file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IndexFile {
+    pub lines: Vec<IndexLine>,
+    pub sections: Vec<Section>,
+    /// Line indices of entries, in file order.
+    pub entries: Vec<usize>,
+}
+
+impl IndexFile {
+    pub fn entry(&self, line: usize) -> Option<&Entry> {
+        match &self.lines.get(line)?.kind {
+            LineKind::Entry(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Parses an index. Never fails: format problems are line kinds that rules report.
+pub fn parse(text: &str) -> IndexFile {
+    let mut file = IndexFile::default();
+    let mut fence: Option<(u8, usize)> = None; // (char, length)
+    let mut in_comment = false;
+    let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    for (i, line) in lines(text).enumerate() {
+        let start = if i == 0 { line.content.start + bom.min(line.content.len()) } else { line.content.start };
+        let range = TextRange::new(start, line.content.end);
+        let s = range.slice(text);
+        let section = file.sections.len().checked_sub(1);
+        let kind = if let Some((ch, len)) = fence {
+            if is_fence_close(s, ch, len) {
+                fence = None;
+            }
+            if section.is_some() { LineKind::Code } else { LineKind::Preamble }
+        } else if in_comment {
+            if s.contains("-->") {
+                in_comment = false;
+            }
+            if section.is_some() { LineKind::Comment } else { LineKind::Preamble }
+        } else if let Some(open) = fence_open(s) {
+            fence = Some(open);
+            if section.is_some() { LineKind::Code } else { LineKind::Preamble }
+        } else if let Some(name) = h2_name(s) {
+            let name = TextRange::new(range.start + name.start, range.start + name.end);
+            file.sections.push(Section {
+                heading_line: i,
+                name,
+                name_text: name.slice(text).to_string(),
+                end_line: i + 1,
+            });
+            LineKind::SectionHeading(file.sections.len() - 1)
+        } else if section.is_none() {
+            if s.trim_start().starts_with("<!--") && !s.contains("-->") {
+                in_comment = true;
+            }
+            LineKind::Preamble
+        } else {
+            classify(s, range.start, &mut in_comment)
+        };
+        if matches!(kind, LineKind::Entry(_)) {
+            file.entries.push(i);
+        }
+        file.lines.push(IndexLine { range, full: line.full, kind, section: file.sections.len().checked_sub(1) });
+    }
+    let n = file.lines.len();
+    let count = file.sections.len();
+    for k in 0..count {
+        file.sections[k].end_line = if k + 1 < count { file.sections[k + 1].heading_line } else { n };
+    }
+    file
+}
+
+fn classify(s: &str, base: usize, in_comment: &mut bool) -> LineKind {
+    let t = s.trim_start_matches([' ', '\t']);
+    let lead = s.len() - t.len();
+    if t.trim_end().is_empty() {
+        return LineKind::Blank;
+    }
+    if t.starts_with("<!--") {
+        if !t.contains("-->") {
+            *in_comment = true;
+        }
+        return LineKind::Comment;
+    }
+    if t.starts_with("**") {
+        return LineKind::Label(LabelKind::Bold);
+    }
+    if t.starts_with("- ") || t.starts_with("* ") || t.starts_with("+ ") || t == "-" {
+        return LineKind::Label(LabelKind::ListItem);
+    }
+    if atx_level(t).is_some() {
+        return LineKind::Label(LabelKind::Heading);
+    }
+    if t.starts_with('/') {
+        let word_len = t.find(|c: char| c.is_whitespace() || c == '|').unwrap_or(t.len());
+        let op = match &t[..word_len] {
+            "/when" => Op::When,
+            "/how" => Op::How,
+            _ => return LineKind::Unknown { slash: true },
+        };
+        return LineKind::Entry(parse_entry(t, base + lead, op, word_len));
+    }
+    LineKind::Unknown { slash: false }
+}
+
+fn parse_entry(t: &str, base: usize, op: Op, op_len: usize) -> Entry {
+    let rest = &t[op_len..];
+    let (trig_part, bar) = match rest.find('|') {
+        Some(b) => (&rest[..b], Some(op_len + b)),
+        None => (rest, None),
+    };
+    let trigger = trim_range(trig_part, base + op_len);
+    let trigger = if trigger.is_empty() { TextRange::empty(base + op_len) } else { trigger };
+    let mut extras = Vec::new();
+    if let Some(b) = bar {
+        let mut piece_start = b + 1;
+        for piece in t[b + 1..].split(',') {
+            let r = trim_range(piece, base + piece_start);
+            extras.push(if r.is_empty() { TextRange::empty(base + piece_start) } else { r });
+            piece_start += piece.len() + 1;
+        }
+    }
+    Entry { op, op_range: TextRange::new(base, base + op_len), trigger, bar: bar.map(|b| base + b), extras }
+}
+
+/// The trimmed sub-range of `s`, which starts at `base`.
+fn trim_range(s: &str, base: usize) -> TextRange {
+    let lead = s.len() - s.trim_start().len();
+    let trimmed = s.trim();
+    if trimmed.is_empty() {
+        return TextRange::empty(base);
+    }
+    TextRange::new(base + lead, base + lead + trimmed.len())
+}
+
+/// The level of an ATX heading line (CommonMark: ≤3 spaces, 1–6 `#`, then space, tab or end).
+pub fn atx_level(s: &str) -> Option<usize> {
+    let indent = s.len() - s.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let t = &s[indent..];
+    let hashes = t.len() - t.trim_start_matches('#').len();
+    if !(1..=6).contains(&hashes) {
+        return None;
+    }
+    match t[hashes..].chars().next() {
+        None | Some(' ') | Some('\t') => Some(hashes),
+        _ => None,
+    }
+}
+
+/// If `s` is an ATX H2, the range (relative to `s`) of its trimmed name without closing `#`s.
+fn h2_name(s: &str) -> Option<TextRange> {
+    if atx_level(s) != Some(2) {
+        return None;
+    }
+    let after = s.find("##").map(|p| p + 2)?;
+    let mut content = &s[after..];
+    // Closing sequence: trailing `#`s preceded by a space (or the whole content).
+    let trimmed = content.trim_end();
+    let without = trimmed.trim_end_matches('#');
+    if without.len() < trimmed.len() && (without.is_empty() || without.ends_with([' ', '\t'])) {
+        content = without;
+    }
+    let r = trim_range(content, after);
+    Some(r)
+}
+
+fn fence_open(s: &str) -> Option<(u8, usize)> {
+    let indent = s.len() - s.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let t = &s[indent..];
+    let ch = *t.as_bytes().first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let len = t.len() - t.trim_start_matches(ch as char).len();
+    if len < 3 || (ch == b'`' && t[len..].contains('`')) {
+        return None;
+    }
+    Some((ch, len))
+}
+
+fn is_fence_close(s: &str, ch: u8, len: usize) -> bool {
+    let indent = s.len() - s.trim_start_matches(' ').len();
+    if indent > 3 {
+        return false;
+    }
+    let t = s[indent..].trim_end();
+    let n = t.len() - t.trim_start_matches(ch as char).len();
+    n >= len && n == t.len()
+}
+
+#[cfg(test)]
+mod tests;

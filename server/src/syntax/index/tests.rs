@@ -1,0 +1,106 @@
+//! Tests of the index parser: line kinds and ranges, one table row per shape.
+
+use super::*;
+
+fn kinds(text: &str) -> Vec<String> {
+    let f = parse(text);
+    f.lines
+        .iter()
+        .map(|l| match &l.kind {
+            LineKind::Entry(e) => {
+                let extras: Vec<&str> = e.extras.iter().map(|r| r.slice(text)).collect();
+                format!("entry {} [{}] {:?}", e.op.word(), e.trigger.slice(text), extras)
+            }
+            LineKind::SectionHeading(s) => format!("section [{}]", f.sections[*s].name_text),
+            k => format!("{k:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn classifies_every_line_kind() {
+    let text = "\u{feff}# Memory Index\n/when <trigger>  # example\n\n## agents/decisions/a.md\n\n/when writing mock tests | mock patch, test doubles\n/how split modules\n**Label:**\n- item\n### deeper\n<!-- note -->\nKey — legacy\n/what x\n/When x\n```\n/when in code\n```\n## b.md ##\n";
+    let got = kinds(text);
+    let want = [
+        "Preamble",
+        "Preamble",
+        "Preamble",
+        "section [agents/decisions/a.md]",
+        "Blank",
+        "entry when [writing mock tests] [\"mock patch\", \"test doubles\"]",
+        "entry how [split modules] []",
+        "Label(Bold)",
+        "Label(ListItem)",
+        "Label(Heading)",
+        "Comment",
+        "Unknown { slash: false }",
+        "Unknown { slash: true }",
+        "Unknown { slash: true }",
+        "Code",
+        "Code",
+        "Code",
+        "section [b.md]",
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
+fn empty_triggers_and_extras_keep_positions() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("/when", "", &[]),
+        ("/how   ", "", &[]),
+        ("/when | x", "", &["x"]),
+        ("/when|x", "", &["x"]),
+        ("/when a |", "a", &[""]),
+        ("/when a | b,,c,", "a", &["b", "", "c", ""]),
+        ("/when a | b | c", "a", &["b | c"]),
+        ("  /when  indented  trigger ", "indented  trigger", &[]),
+    ];
+    for (line, trigger, extras) in cases {
+        let text = format!("## s.md\n{line}\n");
+        let f = parse(&text);
+        let e = f.entry(1).unwrap_or_else(|| panic!("not an entry: {line:?}"));
+        assert_eq!(e.trigger.slice(&text), *trigger, "{line:?}");
+        let got: Vec<&str> = e.extras.iter().map(|r| r.slice(&text)).collect();
+        assert_eq!(&got, extras, "{line:?}");
+    }
+}
+
+#[test]
+fn crlf_lines_exclude_the_terminator() {
+    let text = "## a.md\r\n/when x | y\r\n";
+    let f = parse(text);
+    let e = f.entry(1).unwrap();
+    assert_eq!(e.trigger.slice(text), "x");
+    assert_eq!(e.extras[0].slice(text), "y");
+    assert_eq!(f.lines[1].full.slice(text), "/when x | y\r\n");
+    assert_eq!(f.sections[0].name_text, "a.md");
+}
+
+#[test]
+fn fences_and_comments_hide_sections() {
+    let text = "# T\n```\n## not a section\n```\n<!--\n## nor this\n-->\n## real.md\n<!-- a\n/when hidden\n-->\n/when shown\n";
+    let f = parse(text);
+    assert_eq!(f.sections.len(), 1);
+    assert_eq!(f.entries.len(), 1);
+    assert_eq!(f.entry(11).map(|e| e.trigger.slice(text)), Some("shown"));
+}
+
+#[test]
+fn sections_span_to_the_next_section() {
+    let text = "## a.md\n/when x\n##\n/when y\n";
+    let f = parse(text);
+    assert_eq!(f.sections.len(), 2);
+    assert_eq!(f.sections[0].end_line, 2);
+    assert_eq!(f.sections[1].name_text, "");
+    assert_eq!(f.sections[1].end_line, 4);
+    assert_eq!(f.lines[3].section, Some(1));
+}
+
+#[test]
+fn not_h2_shapes() {
+    for s in ["##foo", "    ## indented code", "### h3", "#"] {
+        assert!(h2_name(s).is_none(), "{s:?}");
+    }
+    assert_eq!(atx_level("   ## x"), Some(2));
+}

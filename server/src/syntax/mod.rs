@@ -1,0 +1,19 @@
+//! Lossless parsers for the two file kinds; both return a value plus its errors and never fail.
+
+pub mod decision;
+pub mod index;
+
+/// A user-facing normalisation of a trigger or title for comparison:
+/// Unicode lowercase, whitespace runs collapsed to one space, trimmed.
+pub fn normalize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        for c in word.chars() {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}

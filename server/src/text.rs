@@ -1,0 +1,224 @@
+//! Byte ranges and the line index: byte offset ↔ (line, column) in UTF-8 or UTF-16 units.
+//!
+//! Line terminators are `\n`, `\r\n` and a lone `\r`, exactly the set the
+//! Language Server Protocol uses, so line numbers agree between the parsers,
+//! the CLI and every editor. Conversions never fail: an offset past the end,
+//! a line past the last one, a column past the end of its line, or a column in
+//! the middle of a character are all clamped (rounded down) to the nearest
+//! valid position, as rust-analyzer and the LSP specification do.
+
+use std::ops::Range;
+
+/// A half-open byte range `start..end` into one file's text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TextRange {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl TextRange {
+    pub const fn new(start: usize, end: usize) -> Self {
+        Self { start, end }
+    }
+    pub const fn empty(at: usize) -> Self {
+        Self { start: at, end: at }
+    }
+    pub const fn len(self) -> usize {
+        self.end - self.start
+    }
+    pub const fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+    pub const fn contains(self, offset: usize) -> bool {
+        self.start <= offset && offset < self.end
+    }
+    /// Like [`contains`](Self::contains) but also true at the end (a cursor just after a word).
+    pub const fn touches(self, offset: usize) -> bool {
+        self.start <= offset && offset <= self.end
+    }
+    pub fn slice(self, text: &str) -> &str {
+        text.get(self.start..self.end).unwrap_or("")
+    }
+    pub const fn as_range(self) -> Range<usize> {
+        self.start..self.end
+    }
+}
+
+impl From<Range<usize>> for TextRange {
+    fn from(r: Range<usize>) -> Self {
+        Self::new(r.start, r.end)
+    }
+}
+
+/// The unit columns are counted in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Encoding {
+    /// Bytes of UTF-8 (what the CLI prints and LSP clients that offer `utf-8` get).
+    Utf8,
+    /// UTF-16 code units (the LSP default).
+    #[default]
+    Utf16,
+}
+
+/// A zero-based line and column; the column unit depends on the [`Encoding`] used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct LineCol {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// One line of a text: its content range (without terminator) and the range including it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub content: TextRange,
+    pub full: TextRange,
+}
+
+/// Iterates the lines of `text` split at `\n`, `\r\n` and lone `\r`.
+///
+/// A text ending in a terminator has no empty last line here (unlike
+/// [`LineIndex`], which counts the position after it as a line of its own).
+pub fn lines(text: &str) -> impl Iterator<Item = Line> + '_ {
+    let bytes = text.as_bytes();
+    let mut pos = 0usize;
+    std::iter::from_fn(move || {
+        if pos >= bytes.len() {
+            return None;
+        }
+        let start = pos;
+        let rest = &bytes[start..];
+        match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+            None => {
+                pos = bytes.len();
+                Some(Line { content: TextRange::new(start, pos), full: TextRange::new(start, pos) })
+            }
+            Some(i) => {
+                let content_end = start + i;
+                let term = if bytes[content_end] == b'\r' && bytes.get(content_end + 1) == Some(&b'\n') { 2 } else { 1 };
+                pos = content_end + term;
+                Some(Line { content: TextRange::new(start, content_end), full: TextRange::new(start, pos) })
+            }
+        }
+    })
+}
+
+/// Byte offsets of line starts for one text. Build once per text version.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+    len: usize,
+    ascii: bool,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
+        starts.push(0);
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' => {
+                    if bytes.get(i + 1) == Some(&b'\n') {
+                        i += 1;
+                    }
+                    starts.push(i + 1);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        Self { starts, len: bytes.len(), ascii: text.is_ascii() }
+    }
+
+    /// Number of lines; a text ending in a terminator has an empty last line.
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The byte length of the text this index was built for.
+    pub fn text_len(&self) -> usize {
+        self.len
+    }
+
+    /// Zero-based line containing `offset` (clamped to the text).
+    pub fn line_of(&self, offset: usize) -> usize {
+        let offset = offset.min(self.len);
+        self.starts.partition_point(|&s| s <= offset) - 1
+    }
+
+    /// Start offset of `line`, or the text length past the last line.
+    pub fn line_start(&self, line: usize) -> usize {
+        self.starts.get(line).copied().unwrap_or(self.len)
+    }
+
+    /// Range of `line`'s content, without its terminator (empty past the end).
+    pub fn line_content(&self, text: &str, line: usize) -> TextRange {
+        let start = self.line_start(line);
+        let mut end = self.starts.get(line + 1).copied().unwrap_or(self.len);
+        let b = text.as_bytes();
+        if end > start && b.get(end - 1) == Some(&b'\n') {
+            end -= 1;
+        }
+        if end > start && b.get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        TextRange::new(start, end)
+    }
+
+    /// Position of `offset` in `enc` units. Offsets past the end or inside a
+    /// character are clamped down to the nearest character boundary.
+    pub fn position(&self, text: &str, offset: usize, enc: Encoding) -> LineCol {
+        let mut offset = offset.min(self.len).min(text.len());
+        while offset > 0 && !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line_of(offset);
+        let start = self.line_start(line);
+        let prefix = text.get(start..offset).unwrap_or("");
+        let col = match enc {
+            Encoding::Utf8 => prefix.len(),
+            Encoding::Utf16 if self.ascii => prefix.len(),
+            Encoding::Utf16 => prefix.chars().map(char::len_utf16).sum(),
+        };
+        LineCol { line: line as u32, col: col as u32 }
+    }
+
+    /// Byte offset of `pos` in `enc` units. A line past the end gives the text
+    /// length; a column past the line's end gives the line's end; a column
+    /// inside a character (or a surrogate pair) rounds down to its start.
+    pub fn offset(&self, text: &str, pos: LineCol, enc: Encoding) -> usize {
+        let line = pos.line as usize;
+        if line >= self.starts.len() {
+            return self.len;
+        }
+        let content = self.line_content(text, line);
+        let want = pos.col as usize;
+        let line_text = content.slice(text);
+        match enc {
+            Encoding::Utf8 => {
+                let mut col = want.min(line_text.len());
+                while col > 0 && !line_text.is_char_boundary(col) {
+                    col -= 1;
+                }
+                content.start + col
+            }
+            Encoding::Utf16 if self.ascii => content.start + want.min(line_text.len()),
+            Encoding::Utf16 => {
+                let mut units = 0usize;
+                for (i, ch) in line_text.char_indices() {
+                    let next = units + ch.len_utf16();
+                    if next > want {
+                        return content.start + i;
+                    }
+                    units = next;
+                }
+                content.end
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
