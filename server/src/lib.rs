@@ -1,6 +1,18 @@
 //! memory-index-lsp: keeps an agent memory index and its decision files in sync.
+//!
+//! Layers, each depending only on those before it:
+//! `text` (offsets, lines, encodings) → `syntax` (lossless parsers) → `model`
+//! (workspace, config, binding) → `search` (fuzzy and trigger matching) →
+//! `rules` (one rule per file, fixes as data) → `ide` (features) →
+//! `cli` / `lsp` (IO and protocol). `edit` (text edits, fixes) is used from
+//! `rules` on. Only `load`, `cli` and `lsp` touch the file system.
+
+pub mod cli;
 pub mod edit;
+pub mod ide;
+pub mod load;
 pub mod model;
+pub mod rules;
 pub mod search;
 pub mod syntax;
 pub mod text;

@@ -107,9 +107,11 @@ impl SourceFile {
 }
 
 /// All files of one workspace root, and the configuration that classifies them.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Workspace {
     config: Config,
+    /// Path of the configuration file the errors refer to (default `memory-index.toml`).
+    config_path: Option<String>,
     config_errors: Vec<ConfigError>,
     files: Vec<Option<SourceFile>>,
     by_path: BTreeMap<String, FileId>,
@@ -128,6 +130,16 @@ impl Workspace {
     /// Problems found in the configuration sources (reported on the config file).
     pub fn config_errors(&self) -> &[ConfigError] {
         &self.config_errors
+    }
+
+    /// The configuration file's path, relative to the root (or as given when outside it).
+    pub fn config_path(&self) -> &str {
+        self.config_path.as_deref().unwrap_or(config::CONFIG_FILE)
+    }
+
+    /// Names the configuration file (for `check --config FILE`).
+    pub fn set_config_path(&mut self, path: &str) {
+        self.config_path = Some(path.to_string());
     }
 
     /// Replaces the configuration; every file is re-classified and re-parsed.
@@ -230,7 +242,7 @@ impl Workspace {
         if path == self.config.index {
             return Role::Index;
         }
-        if path == config::CONFIG_FILE {
+        if path == self.config_path() {
             return Role::Config;
         }
         let dir = &self.config.decisions;

@@ -5,6 +5,7 @@
 //! would return. Binding never uses it: binding is exact (see `model::bind`).
 
 pub mod fuzzy;
+pub mod similar;
 pub mod triggers;
 
 pub use triggers::{Hit, HitKind, TriggerQuery};

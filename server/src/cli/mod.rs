@@ -1,0 +1,99 @@
+//! The command line: argument parsing and the subcommands, each a client of the engine.
+//!
+//! Exit codes everywhere: 0 success, 1 findings at error severity (or a
+//! failed query), 2 usage errors and unreadable roots, with a message on
+//! stderr saying what to do.
+
+pub mod check;
+pub mod compress_key;
+pub mod eval;
+pub mod fix;
+pub mod output;
+pub mod resolve;
+
+use std::io::Write;
+
+/// Usage text printed by `--help`.
+pub const USAGE: &str = "\
+memory-index-lsp: language server and checker for agent memory indexes
+
+Usage:
+  memory-index-lsp [serve]                      run the language server on stdin/stdout
+  memory-index-lsp check [ROOT] [--format human|json] [--config FILE]
+  memory-index-lsp fix [ROOT] [--dry-run] [--config FILE]
+  memory-index-lsp resolve [--no-nav] [--root DIR] [QUERY]...
+  memory-index-lsp compress-key [--root DIR] [TITLE]...
+  memory-index-lsp --help | --version
+
+ROOT defaults to the current directory: the folder that contains
+agents/memory-index.md (or the paths set in memory-index.toml).
+Exit codes: 0 ok, 1 errors found (or a query failed), 2 usage error.
+";
+
+/// Dispatches `args` (without the program name). Returns the exit code, or
+/// None when the language server should run instead.
+pub fn run(args: &[String]) -> Option<i32> {
+    let (cmd, rest) = match args.split_first() {
+        None => return None,
+        Some((c, r)) => (c.as_str(), r),
+    };
+    Some(match cmd {
+        "serve" | "lsp" => return None,
+        "check" => check::run(rest),
+        "fix" => fix::run(rest),
+        "resolve" | "when" => resolve::run(rest),
+        "compress-key" => compress_key::run(rest),
+        "eval" => eval::run(rest),
+        "-h" | "--help" | "help" => {
+            print!("{USAGE}");
+            0
+        }
+        "-V" | "--version" => {
+            println!("memory-index-lsp {}", env!("CARGO_PKG_VERSION"));
+            0
+        }
+        other => usage_error(&format!("unknown command `{other}`")),
+    })
+}
+
+/// Prints `msg` and a pointer to `--help` on stderr; returns exit code 2.
+pub fn usage_error(msg: &str) -> i32 {
+    let _ = writeln!(std::io::stderr(), "memory-index-lsp: {msg}\nRun `memory-index-lsp --help` for usage.");
+    2
+}
+
+/// Options shared by `check` and `fix`.
+#[derive(Debug, Default)]
+pub(crate) struct RootArgs {
+    pub root: Option<String>,
+    pub format_json: bool,
+    pub config: Option<String>,
+    pub dry_run: bool,
+}
+
+/// Parses `[ROOT] [--format human|json] [--config FILE] [--dry-run]`; `allow_dry_run` for `fix`.
+pub(crate) fn parse_root_args(args: &[String], allow_dry_run: bool) -> Result<RootArgs, String> {
+    let mut out = RootArgs::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--format" => match it.next().map(String::as_str) {
+                Some("human") => out.format_json = false,
+                Some("json") => out.format_json = true,
+                Some(x) => return Err(format!("--format takes `human` or `json`, not `{x}`")),
+                None => return Err("--format needs a value: human or json".into()),
+            },
+            s if s.starts_with("--format=") => match &s[9..] {
+                "human" => out.format_json = false,
+                "json" => out.format_json = true,
+                x => return Err(format!("--format takes `human` or `json`, not `{x}`")),
+            },
+            "--config" => out.config = Some(it.next().ok_or("--config needs a file")?.clone()),
+            "--dry-run" if allow_dry_run => out.dry_run = true,
+            s if s.starts_with('-') && s.len() > 1 => return Err(format!("unknown option `{s}`")),
+            s if out.root.is_none() => out.root = Some(s.to_string()),
+            s => return Err(format!("unexpected argument `{s}` (only one ROOT)")),
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,93 @@
+//! Rendering findings for people (`PATH:LINE:COL: severity[code]: message`) and machines (JSON).
+
+use std::io::{self, IsTerminal, Write};
+
+use serde_json::json;
+
+use crate::model::Workspace;
+use crate::rules::{Finding, Severity};
+
+/// Writes findings in the human format followed by the summary line.
+pub fn human(ws: &Workspace, findings: &[Finding], out: &mut impl Write, color: bool) -> io::Result<()> {
+    let paint = |code: &str, s: &str| if color { format!("\x1b[{code}m{s}\x1b[0m") } else { s.to_string() };
+    for f in findings {
+        let Some(file) = ws.file(f.file) else { continue };
+        let (line, col) = file.line_col_1(f.range.start);
+        let sev = match f.severity {
+            Severity::Error => paint("1;31", "error"),
+            Severity::Warning => paint("1;33", "warning"),
+            Severity::Info => paint("1;36", "info"),
+        };
+        writeln!(out, "{}:{line}:{col}: {sev}[{}]: {}", file.path, f.rule.code(), f.message)?;
+        for r in &f.related {
+            let Some(rf) = ws.file(r.file) else { continue };
+            let (l, c) = rf.line_col_1(r.range.start);
+            writeln!(out, "  {}:{l}:{c}: {}: {}", rf.path, paint("36", "note"), r.message)?;
+        }
+    }
+    writeln!(out, "{}", summary(ws, findings))
+}
+
+/// `N errors, M warnings in K files` (K: index and decision files checked).
+pub fn summary(ws: &Workspace, findings: &[Finding]) -> String {
+    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    let plural = |n: usize, w: &str| if n == 1 { format!("{n} {w}") } else { format!("{n} {w}s") };
+    let files = ws.files().filter(|(_, f)| f.index().is_some() || f.decision().is_some()).count();
+    let infos = count(Severity::Info);
+    let info = if infos > 0 { format!(", {}", plural(infos, "info")) } else { String::new() };
+    format!("{}, {}{info} in {}", plural(count(Severity::Error), "error"), plural(count(Severity::Warning), "warning"), plural(files, "file"))
+}
+
+/// The JSON array of findings (spec: one object per finding).
+pub fn json(ws: &Workspace, findings: &[Finding]) -> serde_json::Value {
+    let items: Vec<serde_json::Value> = findings
+        .iter()
+        .filter_map(|f| {
+            let file = ws.file(f.file)?;
+            let (line, column) = file.line_col_1(f.range.start);
+            let (end_line, end_column) = file.line_col_1(f.range.end);
+            let related: Vec<serde_json::Value> = f
+                .related
+                .iter()
+                .filter_map(|r| {
+                    let rf = ws.file(r.file)?;
+                    let (l, c) = rf.line_col_1(r.range.start);
+                    Some(json!({"file": rf.path, "line": l, "column": c, "message": r.message}))
+                })
+                .collect();
+            Some(json!({
+                "file": file.path,
+                "line": line,
+                "column": column,
+                "end_line": end_line,
+                "end_column": end_column,
+                "code": f.rule.code(),
+                "severity": f.severity.as_str(),
+                "message": f.message,
+                "related": related,
+                "fixable": f.safe_fix().is_some(),
+            }))
+        })
+        .collect();
+    serde_json::Value::Array(items)
+}
+
+/// Colour only on a terminal, and never with `NO_COLOR` set.
+pub fn use_color() -> bool {
+    io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// Prints findings in the chosen format; returns the exit code (1 on any error).
+pub fn report(ws: &Workspace, findings: &[Finding], json_format: bool) -> i32 {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let written = if json_format {
+        serde_json::to_writer_pretty(&mut out, &json(ws, findings)).map_err(io::Error::from).and_then(|_| writeln!(out))
+    } else {
+        human(ws, findings, &mut out, use_color())
+    };
+    if written.is_err() {
+        return 2;
+    }
+    i32::from(findings.iter().any(|f| f.severity == Severity::Error))
+}

@@ -1,0 +1,3 @@
+//! Editor and CLI features over the engine, one module per feature; plain data in and out.
+
+pub mod fix_all;

@@ -1,0 +1,133 @@
+//! Reads a workspace root from disk into a [`Workspace`]: the engine's only file reader.
+//!
+//! Follows `memory-index.toml` (spec §8). Never follows a path out of the
+//! root: a decision file that is a symlink pointing outside the root (after
+//! resolving `..` and links) is reported as unreadable and not read. Files
+//! that cannot be read or are not UTF-8 are kept with a [`FileProblem`] so
+//! rules report them; nothing is silently skipped.
+
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::model::config::{self, Config, ConfigError, CONFIG_FILE};
+use crate::model::{FileProblem, FileText, Workspace};
+use crate::rules;
+
+/// Why a root could not be loaded at all.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The root does not exist or is not a directory.
+    NotADirectory(PathBuf),
+    /// The root (or `--config FILE`) could not be read.
+    Io(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::NotADirectory(p) => write!(f, "{} is not a directory: pass the workspace root (the folder that contains agents/)", p.display()),
+            LoadError::Io(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Loads `root` with its own `memory-index.toml`.
+pub fn load(root: &Path) -> Result<Workspace, LoadError> {
+    load_with(root, None)
+}
+
+/// Loads `root`, reading the configuration from `config_file` instead of the root's file when given.
+pub fn load_with(root: &Path, config_file: Option<&Path>) -> Result<Workspace, LoadError> {
+    let meta = fs::metadata(root).map_err(|e| LoadError::Io(root.to_path_buf(), e))?;
+    if !meta.is_dir() {
+        return Err(LoadError::NotADirectory(root.to_path_buf()));
+    }
+    let canon_root = fs::canonicalize(root).map_err(|e| LoadError::Io(root.to_path_buf(), e))?;
+    let mut ws = Workspace::new(Config::default());
+    let (config_rel, config_abs) = match config_file {
+        Some(p) => {
+            fs::metadata(p).map_err(|e| LoadError::Io(p.to_path_buf(), e))?;
+            (display_rel(&canon_root, p), p.to_path_buf())
+        }
+        None => (CONFIG_FILE.to_string(), root.join(CONFIG_FILE)),
+    };
+    ws.set_config_path(&config_rel);
+    let config_text = read(&config_abs);
+    if let Some(t) = &config_text {
+        let (cfg, errors) = config_from_text(&t.text);
+        ws.set_config(cfg, errors);
+        ws.set_file(&config_rel, t.clone());
+    }
+    let cfg = ws.config().clone();
+    if let Some(t) = read_inside(&canon_root, &root.join(&cfg.index)) {
+        ws.set_file(&cfg.index, t);
+    }
+    let dir = root.join(&cfg.decisions);
+    let mut names: Vec<String> = match fs::read_dir(&dir) {
+        Ok(rd) => rd.filter_map(|e| e.ok()).filter_map(|e| e.file_name().into_string().ok()).filter(|n| n.ends_with(".md")).collect(),
+        Err(_) => Vec::new(),
+    };
+    names.sort();
+    for name in names {
+        let path = dir.join(&name);
+        if fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+            continue;
+        }
+        if let Some(t) = read_inside(&canon_root, &path) {
+            ws.set_file(&ws.decision_path(&name), t);
+        }
+    }
+    Ok(ws)
+}
+
+/// Parses configuration text into the effective config and its errors (defaults on error).
+pub fn config_from_text(text: &str) -> (Config, Vec<ConfigError>) {
+    let mut cfg = Config::default();
+    match config::parse_toml(text) {
+        Ok(patch) => {
+            let problems = cfg.apply(patch, &rules::codes());
+            let errors = problems.into_iter().map(|message| ConfigError { range: Default::default(), message }).collect();
+            (cfg, errors)
+        }
+        Err(e) => (cfg, vec![e]),
+    }
+}
+
+/// Reads a file that must stay inside `canon_root` after resolving links.
+/// Missing: None. Outside the root, a directory or unreadable: a problem.
+pub fn read_inside(canon_root: &Path, path: &Path) -> Option<FileText> {
+    fs::symlink_metadata(path).ok()?;
+    match fs::canonicalize(path) {
+        Ok(real) if !real.starts_with(canon_root) => Some(problem(format!(
+            "it resolves to {}, outside the workspace root; it is not followed",
+            real.display()
+        ))),
+        Err(e) => Some(problem(e.to_string())),
+        Ok(real) if real.is_dir() => Some(problem("it is a directory".into())),
+        Ok(_) => read(path),
+    }
+}
+
+fn read(path: &Path) -> Option<FileText> {
+    match fs::read(path) {
+        Ok(bytes) => Some(FileText::from_bytes(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => Some(problem(e.to_string())),
+    }
+}
+
+fn problem(why: String) -> FileText {
+    FileText { text: String::new(), problem: Some(FileProblem::Unreadable(why)) }
+}
+
+/// `path` relative to `canon_root` with `/` separators when inside it, else as given.
+pub fn display_rel(canon_root: &Path, path: &Path) -> String {
+    let abs = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    match abs.strip_prefix(canon_root) {
+        Ok(rel) => rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"),
+        Err(_) => path.display().to_string(),
+    }
+}

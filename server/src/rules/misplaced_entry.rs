@@ -1,0 +1,38 @@
+//! `misplaced-entry`: an entry whose heading lives in another file than its section names.
+
+use super::{placement, q, whole_line, Ctx, Finding, Rule};
+use crate::edit::{Applicability, Fix, TextEdit};
+
+pub(crate) const DOC: &str = "An entry sits in the section of one decision file but its heading is \
+in another. Fix: move the line into the right section, in heading order, creating the section in \
+sorted position when it is missing.";
+
+pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let Some((id, src, index)) = ctx.index else { return };
+    for e in &ctx.b.entries {
+        let Some(h) = e.heading else { continue };
+        if e.section_file == Some(h.file) {
+            continue;
+        }
+        let Some(heading) = ctx.ws.heading(h) else { continue };
+        let l = &index.lines[e.line];
+        let section = e.section.map_or(String::new(), |s| index.sections[s].name_text.clone());
+        let target = ctx.path(h.file).to_string();
+        let mut f = Finding::new(
+            Rule::MisplacedEntry,
+            id,
+            l.range,
+            format!("entry is in section {} but its heading {} is in {}", q(&section), q(&heading.title), q(&target)),
+        )
+        .related(h.file, heading.range, "the heading this entry binds");
+        if let Some(insert) = placement::insert_entry(ctx.ws, h, l.range.slice(&src.text)) {
+            f = f.fix(Fix::new(
+                format!("Move to section {}", q(&target)),
+                Applicability::Safe,
+                &src.path,
+                vec![TextEdit::delete(whole_line(index, e.line)), insert],
+            ));
+        }
+        out.push(f);
+    }
+}

@@ -1,0 +1,52 @@
+//! `missing-file`: a section names a decision file that does not exist.
+
+use super::{q, Ctx, Finding, Rule, Severity};
+use crate::edit::{Applicability, Fix, TextEdit};
+use crate::model::bind::section_path;
+use crate::text::TextRange;
+
+pub(crate) const DOC: &str = "An index section (`## path`) names a decision file that does not \
+exist (paths are relative to the workspace root). A section with entries is an error; an empty \
+one is a warning, and its fix deletes the empty section.";
+
+pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let Some((id, src, index)) = ctx.index else { return };
+    let text = src.text.as_str();
+    for sec in &index.sections {
+        let path = section_path(&sec.name_text);
+        if ctx.ws.file_id(path).and_then(|f| ctx.ws.file(f)).is_some_and(|f| f.decision().is_some()) {
+            continue;
+        }
+        let body = sec.heading_line + 1..sec.end_line;
+        let empty = body.clone().all(|l| index.lines[l].range.slice(text).trim().is_empty());
+        let heading = index.lines[sec.heading_line].range;
+        let range = if sec.name.is_empty() { heading } else { sec.name };
+        let what = if path.is_empty() { "no file".to_string() } else { q(path) };
+        let dir = &ctx.ws.config().decisions;
+        let mut f = Finding::new(Rule::MissingFile, id, range, format!("section names {what}, which is not a decision file in {}", q(dir)));
+        if empty {
+            f.severity = Severity::Warning;
+            f.message.push_str(" (the section is empty)");
+            f = f.fix(Fix::new("Delete the empty section", Applicability::Safe, &src.path, vec![TextEdit::delete(empty_section_range(index, text, sec.heading_line, sec.end_line))]));
+        }
+        out.push(f);
+    }
+}
+
+/// The bytes to delete for an empty section: its heading and blank lines; at
+/// the end of the file, the blank lines before it too, so the file still ends
+/// with exactly one line terminator after the last kept line.
+fn empty_section_range(index: &crate::syntax::index::IndexFile, text: &str, heading: usize, end: usize) -> TextRange {
+    let start = index.lines[heading].full.start;
+    if end < index.lines.len() {
+        return TextRange::new(start, index.lines[end].full.start);
+    }
+    let mut first = heading;
+    while first > 0 && index.lines[first - 1].range.slice(text).trim().is_empty() && index.lines[first - 1].section.is_some() {
+        first -= 1;
+    }
+    if first == heading || first == 0 {
+        return TextRange::new(start, text.len());
+    }
+    TextRange::new(index.lines[first].full.start, text.len())
+}

@@ -1,0 +1,86 @@
+//! `orphan-entry`: an entry that binds no semantic heading; suggests the headings it resembles.
+
+use super::{q, Ctx, Finding, Rule};
+use crate::edit::{Applicability, Fix, TextEdit};
+use crate::model::HeadingId;
+use crate::rules::placement::trigger_from_title;
+use crate::search::similar;
+use crate::syntax::index::Op;
+
+pub(crate) const DOC: &str = "An entry binds no heading: no semantic heading is titled `When \
+TRIGGER` (for `/when`) or `How to TRIGGER` (for `/how`), compared case-insensitively. The message \
+lists the unindexed headings it resembles. Fixes (a choice, so never applied by fix-all): change \
+the trigger to match a heading, or rename that heading to match the trigger.";
+
+pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let Some((id, src, index)) = ctx.index else { return };
+    // Candidates: semantic headings no entry binds (what a drifted entry most likely meant).
+    let mut unbound: Vec<(HeadingId, &str)> = Vec::new();
+    for (file, _, d) in ctx.ws.decisions() {
+        for (i, h) in d.headings.iter().enumerate() {
+            let hid = HeadingId { file, idx: i as u32 };
+            if h.is_semantic() && ctx.b.entries_of(hid).is_empty() {
+                unbound.push((hid, h.title.as_str()));
+            }
+        }
+    }
+    for e in &ctx.b.entries {
+        if e.trigger.is_empty() || e.heading.is_some() || e.structural.is_some() {
+            continue;
+        }
+        let Some(entry) = index.entry(e.line) else { continue };
+        let wanted = format!("{}{}", e.op.title_prefix(), entry.trigger.slice(&src.text));
+        let best = similar::rank(&e.trigger, unbound.iter().copied(), 3);
+        let mut msg = format!("no heading {} for this entry", q(&wanted));
+        let mut f = Finding::new(Rule::OrphanEntry, id, entry.trigger, String::new());
+        let names: Vec<String> = best
+            .iter()
+            .filter_map(|(h, _)| {
+                let heading = ctx.ws.heading(*h)?;
+                Some(format!("{} ({})", q(&heading.title), ctx.loc(h.file, heading.range.start)))
+            })
+            .collect();
+        if !names.is_empty() {
+            msg.push_str(&format!("; did you mean {}?", names.join(", ")));
+        }
+        f.message = msg;
+        for (h, _) in &best {
+            let Some(heading) = ctx.ws.heading(*h) else { continue };
+            f = f.related(h.file, heading.range, "unindexed heading this entry resembles");
+            if let Some((op, trigger)) = trigger_from_title(&heading.title) {
+                let mut edits = vec![TextEdit::replace(entry.trigger, trigger.clone())];
+                if op != e.op {
+                    edits.push(TextEdit::replace(entry.op_range, op.token()));
+                }
+                f = f.fix(Fix::new(format!("Change trigger to {}", q(&format!("{} {trigger}", op.token()))), Applicability::Suggestion, &src.path, edits));
+            }
+            let new_title = title_like(&heading.title, e.op, entry.trigger.slice(&src.text));
+            let path = ctx.path(h.file).to_string();
+            f = f.fix(Fix::new(
+                format!("Rename heading {} to {}", q(&heading.title), q(&new_title)),
+                Applicability::Suggestion,
+                &path,
+                vec![TextEdit::replace(heading.title_range, new_title.clone())],
+            ));
+        }
+        out.push(f);
+    }
+}
+
+/// The title an entry asks for, in the case style of `existing`: Title Case
+/// when every word of the existing title starts with a capital, else as typed.
+pub(crate) fn title_like(existing: &str, op: Op, trigger: &str) -> String {
+    let title_case = similar::strip_prefix(existing).split_whitespace().all(|w| !w.starts_with(char::is_lowercase));
+    let words: Vec<String> = trigger
+        .split_whitespace()
+        .map(|w| {
+            if title_case {
+                let mut c = w.chars();
+                c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    format!("{}{}", op.title_prefix(), words.join(" "))
+}

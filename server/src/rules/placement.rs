@@ -1,0 +1,126 @@
+//! Where an entry line belongs in the index: its section (created in sorted position) and slot.
+//!
+//! Shared by the `misplaced-entry` move, the `unindexed-heading` "add entry"
+//! fix and the server's code actions. Inside the section the line goes after
+//! the bound entry whose heading comes last before the target heading, else
+//! before the first one after it, else after the section's last non-blank line.
+
+use crate::edit::TextEdit;
+use crate::model::bind::section_path;
+use crate::model::{HeadingId, Workspace};
+use crate::syntax::index::IndexFile;
+
+/// The line ending a file uses (CRLF when it has any).
+pub fn eol(text: &str) -> &'static str {
+    if text.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    }
+}
+
+/// An insertion of `line` (without terminator) into the index so that it sits
+/// in the section of `heading`'s file, in heading order. None without an index.
+pub fn insert_entry(ws: &Workspace, heading: HeadingId, line: &str) -> Option<TextEdit> {
+    let (_, src, index) = ws.index()?;
+    let target_path = ws.file(heading.file)?.path.as_str();
+    let text = src.text.as_str();
+    let nl = eol(text);
+    let section = index.sections.iter().position(|s| section_path(&s.name_text) == target_path);
+    let Some(s) = section else {
+        return Some(new_section(index, text, target_path, line, nl));
+    };
+    let sec = &index.sections[s];
+    let b = ws.bindings();
+    let mut before: Option<(u32, usize)> = None; // (heading idx, line) largest idx < target
+    let mut after: Option<(u32, usize)> = None; // smallest idx > target
+    for e in &b.entries {
+        if e.section != Some(s) {
+            continue;
+        }
+        let Some(h) = e.heading.filter(|h| h.file == heading.file) else { continue };
+        if h.idx <= heading.idx {
+            if before.is_none_or(|(i, _)| h.idx >= i) {
+                before = Some((h.idx, e.line));
+            }
+        } else if after.is_none_or(|(i, _)| h.idx < i) {
+            after = Some((h.idx, e.line));
+        }
+    }
+    if let Some((_, l)) = before {
+        return Some(after_line(index, l, line, nl));
+    }
+    if let Some((_, l)) = after {
+        return Some(TextEdit::insert(index.lines[l].full.start, format!("{line}{nl}")));
+    }
+    let body = sec.heading_line + 1..sec.end_line;
+    let last = body.clone().rev().find(|&l| !index.lines[l].range.slice(text).trim().is_empty());
+    match last {
+        Some(l) => Some(after_line(index, l, line, nl)),
+        None => {
+            // An empty section: keep one blank line under its heading.
+            let h = sec.heading_line;
+            if body.contains(&(h + 1)) {
+                Some(after_line(index, h + 1, line, nl))
+            } else {
+                let l = &index.lines[h];
+                let pre = if l.full.end == l.range.end { nl } else { "" };
+                Some(TextEdit::insert(l.full.end, format!("{pre}{nl}{line}{nl}")))
+            }
+        }
+    }
+}
+
+fn after_line(index: &IndexFile, l: usize, line: &str, nl: &str) -> TextEdit {
+    let il = &index.lines[l];
+    if il.full.end == il.range.end {
+        TextEdit::insert(il.full.end, format!("{nl}{line}"))
+    } else {
+        TextEdit::insert(il.full.end, format!("{line}{nl}"))
+    }
+}
+
+fn new_section(index: &IndexFile, text: &str, path: &str, line: &str, nl: &str) -> TextEdit {
+    let next = index.sections.iter().find(|s| section_path(&s.name_text) > path);
+    match next {
+        Some(s) => TextEdit::insert(index.lines[s.heading_line].full.start, format!("## {path}{nl}{nl}{line}{nl}{nl}")),
+        None => {
+            let mut pre = String::new();
+            if !text.is_empty() && !text.ends_with(['\n', '\r']) {
+                pre.push_str(nl);
+            }
+            let last_blank = index.lines.last().is_none_or(|l| l.range.slice(text).trim().is_empty());
+            if !text.is_empty() && !last_blank {
+                pre.push_str(nl);
+            }
+            TextEdit::insert(text.len(), format!("{pre}## {path}{nl}{nl}{line}{nl}"))
+        }
+    }
+}
+
+/// The trigger a heading title asks for: the title without its `When `/`How to `
+/// prefix, each word lowercased unless it is an acronym (all capitals).
+pub fn trigger_from_title(title: &str) -> Option<(crate::syntax::index::Op, String)> {
+    use crate::syntax::index::Op;
+    let words: Vec<&str> = title.split_whitespace().collect();
+    let (op, rest) = match words.as_slice() {
+        [w, rest @ ..] if w.eq_ignore_ascii_case("when") => (Op::When, rest),
+        [h, t, rest @ ..] if h.eq_ignore_ascii_case("how") && t.eq_ignore_ascii_case("to") => (Op::How, rest),
+        _ => return None,
+    };
+    if rest.is_empty() {
+        return None;
+    }
+    let words: Vec<String> = rest
+        .iter()
+        .map(|w| {
+            let letters: Vec<char> = w.chars().filter(|c| c.is_alphabetic()).collect();
+            if letters.len() >= 2 && letters.iter().all(|c| c.is_uppercase()) {
+                (*w).to_string()
+            } else {
+                w.to_lowercase()
+            }
+        })
+        .collect();
+    Some((op, words.join(" ")))
+}

@@ -1,0 +1,41 @@
+//! `shadowed-trigger`: typing an entry's trigger (or an extra) to the resolver returns another entry.
+
+use super::{duplicate_entry, q, Ctx, Finding, Rule};
+use crate::model::EntryId;
+use crate::search::triggers::{self, TriggerQuery};
+
+pub(crate) const DOC: &str = "Typing `/when TRIGGER` (or one of the entry's extras) to the resolver \
+returns a different entry, so this one cannot be reached by its own words (for example an extra \
+that equals another entry's trigger). The message says which entry wins. No automatic fix: make \
+the trigger or extra distinctive, or remove it.";
+
+pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let Some((id, src, index)) = ctx.index else { return };
+    let dups = duplicate_entry::duplicates(ctx);
+    for (i, e) in ctx.b.entries.iter().enumerate() {
+        if dups[i] || e.trigger.is_empty() {
+            continue;
+        }
+        let Some(entry) = index.entry(e.line) else { continue };
+        let words = std::iter::once(entry.trigger).chain(entry.extras.iter().copied().filter(|r| !r.is_empty()));
+        for range in words {
+            let typed = range.slice(&src.text);
+            let query = TriggerQuery { op: Some(e.op), text: typed.to_string() };
+            let Some(hit) = triggers::resolve(ctx.ws, &query) else { continue };
+            if hit.entry == EntryId(i as u32) {
+                continue;
+            }
+            let winner = ctx.b.entry(hit.entry);
+            let shown = index.lines[winner.line].range.slice(&src.text).trim();
+            out.push(
+                Finding::new(
+                    Rule::ShadowedTrigger,
+                    id,
+                    range,
+                    format!("`{} {typed}` resolves to {} (line {}), not to this entry", e.op.token(), q(shown), winner.line + 1),
+                )
+                .related(id, index.lines[winner.line].range, "the entry that wins"),
+            );
+        }
+    }
+}

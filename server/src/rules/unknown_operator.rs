@@ -1,0 +1,86 @@
+//! `unknown-operator`: a section line that starts with `/` but is not `/when` or `/how`.
+
+use super::{q, Ctx, Finding, Rule};
+use crate::edit::{Applicability, Fix, TextEdit};
+use crate::syntax::index::LineKind;
+use crate::text::TextRange;
+
+pub(crate) const DOC: &str = "An index line starts with `/` but its operator is neither `/when` nor \
+`/how` (operators are lowercase). Fix: a case or one-letter typo variant (`/When`, `/hwo`) is \
+replaced by the operator it means; anything else must be rewritten by hand.";
+
+pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let Some((id, src, index)) = ctx.index else { return };
+    for l in &index.lines {
+        if l.kind != (LineKind::Unknown { slash: true }) {
+            continue;
+        }
+        let s = l.range.slice(&src.text);
+        let lead = s.len() - s.trim_start().len();
+        let t = &s[lead..];
+        let len = t.find(|c: char| c.is_whitespace() || c == '|').unwrap_or(t.len());
+        let range = TextRange::new(l.range.start + lead, l.range.start + lead + len);
+        let word = &t[..len];
+        let mut f = Finding::new(Rule::UnknownOperator, id, range, format!("unknown operator {}: entries start with `/when` or `/how`", q(word)));
+        if let Some(op) = intended(&word[1..]) {
+            f.message = format!("unknown operator {}: did you mean {}?", q(word), q(op));
+            f = f.fix(Fix::new(format!("Replace with {op}"), Applicability::Safe, &src.path, vec![TextEdit::replace(range, op)]));
+        }
+        out.push(f);
+    }
+}
+
+/// `/when` or `/how` when `word` is a case variant or one edit (substitution,
+/// insertion, deletion, adjacent transposition) away from exactly one of them.
+fn intended(word: &str) -> Option<&'static str> {
+    let w = word.to_lowercase();
+    let hits: Vec<&'static str> = [("when", "/when"), ("how", "/how")]
+        .into_iter()
+        .filter(|(op, _)| w == *op || (w.len() >= 3 && one_edit(&w, op)))
+        .map(|(_, t)| t)
+        .collect();
+    match hits.as_slice() {
+        [one] => Some(one),
+        _ => None,
+    }
+}
+
+fn one_edit(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len() == b.len() {
+        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+        return match diff.as_slice() {
+            [_] => true,
+            [i, j] => *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i],
+            _ => false,
+        };
+    }
+    let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
+    if long.len() != short.len() + 1 {
+        return false;
+    }
+    (0..long.len()).any(|skip| long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short.iter()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::intended;
+
+    #[test]
+    fn intended_operator_table() {
+        let cases = [
+            ("When", Some("/when")),
+            ("WHEN", Some("/when")),
+            ("hwo", Some("/how")),
+            ("whn", Some("/when")),
+            ("whenn", Some("/when")),
+            ("How", Some("/how")),
+            ("what", None),
+            ("who", None),
+            ("x", None),
+        ];
+        for (w, want) in cases {
+            assert_eq!(intended(w), want, "{w}");
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! `unordered-section`: a section's bound entries are not in the order of their headings.
+
+use super::{q, Ctx, Finding, Rule};
+use crate::edit::{Applicability, Fix, TextEdit};
+
+pub(crate) const DOC: &str = "The entries of a section are not in the order their headings appear \
+in the decision file. Only entries bound to a heading of that file count; other lines keep their \
+place. Fix: reorder those entry lines (nothing else moves, nothing is lost).";
+
+pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let Some((id, src, index)) = ctx.index else { return };
+    for (s, sec) in index.sections.iter().enumerate() {
+        // (line, heading idx) of the correctly placed, bound entries, in line order.
+        let slots: Vec<(usize, u32)> = ctx
+            .b
+            .entries
+            .iter()
+            .filter(|e| e.section == Some(s))
+            .filter_map(|e| Some((e.line, e.heading.filter(|h| Some(h.file) == e.section_file)?.idx)))
+            .collect();
+        let mut sorted = slots.clone();
+        sorted.sort_by_key(|&(_, h)| h); // stable: equal headings keep their order
+        let Some(first) = (0..slots.len()).find(|&i| slots[i].0 != sorted[i].0) else { continue };
+        let edits: Vec<TextEdit> = (0..slots.len())
+            .filter(|&i| slots[i].0 != sorted[i].0)
+            .map(|i| TextEdit::replace(index.lines[slots[i].0].range, index.lines[sorted[i].0].range.slice(&src.text)))
+            .collect();
+        let l = &index.lines[slots[first].0];
+        let should = index.lines[sorted[first].0].range.slice(&src.text).trim();
+        let file = ctx.b.entries.iter().find(|e| e.section == Some(s)).and_then(|e| e.section_file);
+        let mut f = Finding::new(
+            Rule::UnorderedSection,
+            id,
+            l.range,
+            format!("entries of section {} are not in heading order: {} should come first here", q(&sec.name_text), q(should)),
+        )
+        .fix(Fix::new("Sort the section's entries in heading order", Applicability::Safe, &src.path, edits));
+        let heading = file.and_then(|file| Some((file, ctx.ws.heading(crate::model::HeadingId { file, idx: sorted[first].1 })?)));
+        if let Some((file, h)) = heading {
+            f = f.related(file, h.range, "the heading that comes first");
+        }
+        out.push(f);
+    }
+}
