@@ -1,0 +1,88 @@
+//! Shared test helpers: multi-file fixtures (`//- path` lines) and finding summaries.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use memory_index_lsp::edit;
+use memory_index_lsp::model::{FileText, Workspace};
+use memory_index_lsp::rules::{self, Finding};
+
+/// The repository root (parent of `server/`).
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// `../shared/corpus/NAME` when present; prints why a test is skipped otherwise.
+pub fn corpus(name: &str) -> Option<PathBuf> {
+    let p = repo().join("../shared/corpus").join(name);
+    if p.join("agents/memory-index.md").is_file() {
+        Some(p)
+    } else {
+        eprintln!("skipped: corpus {} is absent (tests read it from ../shared/corpus when it exists)", p.display());
+        None
+    }
+}
+
+/// Splits a fixture into (path, text) files.
+pub fn files(fixture: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in fixture.split_inclusive('\n') {
+        if let Some(path) = line.strip_prefix("//- ") {
+            out.push((path.trim().to_string(), String::new()));
+        } else if let Some((_, text)) = out.last_mut() {
+            text.push_str(line);
+        }
+    }
+    out
+}
+
+/// A workspace from a fixture; `memory-index.toml` is applied as configuration.
+pub fn workspace(fixture: &str) -> Workspace {
+    let mut ws = Workspace::default();
+    for (path, text) in files(fixture) {
+        if path == "memory-index.toml" {
+            let (cfg, errors) = memory_index_lsp::load::config_from_text(&text);
+            ws.set_config(cfg, errors);
+        }
+        ws.set_file(&path, FileText::from(text));
+    }
+    ws
+}
+
+/// Reads `fixtures/rules/CODE/KIND.md`.
+pub fn rule_fixture(code: &str, kind: &str) -> String {
+    let p = repo().join("fixtures/rules").join(code).join(format!("{kind}.md"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// `code path:line:col` for each finding.
+pub fn summary(ws: &Workspace, findings: &[Finding]) -> Vec<String> {
+    findings
+        .iter()
+        .map(|f| {
+            let file = ws.file(f.file).expect("finding on a known file");
+            let (l, c) = file.line_col_1(f.range.start);
+            format!("{} {}:{l}:{c}", f.rule.code(), file.path)
+        })
+        .collect()
+}
+
+/// Applies the first fix titled `title_prefix…` among the findings of `code`; returns the changed files.
+pub fn apply_fix(ws: &Workspace, code: &str, title_prefix: &str) -> Vec<(String, String)> {
+    let findings = rules::check(ws);
+    let fix = findings
+        .iter()
+        .filter(|f| f.rule.code() == code)
+        .flat_map(|f| &f.fixes)
+        .find(|x| x.title.starts_with(title_prefix))
+        .unwrap_or_else(|| panic!("no {code} finding with a fix {title_prefix:?}"));
+    fix.changes
+        .iter()
+        .map(|c| {
+            let id = ws.file_id(&c.path).expect("fix names a workspace file");
+            let (text, skipped) = edit::apply(&ws.file(id).expect("file").text, &c.edits);
+            assert!(skipped.is_empty(), "overlapping edits in one fix");
+            (c.path.clone(), text)
+        })
+        .collect()
+}
