@@ -26,7 +26,11 @@ pub enum LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::NotADirectory(p) => write!(f, "{} is not a directory: pass the workspace root (the folder that contains agents/)", p.display()),
+            LoadError::NotADirectory(p) => write!(
+                f,
+                "{} is not a directory: pass the workspace root (the folder that contains agents/)",
+                p.display()
+            ),
             LoadError::Io(p, e) => write!(f, "cannot read {}: {e}", p.display()),
         }
     }
@@ -67,7 +71,11 @@ pub fn load_with(root: &Path, config_file: Option<&Path>) -> Result<Workspace, L
     }
     let dir = root.join(&cfg.decisions);
     let mut names: Vec<String> = match fs::read_dir(&dir) {
-        Ok(rd) => rd.filter_map(|e| e.ok()).filter_map(|e| e.file_name().into_string().ok()).filter(|n| n.ends_with(".md")).collect(),
+        Ok(rd) => rd
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".md"))
+            .collect(),
         Err(_) => Vec::new(),
     };
     names.sort();
@@ -89,7 +97,8 @@ pub fn config_from_text(text: &str) -> (Config, Vec<ConfigError>) {
     match config::parse_toml(text) {
         Ok(patch) => {
             let problems = cfg.apply(patch, &rules::codes());
-            let errors = problems.into_iter().map(|message| ConfigError { range: Default::default(), message }).collect();
+            let errors =
+                problems.into_iter().map(|message| ConfigError { range: Default::default(), message }).collect();
             (cfg, errors)
         }
         Err(e) => (cfg, vec![e]),
@@ -101,10 +110,9 @@ pub fn config_from_text(text: &str) -> (Config, Vec<ConfigError>) {
 pub fn read_inside(canon_root: &Path, path: &Path) -> Option<FileText> {
     fs::symlink_metadata(path).ok()?;
     match fs::canonicalize(path) {
-        Ok(real) if !real.starts_with(canon_root) => Some(problem(format!(
-            "it resolves to {}, outside the workspace root; it is not followed",
-            real.display()
-        ))),
+        Ok(real) if !real.starts_with(canon_root) => {
+            Some(problem(format!("it resolves to {}, outside the workspace root; it is not followed", real.display())))
+        }
         Err(e) => Some(problem(e.to_string())),
         Ok(real) if real.is_dir() => Some(problem("it is a directory".into())),
         Ok(_) => read(path),

@@ -94,7 +94,8 @@ pub fn lines(text: &str) -> impl Iterator<Item = Line> + '_ {
             }
             Some(i) => {
                 let content_end = start + i;
-                let term = if bytes[content_end] == b'\r' && bytes.get(content_end + 1) == Some(&b'\n') { 2 } else { 1 };
+                let term =
+                    if bytes[content_end] == b'\r' && bytes.get(content_end + 1) == Some(&b'\n') { 2 } else { 1 };
                 pos = content_end + term;
                 Some(Line { content: TextRange::new(start, content_end), full: TextRange::new(start, pos) })
             }

@@ -12,41 +12,73 @@ fn findings(code: &str, kind: &str) -> Vec<String> {
 
 /// (rule, every finding of the invalid fixture as `code path:line:col`).
 const TABLE: &[(&str, &[&str])] = &[
-    ("unknown-operator", &[
-        "unindexed-heading agents/decisions/a.md:1:4",
-        "unindexed-heading agents/decisions/a.md:3:4",
-        "unknown-operator agents/memory-index.md:3:1",
-        "unknown-operator agents/memory-index.md:4:1",
-        "unknown-operator agents/memory-index.md:5:1",
-    ]),
-    ("missing-operator", &["missing-operator agents/memory-index.md:4:1", "missing-operator agents/memory-index.md:5:3"]),
-    ("empty-trigger", &["empty-trigger agents/memory-index.md:3:1", "empty-trigger agents/memory-index.md:4:1", "empty-trigger agents/memory-index.md:5:1"]),
-    ("empty-extra", &["empty-extra agents/memory-index.md:2:13", "empty-extra agents/memory-index.md:3:12", "empty-extra agents/memory-index.md:4:13"]),
+    (
+        "unknown-operator",
+        &[
+            "unindexed-heading agents/decisions/a.md:1:4",
+            "unindexed-heading agents/decisions/a.md:3:4",
+            "unknown-operator agents/memory-index.md:3:1",
+            "unknown-operator agents/memory-index.md:4:1",
+            "unknown-operator agents/memory-index.md:5:1",
+        ],
+    ),
+    (
+        "missing-operator",
+        &["missing-operator agents/memory-index.md:4:1", "missing-operator agents/memory-index.md:5:3"],
+    ),
+    (
+        "empty-trigger",
+        &[
+            "empty-trigger agents/memory-index.md:3:1",
+            "empty-trigger agents/memory-index.md:4:1",
+            "empty-trigger agents/memory-index.md:5:1",
+        ],
+    ),
+    (
+        "empty-extra",
+        &[
+            "empty-extra agents/memory-index.md:2:13",
+            "empty-extra agents/memory-index.md:3:12",
+            "empty-extra agents/memory-index.md:4:13",
+        ],
+    ),
     ("duplicate-entry", &["duplicate-entry agents/memory-index.md:3:1", "duplicate-entry agents/memory-index.md:4:1"]),
-    ("orphan-entry", &[
-        "unindexed-heading agents/decisions/a.md:1:4",
-        "orphan-entry agents/memory-index.md:2:7",
-        "orphan-entry agents/memory-index.md:3:7",
-    ]),
+    (
+        "orphan-entry",
+        &[
+            "unindexed-heading agents/decisions/a.md:1:4",
+            "orphan-entry agents/memory-index.md:2:7",
+            "orphan-entry agents/memory-index.md:3:7",
+        ],
+    ),
     ("structural-entry", &["structural-entry agents/memory-index.md:2:1"]),
     ("misplaced-entry", &["misplaced-entry agents/memory-index.md:4:1", "misplaced-entry agents/memory-index.md:5:1"]),
     ("unordered-section", &["unordered-section agents/memory-index.md:2:1"]),
     ("collision", &["collision agents/memory-index.md:3:1", "orphan-entry agents/memory-index.md:3:7"]),
-    ("shadowed-trigger", &["shadowed-trigger agents/memory-index.md:2:15", "shadowed-trigger agents/memory-index.md:3:14"]),
-    ("missing-file", &[
-        "missing-file agents/memory-index.md:3:4",
-        "orphan-entry agents/memory-index.md:4:7",
-        "missing-file agents/memory-index.md:5:4",
-    ]),
+    (
+        "shadowed-trigger",
+        &["shadowed-trigger agents/memory-index.md:2:15", "shadowed-trigger agents/memory-index.md:3:14"],
+    ),
+    (
+        "missing-file",
+        &[
+            "missing-file agents/memory-index.md:3:4",
+            "orphan-entry agents/memory-index.md:4:7",
+            "missing-file agents/memory-index.md:5:4",
+        ],
+    ),
     ("unindexed-heading", &["unindexed-heading agents/decisions/a.md:3:4"]),
     ("heading-prefix", &["heading-prefix agents/decisions/a.md:1:4"]),
-    ("duplicate-heading", &[
-        "duplicate-heading agents/decisions/a.md:1:4",
-        "duplicate-heading agents/decisions/a.md:3:4",
-        "unindexed-heading agents/decisions/a.md:3:4",
-        "duplicate-heading agents/decisions/b.md:1:4",
-        "unindexed-heading agents/decisions/b.md:1:4",
-    ]),
+    (
+        "duplicate-heading",
+        &[
+            "duplicate-heading agents/decisions/a.md:1:4",
+            "duplicate-heading agents/decisions/a.md:3:4",
+            "unindexed-heading agents/decisions/a.md:3:4",
+            "duplicate-heading agents/decisions/b.md:1:4",
+            "unindexed-heading agents/decisions/b.md:1:4",
+        ],
+    ),
     ("no-direct-content", &["no-direct-content agents/decisions/a.md:1:4"]),
     ("file-too-long", &["file-too-long agents/decisions/a.md:6:1"]),
 ];
@@ -89,18 +121,23 @@ fn default_severities_follow_the_spec() {
     }
     // An empty missing-file section is a warning, a section with entries an error.
     let ws = workspace(&rule_fixture("missing-file", "invalid"));
-    let sev: Vec<Severity> = rules::check(&ws).iter().filter(|f| f.rule == Rule::MissingFile).map(|f| f.severity).collect();
+    let sev: Vec<Severity> =
+        rules::check(&ws).iter().filter(|f| f.rule == Rule::MissingFile).map(|f| f.severity).collect();
     assert_eq!(sev, [Severity::Error, Severity::Warning]);
 }
 
 #[test]
 fn config_changes_severity_and_turns_rules_off() {
-    let fixture = rule_fixture("file-too-long", "invalid").replace("max-lines = 5", "max-lines = 5\n[rules]\nfile-too-long = \"error\"\nno-direct-content = \"off\"");
+    let fixture = rule_fixture("file-too-long", "invalid")
+        .replace("max-lines = 5", "max-lines = 5\n[rules]\nfile-too-long = \"error\"\nno-direct-content = \"off\"");
     let ws = workspace(&fixture);
     let f = rules::check(&ws);
     assert_eq!(f.len(), 1);
     assert_eq!(f[0].severity, Severity::Error);
-    let off = rule_fixture("unordered-section", "invalid").replace("//- agents/memory-index.md", "//- memory-index.toml\n[rules]\nunordered-section = \"off\"\n//- agents/memory-index.md");
+    let off = rule_fixture("unordered-section", "invalid").replace(
+        "//- agents/memory-index.md",
+        "//- memory-index.toml\n[rules]\nunordered-section = \"off\"\n//- agents/memory-index.md",
+    );
     assert!(rules::check(&workspace(&off)).is_empty());
 }
 
@@ -159,7 +196,13 @@ fn only_choice_free_fixes_are_safe() {
             let safe = f.safe_fix().is_some();
             let may_be_safe = matches!(
                 f.rule,
-                Rule::UnknownOperator | Rule::EmptyExtra | Rule::DuplicateEntry | Rule::StructuralEntry | Rule::MisplacedEntry | Rule::UnorderedSection | Rule::MissingFile
+                Rule::UnknownOperator
+                    | Rule::EmptyExtra
+                    | Rule::DuplicateEntry
+                    | Rule::StructuralEntry
+                    | Rule::MisplacedEntry
+                    | Rule::UnorderedSection
+                    | Rule::MissingFile
             );
             assert!(!safe || may_be_safe, "{} must not have a safe fix", f.rule.code());
         }

@@ -46,7 +46,11 @@ pub fn run(args: &[String]) -> i32 {
 
 /// A unified diff of one file (`--- a/PATH` / `+++ b/PATH`, 3 lines of context).
 pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
-    similar::TextDiff::from_lines(old, new).unified_diff().context_radius(3).header(&format!("a/{path}"), &format!("b/{path}")).to_string()
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
 }
 
 /// Replaces `path`'s content atomically, keeping its permissions.

@@ -9,9 +9,17 @@ use crate::rules::{Finding, Severity};
 
 /// Writes findings in the human format followed by the summary line.
 pub fn human(ws: &Workspace, findings: &[Finding], out: &mut impl Write, color: bool) -> io::Result<()> {
-    let paint = |code: &str, s: &str| if color { format!("\x1b[{code}m{s}\x1b[0m") } else { s.to_string() };
+    let paint = |code: &str, s: &str| {
+        if color {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    };
     for f in findings {
-        let Some(file) = ws.file(f.file) else { continue };
+        let Some(file) = ws.file(f.file) else {
+            continue;
+        };
         let (line, col) = file.line_col_1(f.range.start);
         let sev = match f.severity {
             Severity::Error => paint("1;31", "error"),
@@ -31,11 +39,22 @@ pub fn human(ws: &Workspace, findings: &[Finding], out: &mut impl Write, color: 
 /// `N errors, M warnings in K files` (K: index and decision files checked).
 pub fn summary(ws: &Workspace, findings: &[Finding]) -> String {
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
-    let plural = |n: usize, w: &str| if n == 1 { format!("{n} {w}") } else { format!("{n} {w}s") };
+    let plural = |n: usize, w: &str| {
+        if n == 1 {
+            format!("{n} {w}")
+        } else {
+            format!("{n} {w}s")
+        }
+    };
     let files = ws.files().filter(|(_, f)| f.index().is_some() || f.decision().is_some()).count();
     let infos = count(Severity::Info);
     let info = if infos > 0 { format!(", {}", plural(infos, "info")) } else { String::new() };
-    format!("{}, {}{info} in {}", plural(count(Severity::Error), "error"), plural(count(Severity::Warning), "warning"), plural(files, "file"))
+    format!(
+        "{}, {}{info} in {}",
+        plural(count(Severity::Error), "error"),
+        plural(count(Severity::Warning), "warning"),
+        plural(files, "file")
+    )
 }
 
 /// The JSON array of findings (spec: one object per finding).

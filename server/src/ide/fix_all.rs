@@ -35,7 +35,10 @@ pub fn fix_all(ws: &mut Workspace) -> FixAllResult {
         let mut applied_now = 0;
         for f in &findings {
             let Some(fix) = f.safe_fix() else { continue };
-            let writable = fix.changes.iter().all(|c| ws.file_id(&c.path).and_then(|id| ws.file(id)).is_some_and(|file| file.problem.is_none()));
+            let writable = fix
+                .changes
+                .iter()
+                .all(|c| ws.file_id(&c.path).and_then(|id| ws.file(id)).is_some_and(|file| file.problem.is_none()));
             let clashes = fix.changes.iter().any(|c| {
                 let prior = taken.get(&c.path).map_or(&[][..], Vec::as_slice);
                 c.edits.iter().any(|e| prior.iter().any(|p| edit::conflicts(e, p)))
@@ -53,7 +56,9 @@ pub fn fix_all(ws: &mut Workspace) -> FixAllResult {
             break;
         }
         for (path, edits) in taken {
-            let Some(file) = ws.file_id(&path).and_then(|id| ws.file(id)) else { continue };
+            let Some(file) = ws.file_id(&path).and_then(|id| ws.file(id)) else {
+                continue;
+            };
             let (new_text, _) = edit::apply(&file.text, &edits);
             originals.entry(path.clone()).or_insert_with(|| file.text.clone());
             ws.set_file(&path, new_text.into());

@@ -72,9 +72,13 @@ impl Bindings {
                 }
             }
         }
-        let Some((_, src, index)) = ws.index() else { return b };
+        let Some((_, src, index)) = ws.index() else {
+            return b;
+        };
         for &line in &index.entries {
-            let Some(entry) = index.entry(line) else { continue };
+            let Some(entry) = index.entry(line) else {
+                continue;
+            };
             let section = index.lines[line].section;
             let section_file = section.and_then(|s| ws.file_id(section_path(&index.sections[s].name_text)));
             let section_file = section_file.filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()));
@@ -87,10 +91,18 @@ impl Bindings {
         b
     }
 
-    fn bind_entry(&self, text: &str, e: &Entry, line: usize, section: Option<usize>, section_file: Option<FileId>) -> EntryInfo {
+    fn bind_entry(
+        &self,
+        text: &str,
+        e: &Entry,
+        line: usize,
+        section: Option<usize>,
+        section_file: Option<FileId>,
+    ) -> EntryInfo {
         let trigger = normalize(e.trigger.slice(text));
         let extras = e.extras.iter().map(|r| normalize(r.slice(text))).filter(|s| !s.is_empty()).collect();
-        let mut info = EntryInfo { line, op: e.op, trigger, extras, section, section_file, heading: None, structural: None };
+        let mut info =
+            EntryInfo { line, op: e.op, trigger, extras, section, section_file, heading: None, structural: None };
         if info.trigger.is_empty() {
             return info;
         }
@@ -99,7 +111,8 @@ impl Bindings {
             info.heading = cands.iter().find(|h| Some(h.file) == section_file).or(cands.first()).copied();
         } else {
             let named = self.structural.get(&info.trigger).or_else(|| self.structural.get(&key));
-            info.structural = named.and_then(|c| c.iter().find(|h| Some(h.file) == section_file).or(c.first()).copied());
+            info.structural =
+                named.and_then(|c| c.iter().find(|h| Some(h.file) == section_file).or(c.first()).copied());
         }
         info
     }

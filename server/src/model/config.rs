@@ -132,7 +132,10 @@ mod tests {
 
     #[test]
     fn parses_all_keys() {
-        let patch = parse_toml("index = \"x/idx.md\"\ndecisions = \"./d/\"\nmax-lines = 10\n[rules]\nfile-too-long = \"off\"\n").unwrap();
+        let patch = parse_toml(
+            "index = \"x/idx.md\"\ndecisions = \"./d/\"\nmax-lines = 10\n[rules]\nfile-too-long = \"off\"\n",
+        )
+        .unwrap();
         let mut c = Config::default();
         assert!(c.apply(patch, &["file-too-long"]).is_empty());
         assert_eq!(c.index, "x/idx.md");
@@ -153,7 +156,11 @@ mod tests {
     #[test]
     fn unknown_rules_and_escaping_paths_are_reported_not_applied() {
         let mut c = Config::default();
-        let patch = ConfigPatch { index: Some("../etc/x.md".into()), rules: Some([("nope".to_string(), Level::Off)].into()), ..Default::default() };
+        let patch = ConfigPatch {
+            index: Some("../etc/x.md".into()),
+            rules: Some([("nope".to_string(), Level::Off)].into()),
+            ..Default::default()
+        };
         let problems = c.apply(patch, &["file-too-long"]);
         assert_eq!(problems.len(), 2);
         assert_eq!(c, Config::default());

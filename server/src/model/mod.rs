@@ -246,7 +246,8 @@ impl Workspace {
             return Role::Config;
         }
         let dir = &self.config.decisions;
-        let name = if dir.is_empty() { Some(path) } else { path.strip_prefix(dir.as_str()).and_then(|r| r.strip_prefix('/')) };
+        let name =
+            if dir.is_empty() { Some(path) } else { path.strip_prefix(dir.as_str()).and_then(|r| r.strip_prefix('/')) };
         match name {
             Some(n) if n.ends_with(".md") && !n.contains('/') => Role::Decision,
             _ => Role::Other,

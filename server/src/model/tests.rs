@@ -13,7 +13,10 @@ pub(crate) fn ws(files: &[(&str, &str)]) -> Workspace {
 #[test]
 fn binds_exactly_case_and_whitespace_insensitive() {
     let ws = ws(&[
-        ("agents/memory-index.md", "# I\n## agents/decisions/a.md\n/when Writing  MOCK tests\n/how encode paths\n/when nothing\n/when group\n"),
+        (
+            "agents/memory-index.md",
+            "# I\n## agents/decisions/a.md\n/when Writing  MOCK tests\n/how encode paths\n/when nothing\n/when group\n",
+        ),
         ("agents/decisions/a.md", "# A\n## When writing mock tests\nx\n## How to Encode Paths\ny\n## .Group\n"),
         ("agents/decisions/sub/b.md", "## When nothing\n"),
         ("notes.md", "## When nothing\n"),
@@ -41,7 +44,10 @@ fn duplicate_titles_prefer_the_sections_file() {
 
 #[test]
 fn updates_one_file_and_rebinds() {
-    let mut ws = ws(&[("agents/memory-index.md", "## agents/decisions/a.md\n/when x\n"), ("agents/decisions/a.md", "## When Y\n")]);
+    let mut ws = ws(&[
+        ("agents/memory-index.md", "## agents/decisions/a.md\n/when x\n"),
+        ("agents/decisions/a.md", "## When Y\n"),
+    ]);
     assert_eq!(ws.bindings().entries[0].heading, None);
     ws.set_file("agents/decisions/a.md", "## When X\n".into());
     assert!(ws.bindings().entries[0].heading.is_some());

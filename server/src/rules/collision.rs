@@ -25,12 +25,19 @@ pub(crate) fn target(ctx: &Ctx, e: &EntryInfo) -> Option<HeadingId> {
     }
     let file = e.section_file?;
     let d = ctx.ws.file(file)?.decision()?;
-    let cands = d.headings.iter().enumerate().filter(|(_, h)| h.is_semantic()).map(|(i, h)| (HeadingId { file, idx: i as u32 }, h.title.as_str()));
+    let cands = d
+        .headings
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.is_semantic())
+        .map(|(i, h)| (HeadingId { file, idx: i as u32 }, h.title.as_str()));
     similar::rank(&e.trigger, cands, 1).first().map(|(h, _)| *h)
 }
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     let dups = duplicate_entry::duplicates(ctx);
     let mut first: HashMap<HeadingId, usize> = HashMap::new();
     for (i, e) in ctx.b.entries.iter().enumerate() {
@@ -44,7 +51,9 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             }
             Some(&j) => {
                 let other = &ctx.b.entries[j];
-                let Some(heading) = ctx.ws.heading(h) else { continue };
+                let Some(heading) = ctx.ws.heading(h) else {
+                    continue;
+                };
                 let text = |e: &EntryInfo| index.lines[e.line].range.slice(&src.text).trim().to_string();
                 out.push(
                     Finding::new(

@@ -10,7 +10,9 @@ case-insensitively, whitespace collapsed). Every later copy is reported, pointin
 Fix: delete the later line.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     let mut first: HashMap<(crate::syntax::index::Op, &str), usize> = HashMap::new();
     for e in &ctx.b.entries {
         if e.trigger.is_empty() {
@@ -30,7 +32,12 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                     format!("duplicate entry {}: the same trigger is already at line {}", q(shown), line0 + 1),
                 )
                 .related(id, index.lines[line0].range, "first entry with this trigger")
-                .fix(Fix::new("Delete the duplicate entry", Applicability::Safe, &src.path, vec![TextEdit::delete(whole_line(index, e.line))]));
+                .fix(Fix::new(
+                    "Delete the duplicate entry",
+                    Applicability::Safe,
+                    &src.path,
+                    vec![TextEdit::delete(whole_line(index, e.line))],
+                ));
                 out.push(f);
             }
         }

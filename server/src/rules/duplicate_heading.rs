@@ -12,9 +12,20 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         }
         for &id in ids {
-            let Some(h) = ctx.ws.heading(id) else { continue };
-            let others: Vec<String> = ids.iter().filter(|&&o| o != id).filter_map(|&o| Some(ctx.loc(o.file, ctx.ws.heading(o)?.range.start))).collect();
-            let mut f = Finding::new(Rule::DuplicateHeading, id.file, h.title_range, format!("heading {} also appears at {}", q(&h.title), others.join(", ")));
+            let Some(h) = ctx.ws.heading(id) else {
+                continue;
+            };
+            let others: Vec<String> = ids
+                .iter()
+                .filter(|&&o| o != id)
+                .filter_map(|&o| Some(ctx.loc(o.file, ctx.ws.heading(o)?.range.start)))
+                .collect();
+            let mut f = Finding::new(
+                Rule::DuplicateHeading,
+                id.file,
+                h.title_range,
+                format!("heading {} also appears at {}", q(&h.title), others.join(", ")),
+            );
             for &o in ids.iter().filter(|&&o| o != id) {
                 if let Some(oh) = ctx.ws.heading(o) {
                     f = f.related(o.file, oh.range, "same title");

@@ -8,10 +8,14 @@ pub(crate) const DOC: &str = "An entry's extras (the comma-separated words after
 empty piece, as in `| a,,b` or a trailing `|` or `,`. Fix: drop the empty pieces.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     for &line in &index.entries {
         let Some(e) = index.entry(line) else { continue };
-        let (Some(bar), false) = (e.bar, e.extras.iter().all(|x| !x.is_empty())) else { continue };
+        let (Some(bar), false) = (e.bar, e.extras.iter().all(|x| !x.is_empty())) else {
+            continue;
+        };
         let content_end = index.lines[line].range.start + index.lines[line].range.slice(&src.text).trim_end().len();
         let range = TextRange::new(bar, content_end.max(bar + 1));
         let kept: Vec<&str> = e.extras.iter().filter(|x| !x.is_empty()).map(|x| x.slice(&src.text)).collect();

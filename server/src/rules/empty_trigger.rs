@@ -7,7 +7,9 @@ pub(crate) const DOC: &str = "An entry has an operator but no trigger (`/when`, 
 Write the trigger: the heading title without its `When `/`How to ` prefix.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     for &line in &index.entries {
         let Some(e) = index.entry(line) else { continue };
         if !e.trigger.is_empty() {
@@ -18,7 +20,11 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             Rule::EmptyTrigger,
             id,
             TextRange::new(e.op_range.start, end.max(e.op_range.end)),
-            format!("`{}` has no trigger: write the heading title without its `{}` prefix", e.op.token(), e.op.title_prefix().trim_end()),
+            format!(
+                "`{}` has no trigger: write the heading title without its `{}` prefix",
+                e.op.token(),
+                e.op.title_prefix().trim_end()
+            ),
         ));
     }
 }

@@ -18,7 +18,10 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             Rule::FileTooLong,
             file,
             TextRange::new(start, range.end),
-            format!("{} has {} lines, over the limit of {max}: split it into smaller decision files", src.path, d.line_count),
+            format!(
+                "{} has {} lines, over the limit of {max}: split it into smaller decision files",
+                src.path, d.line_count
+            ),
         ));
     }
 }

@@ -20,7 +20,10 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                     Rule::HeadingPrefix,
                     file,
                     h.title_range,
-                    format!("heading {} starts with neither `When ` nor `How to `, so no entry can bind it", q(&h.title)),
+                    format!(
+                        "heading {} starts with neither `When ` nor `How to `, so no entry can bind it",
+                        q(&h.title)
+                    ),
                 )
                 .fix(mark_structural(&src.path, h)),
             );

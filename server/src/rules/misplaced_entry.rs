@@ -8,13 +8,17 @@ in another. Fix: move the line into the right section, in heading order, creatin
 sorted position when it is missing.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     for e in &ctx.b.entries {
         let Some(h) = e.heading else { continue };
         if e.section_file == Some(h.file) {
             continue;
         }
-        let Some(heading) = ctx.ws.heading(h) else { continue };
+        let Some(heading) = ctx.ws.heading(h) else {
+            continue;
+        };
         let l = &index.lines[e.line];
         let section = e.section.map_or(String::new(), |s| index.sections[s].name_text.clone());
         let target = ctx.path(h.file).to_string();

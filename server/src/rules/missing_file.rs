@@ -10,7 +10,9 @@ exist (paths are relative to the workspace root). A section with entries is an e
 one is a warning, and its fix deletes the empty section.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     let text = src.text.as_str();
     for sec in &index.sections {
         let path = section_path(&sec.name_text);
@@ -23,11 +25,21 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         let range = if sec.name.is_empty() { heading } else { sec.name };
         let what = if path.is_empty() { "no file".to_string() } else { q(path) };
         let dir = &ctx.ws.config().decisions;
-        let mut f = Finding::new(Rule::MissingFile, id, range, format!("section names {what}, which is not a decision file in {}", q(dir)));
+        let mut f = Finding::new(
+            Rule::MissingFile,
+            id,
+            range,
+            format!("section names {what}, which is not a decision file in {}", q(dir)),
+        );
         if empty {
             f.severity = Severity::Warning;
             f.message.push_str(" (the section is empty)");
-            f = f.fix(Fix::new("Delete the empty section", Applicability::Safe, &src.path, vec![TextEdit::delete(empty_section_range(index, text, sec.heading_line, sec.end_line))]));
+            f = f.fix(Fix::new(
+                "Delete the empty section",
+                Applicability::Safe,
+                &src.path,
+                vec![TextEdit::delete(empty_section_range(index, text, sec.heading_line, sec.end_line))],
+            ));
         }
         out.push(f);
     }
@@ -42,7 +54,10 @@ fn empty_section_range(index: &crate::syntax::index::IndexFile, text: &str, head
         return TextRange::new(start, index.lines[end].full.start);
     }
     let mut first = heading;
-    while first > 0 && index.lines[first - 1].range.slice(text).trim().is_empty() && index.lines[first - 1].section.is_some() {
+    while first > 0
+        && index.lines[first - 1].range.slice(text).trim().is_empty()
+        && index.lines[first - 1].section.is_some()
+    {
         first -= 1;
     }
     if first == heading || first == 0 {

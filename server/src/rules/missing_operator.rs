@@ -10,7 +10,9 @@ headings and HTML comments are allowed. No automatic fix: the line is never dele
 as `/when TRIGGER` or move it to the preamble.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     for l in &index.lines {
         if l.kind != (LineKind::Unknown { slash: false }) {
             continue;

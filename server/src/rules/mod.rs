@@ -126,7 +126,15 @@ pub struct Finding {
 
 impl Finding {
     pub fn new(rule: Rule, file: FileId, range: TextRange, message: impl Into<String>) -> Self {
-        Self { rule, severity: rule.default_severity(), file, range, message: message.into(), related: vec![], fixes: vec![] }
+        Self {
+            rule,
+            severity: rule.default_severity(),
+            file,
+            range,
+            message: message.into(),
+            related: vec![],
+            fixes: vec![],
+        }
     }
     pub fn related(mut self, file: FileId, range: TextRange, message: impl Into<String>) -> Self {
         self.related.push(Related { file, range, message: message.into() });
@@ -200,9 +208,7 @@ pub fn check(ws: &Workspace) -> Vec<Finding> {
         }
         None => true,
     });
-    out.sort_by(|a, b| {
-        (ctx.path(a.file), a.range.start, a.rule).cmp(&(ctx.path(b.file), b.range.start, b.rule))
-    });
+    out.sort_by(|a, b| (ctx.path(a.file), a.range.start, a.rule).cmp(&(ctx.path(b.file), b.range.start, b.rule)));
     out
 }
 

@@ -13,7 +13,9 @@ lists the unindexed headings it resembles. Fixes (a choice, so never applied by 
 the trigger to match a heading, or rename that heading to match the trigger.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     // Candidates: semantic headings no entry binds (what a drifted entry most likely meant).
     let mut unbound: Vec<(HeadingId, &str)> = Vec::new();
     for (file, _, d) in ctx.ws.decisions() {
@@ -28,7 +30,9 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         if e.trigger.is_empty() || e.heading.is_some() || e.structural.is_some() {
             continue;
         }
-        let Some(entry) = index.entry(e.line) else { continue };
+        let Some(entry) = index.entry(e.line) else {
+            continue;
+        };
         let wanted = format!("{}{}", e.op.title_prefix(), entry.trigger.slice(&src.text));
         let best = similar::rank(&e.trigger, unbound.iter().copied(), 3);
         let mut msg = format!("no heading {} for this entry", q(&wanted));
@@ -45,14 +49,21 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         }
         f.message = msg;
         for (h, _) in &best {
-            let Some(heading) = ctx.ws.heading(*h) else { continue };
+            let Some(heading) = ctx.ws.heading(*h) else {
+                continue;
+            };
             f = f.related(h.file, heading.range, "unindexed heading this entry resembles");
             if let Some((op, trigger)) = trigger_from_title(&heading.title) {
                 let mut edits = vec![TextEdit::replace(entry.trigger, trigger.clone())];
                 if op != e.op {
                     edits.push(TextEdit::replace(entry.op_range, op.token()));
                 }
-                f = f.fix(Fix::new(format!("Change trigger to {}", q(&format!("{} {trigger}", op.token()))), Applicability::Suggestion, &src.path, edits));
+                f = f.fix(Fix::new(
+                    format!("Change trigger to {}", q(&format!("{} {trigger}", op.token()))),
+                    Applicability::Suggestion,
+                    &src.path,
+                    edits,
+                ));
             }
             let new_title = title_like(&heading.title, e.op, entry.trigger.slice(&src.text));
             let path = ctx.path(h.file).to_string();

@@ -38,7 +38,9 @@ pub fn insert_entry(ws: &Workspace, heading: HeadingId, line: &str) -> Option<Te
         if e.section != Some(s) {
             continue;
         }
-        let Some(h) = e.heading.filter(|h| h.file == heading.file) else { continue };
+        let Some(h) = e.heading.filter(|h| h.file == heading.file) else {
+            continue;
+        };
         if h.idx <= heading.idx {
             if before.is_none_or(|(i, _)| h.idx >= i) {
                 before = Some((h.idx, e.line));

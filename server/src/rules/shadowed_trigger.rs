@@ -10,18 +10,24 @@ that equals another entry's trigger). The message says which entry wins. No auto
 the trigger or extra distinctive, or remove it.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     let dups = duplicate_entry::duplicates(ctx);
     for (i, e) in ctx.b.entries.iter().enumerate() {
         if dups[i] || e.trigger.is_empty() {
             continue;
         }
-        let Some(entry) = index.entry(e.line) else { continue };
+        let Some(entry) = index.entry(e.line) else {
+            continue;
+        };
         let words = std::iter::once(entry.trigger).chain(entry.extras.iter().copied().filter(|r| !r.is_empty()));
         for range in words {
             let typed = range.slice(&src.text);
             let query = TriggerQuery { op: Some(e.op), text: typed.to_string() };
-            let Some(hit) = triggers::resolve(ctx.ws, &query) else { continue };
+            let Some(hit) = triggers::resolve(ctx.ws, &query) else {
+                continue;
+            };
             if hit.entry == EntryId(i as u32) {
                 continue;
             }
@@ -32,7 +38,12 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                     Rule::ShadowedTrigger,
                     id,
                     range,
-                    format!("`{} {typed}` resolves to {} (line {}), not to this entry", e.op.token(), q(shown), winner.line + 1),
+                    format!(
+                        "`{} {typed}` resolves to {} (line {}), not to this entry",
+                        e.op.token(),
+                        q(shown),
+                        winner.line + 1
+                    ),
                 )
                 .related(id, index.lines[winner.line].range, "the entry that wins"),
             );

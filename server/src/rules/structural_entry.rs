@@ -8,20 +8,33 @@ pub(crate) const DOC: &str = "An entry names a structural heading (`/when mock p
 (index the headings inside the container instead).";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     for e in &ctx.b.entries {
         let Some(h) = e.structural else { continue };
-        let Some(heading) = ctx.ws.heading(h) else { continue };
+        let Some(heading) = ctx.ws.heading(h) else {
+            continue;
+        };
         let l = &index.lines[e.line];
         out.push(
             Finding::new(
                 Rule::StructuralEntry,
                 id,
                 l.range,
-                format!("this entry names the structural heading {} ({}), which is never indexed", q(&heading.title), ctx.loc(h.file, heading.range.start)),
+                format!(
+                    "this entry names the structural heading {} ({}), which is never indexed",
+                    q(&heading.title),
+                    ctx.loc(h.file, heading.range.start)
+                ),
             )
             .related(h.file, heading.range, "structural heading")
-            .fix(Fix::new("Delete the entry", Applicability::Safe, &src.path, vec![TextEdit::delete(whole_line(index, e.line))])),
+            .fix(Fix::new(
+                "Delete the entry",
+                Applicability::Safe,
+                &src.path,
+                vec![TextEdit::delete(whole_line(index, e.line))],
+            )),
         );
     }
 }

@@ -17,7 +17,9 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             if !h.is_semantic() || !ctx.b.entries_of(hid).is_empty() {
                 continue;
             }
-            let Some((op, trigger)) = placement::trigger_from_title(&h.title) else { continue };
+            let Some((op, trigger)) = placement::trigger_from_title(&h.title) else {
+                continue;
+            };
             let line = format!("{} {trigger}", op.token());
             let mut f = Finding::new(
                 Rule::UnindexedHeading,
@@ -26,7 +28,12 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                 format!("heading {} has no entry in {}; add {}", q(&h.title), q(&index_path), q(&line)),
             );
             if let Some(edit) = placement::insert_entry(ctx.ws, hid, &line) {
-                f = f.fix(Fix::new(format!("Add {} to the index", q(&line)), Applicability::Suggestion, &index_path, vec![edit]));
+                f = f.fix(Fix::new(
+                    format!("Add {} to the index", q(&line)),
+                    Applicability::Suggestion,
+                    &index_path,
+                    vec![edit],
+                ));
             }
             out.push(f.fix(mark_structural(&src.path, h)));
         }

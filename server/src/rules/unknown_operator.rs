@@ -10,7 +10,9 @@ pub(crate) const DOC: &str = "An index line starts with `/` but its operator is 
 replaced by the operator it means; anything else must be rewritten by hand.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     for l in &index.lines {
         if l.kind != (LineKind::Unknown { slash: true }) {
             continue;
@@ -21,10 +23,20 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         let len = t.find(|c: char| c.is_whitespace() || c == '|').unwrap_or(t.len());
         let range = TextRange::new(l.range.start + lead, l.range.start + lead + len);
         let word = &t[..len];
-        let mut f = Finding::new(Rule::UnknownOperator, id, range, format!("unknown operator {}: entries start with `/when` or `/how`", q(word)));
+        let mut f = Finding::new(
+            Rule::UnknownOperator,
+            id,
+            range,
+            format!("unknown operator {}: entries start with `/when` or `/how`", q(word)),
+        );
         if let Some(op) = intended(&word[1..]) {
             f.message = format!("unknown operator {}: did you mean {}?", q(word), q(op));
-            f = f.fix(Fix::new(format!("Replace with {op}"), Applicability::Safe, &src.path, vec![TextEdit::replace(range, op)]));
+            f = f.fix(Fix::new(
+                format!("Replace with {op}"),
+                Applicability::Safe,
+                &src.path,
+                vec![TextEdit::replace(range, op)],
+            ));
         }
         out.push(f);
     }

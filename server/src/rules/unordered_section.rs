@@ -8,7 +8,9 @@ in the decision file. Only entries bound to a heading of that file count; other 
 place. Fix: reorder those entry lines (nothing else moves, nothing is lost).";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else { return };
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
     for (s, sec) in index.sections.iter().enumerate() {
         // (line, heading idx) of the correctly placed, bound entries, in line order.
         let slots: Vec<(usize, u32)> = ctx
@@ -20,7 +22,9 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             .collect();
         let mut sorted = slots.clone();
         sorted.sort_by_key(|&(_, h)| h); // stable: equal headings keep their order
-        let Some(first) = (0..slots.len()).find(|&i| slots[i].0 != sorted[i].0) else { continue };
+        let Some(first) = (0..slots.len()).find(|&i| slots[i].0 != sorted[i].0) else {
+            continue;
+        };
         let edits: Vec<TextEdit> = (0..slots.len())
             .filter(|&i| slots[i].0 != sorted[i].0)
             .map(|i| TextEdit::replace(index.lines[slots[i].0].range, index.lines[sorted[i].0].range.slice(&src.text)))
@@ -32,10 +36,15 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             Rule::UnorderedSection,
             id,
             l.range,
-            format!("entries of section {} are not in heading order: {} should come first here", q(&sec.name_text), q(should)),
+            format!(
+                "entries of section {} are not in heading order: {} should come first here",
+                q(&sec.name_text),
+                q(should)
+            ),
         )
         .fix(Fix::new("Sort the section's entries in heading order", Applicability::Safe, &src.path, edits));
-        let heading = file.and_then(|file| Some((file, ctx.ws.heading(crate::model::HeadingId { file, idx: sorted[first].1 })?)));
+        let heading =
+            file.and_then(|file| Some((file, ctx.ws.heading(crate::model::HeadingId { file, idx: sorted[first].1 })?)));
         if let Some((file, h)) = heading {
             f = f.related(file, h.range, "the heading that comes first");
         }

@@ -69,7 +69,11 @@ pub fn raw_score(words: &[&str], candidate: &str) -> Option<u32> {
 }
 
 /// Ranks `candidates` for `query`, best first; ties keep input order.
-pub fn rank<'a, T: Copy>(query: &str, candidates: impl IntoIterator<Item = (T, &'a str)>, limit: usize) -> Vec<(T, u32)> {
+pub fn rank<'a, T: Copy>(
+    query: &str,
+    candidates: impl IntoIterator<Item = (T, &'a str)>,
+    limit: usize,
+) -> Vec<(T, u32)> {
     let mut scored: Vec<(T, u32)> = candidates.into_iter().filter_map(|(t, c)| Some((t, score(query, c)?))).collect();
     scored.sort_by(|a, b| b.1.cmp(&a.1));
     scored.truncate(limit);

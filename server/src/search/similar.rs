@@ -41,8 +41,13 @@ pub fn resemblance(trigger: &str, title: &str) -> Option<u32> {
 }
 
 /// Ranks `(id, title)` candidates by resemblance to `trigger`, best first.
-pub fn rank<'a, T: Copy>(trigger: &str, candidates: impl IntoIterator<Item = (T, &'a str)>, limit: usize) -> Vec<(T, u32)> {
-    let mut scored: Vec<(T, u32)> = candidates.into_iter().filter_map(|(t, c)| Some((t, resemblance(trigger, c)?))).collect();
+pub fn rank<'a, T: Copy>(
+    trigger: &str,
+    candidates: impl IntoIterator<Item = (T, &'a str)>,
+    limit: usize,
+) -> Vec<(T, u32)> {
+    let mut scored: Vec<(T, u32)> =
+        candidates.into_iter().filter_map(|(t, c)| Some((t, resemblance(trigger, c)?))).collect();
     scored.sort_by(|a, b| b.1.cmp(&a.1));
     scored.truncate(limit);
     scored
@@ -62,7 +67,8 @@ mod tests {
 
     #[test]
     fn ranking_prefers_more_matching_words() {
-        let r = rank("vet flags unused code", [(1, "When Vet Flags Unused Code"), (2, "When Flags Unused Code Paths")], 2);
+        let r =
+            rank("vet flags unused code", [(1, "When Vet Flags Unused Code"), (2, "When Flags Unused Code Paths")], 2);
         assert_eq!(r[0].0, 1);
     }
 }

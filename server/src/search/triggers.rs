@@ -95,8 +95,15 @@ pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
         if hits.iter().any(|h| h.entry == entry) || e.trigger.is_empty() {
             continue;
         }
-        let with_op = |s: &str| if query.op.is_some() { format!("{} {s}", e.op.word()) } else { s.to_string() };
-        let best = std::iter::once(&e.trigger).chain(&e.extras).filter_map(|c| fuzzy::score(&query_text, &with_op(c))).max();
+        let with_op = |s: &str| {
+            if query.op.is_some() {
+                format!("{} {s}", e.op.word())
+            } else {
+                s.to_string()
+            }
+        };
+        let best =
+            std::iter::once(&e.trigger).chain(&e.extras).filter_map(|c| fuzzy::score(&query_text, &with_op(c))).max();
         if let Some(score) = best {
             fuzzy_hits.push(Hit { entry, kind: HitKind::Fuzzy, score });
         }
@@ -121,14 +128,18 @@ mod tests {
         let mut ws = Workspace::new(Config::default());
         ws.set_file(
             "agents/memory-index.md",
-            "## agents/decisions/a.md\n/when choosing review gates\n/when review gates | gate\n/how gate things\n".into(),
+            "## agents/decisions/a.md\n/when choosing review gates\n/when review gates | gate\n/how gate things\n"
+                .into(),
         );
         ws
     }
 
     #[test]
     fn parse_splits_the_operator() {
-        assert_eq!(TriggerQuery::parse("how to encode paths"), TriggerQuery { op: Some(Op::How), text: "encode paths".into() });
+        assert_eq!(
+            TriggerQuery::parse("how to encode paths"),
+            TriggerQuery { op: Some(Op::How), text: "encode paths".into() }
+        );
         assert_eq!(TriggerQuery::parse("When x"), TriggerQuery { op: Some(Op::When), text: "x".into() });
         assert_eq!(TriggerQuery::parse("whenever"), TriggerQuery { op: None, text: "whenever".into() });
     }

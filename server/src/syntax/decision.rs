@@ -107,7 +107,14 @@ pub fn parse(text: &str) -> DecisionFile {
     DecisionFile { headings, line_count }
 }
 
-fn finish_heading(text: &str, index: &LineIndex, level: u8, range: TextRange, title: String, span: Option<TextRange>) -> Heading {
+fn finish_heading(
+    text: &str,
+    index: &LineIndex,
+    level: u8,
+    range: TextRange,
+    title: String,
+    span: Option<TextRange>,
+) -> Heading {
     let src = range.slice(text);
     let setext = !src.trim_start().starts_with('#');
     // The heading's own range without its final line terminator.

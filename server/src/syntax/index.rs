@@ -79,7 +79,9 @@ pub enum LineKind {
     Blank,
     /// Any other line inside a section: a format error. `slash` is true when
     /// it starts with `/` (an unknown operator rather than a missing one).
-    Unknown { slash: bool },
+    Unknown {
+        slash: bool,
+    },
 }
 
 /// One physical line.
@@ -139,15 +141,27 @@ pub fn parse(text: &str) -> IndexFile {
             if is_fence_close(s, ch, len) {
                 fence = None;
             }
-            if section.is_some() { LineKind::Code } else { LineKind::Preamble }
+            if section.is_some() {
+                LineKind::Code
+            } else {
+                LineKind::Preamble
+            }
         } else if in_comment {
             if s.contains("-->") {
                 in_comment = false;
             }
-            if section.is_some() { LineKind::Comment } else { LineKind::Preamble }
+            if section.is_some() {
+                LineKind::Comment
+            } else {
+                LineKind::Preamble
+            }
         } else if let Some(open) = fence_open(s) {
             fence = Some(open);
-            if section.is_some() { LineKind::Code } else { LineKind::Preamble }
+            if section.is_some() {
+                LineKind::Code
+            } else {
+                LineKind::Preamble
+            }
         } else if let Some(name) = h2_name(s) {
             let name = TextRange::new(range.start + name.start, range.start + name.end);
             file.sections.push(Section {

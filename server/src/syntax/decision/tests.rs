@@ -26,7 +26,8 @@ fn atx_setext_and_closing_hashes() {
 
 #[test]
 fn code_and_html_blocks_hide_headings() {
-    let text = "## When Real\n\n```python\n# comment\n## When Fake\n```\n\n    ## indented code\n\n<div>\n## html\n</div>\n";
+    let text =
+        "## When Real\n\n```python\n# comment\n## When Fake\n```\n\n    ## indented code\n\n<div>\n## html\n</div>\n";
     assert_eq!(titles(text), [(2, "When Real".into(), false)]);
     // The section runs past the fenced `# comment` to the end.
     let h = &parse(text).headings[0];

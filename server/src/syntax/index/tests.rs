@@ -79,7 +79,8 @@ fn crlf_lines_exclude_the_terminator() {
 
 #[test]
 fn fences_and_comments_hide_sections() {
-    let text = "# T\n```\n## not a section\n```\n<!--\n## nor this\n-->\n## real.md\n<!-- a\n/when hidden\n-->\n/when shown\n";
+    let text =
+        "# T\n```\n## not a section\n```\n<!--\n## nor this\n-->\n## real.md\n<!-- a\n/when hidden\n-->\n/when shown\n";
     let f = parse(text);
     assert_eq!(f.sections.len(), 1);
     assert_eq!(f.entries.len(), 1);

@@ -1,0 +1,36 @@
+//! Keeps docs/rules.md in step with the rules' own documentation (`UPDATE_DOCS=1` rewrites it).
+
+mod support;
+
+use memory_index_lsp::rules::{Rule, Severity};
+
+fn render() -> String {
+    let mut s = String::from(
+        "# Rules\n\nGenerated from the rules' own documentation by `server/tests/docs.rs`\n(run `UPDATE_DOCS=1 cargo test --test docs` after changing a rule).\nEvery code can be set to `error`, `warning`, `info` or `off` under `[rules]`\nin `memory-index.toml`.\n\n| code | default | fix-all |\n| --- | --- | --- |\n",
+    );
+    let safe = ["unknown-operator", "empty-extra", "duplicate-entry", "structural-entry", "misplaced-entry", "unordered-section", "missing-file"];
+    for r in Rule::ALL {
+        let sev = match r.default_severity() {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        };
+        let fix = if safe.contains(&r.code()) { "yes" } else { "no" };
+        s.push_str(&format!("| [`{0}`](#{0}) | {sev} | {fix} |\n", r.code()));
+    }
+    for r in Rule::ALL {
+        s.push_str(&format!("\n## {}\n\n{}\n", r.code(), r.doc()));
+    }
+    s
+}
+
+#[test]
+fn rules_md_is_current() {
+    let path = support::repo().join("docs/rules.md");
+    let want = render();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, &want).expect("write docs/rules.md");
+    }
+    let got = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(got == want, "docs/rules.md is stale: run `UPDATE_DOCS=1 cargo test --test docs`");
+}
