@@ -1,1 +1,46 @@
-fn main() {}
+//! Engine benchmarks: a full in-process check of the real corpus (and fix-all), printed by criterion.
+//!
+//! `cargo bench -p memory-index-lsp --bench engine`. Reads ../shared/corpus/head
+//! when present (skips with a message otherwise).
+
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use memory_index_lsp::model::{FileText, Workspace};
+use memory_index_lsp::{ide, load, rules};
+
+fn corpus() -> Option<Workspace> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/head");
+    match load::load(&root) {
+        Ok(ws) if ws.index().is_some() => Some(ws),
+        _ => {
+            eprintln!("skipped: ../shared/corpus/head is absent");
+            None
+        }
+    }
+}
+
+/// A full check from texts: parse every file, bind, run every rule.
+fn full_check(files: &[(String, String)]) -> usize {
+    let mut ws = Workspace::default();
+    for (p, t) in files {
+        ws.set_file(p, FileText::from(t.as_str()));
+    }
+    rules::check(&ws).len()
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(ws) = corpus() else { return };
+    let files: Vec<(String, String)> = ws.files().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
+    c.bench_function("check head (parse + bind + all rules)", |b| b.iter(|| full_check(&files)));
+    c.bench_function("rules only on head (parsed)", |b| b.iter(|| rules::check(&ws).len()));
+    c.bench_function("fix-all on head", |b| {
+        b.iter(|| {
+            let mut w = ws.clone();
+            ide::fix_all::fix_all(&mut w).changed.len()
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

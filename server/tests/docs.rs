@@ -8,7 +8,15 @@ fn render() -> String {
     let mut s = String::from(
         "# Rules\n\nGenerated from the rules' own documentation by `server/tests/docs.rs`\n(run `UPDATE_DOCS=1 cargo test --test docs` after changing a rule).\nEvery code can be set to `error`, `warning`, `info` or `off` under `[rules]`\nin `memory-index.toml`.\n\n| code | default | fix-all |\n| --- | --- | --- |\n",
     );
-    let safe = ["unknown-operator", "empty-extra", "duplicate-entry", "structural-entry", "misplaced-entry", "unordered-section", "missing-file"];
+    let safe = [
+        "unknown-operator",
+        "empty-extra",
+        "duplicate-entry",
+        "structural-entry",
+        "misplaced-entry",
+        "unordered-section",
+        "missing-file",
+    ];
     for r in Rule::ALL {
         let sev = match r.default_severity() {
             Severity::Error => "error",
