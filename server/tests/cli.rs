@@ -1,0 +1,180 @@
+//! The `check` and `fix` commands as a user runs them: output formats, exit codes, file writes.
+
+mod support;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use support::*;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+}
+
+fn run(args: &[&str], cwd: &Path) -> Output {
+    bin().args(args).current_dir(cwd).output().expect("run binary")
+}
+
+fn write_fixture(dir: &Path, fixture: &str) {
+    for (path, text) in files(fixture) {
+        let p = dir.join(path);
+        fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        fs::write(p, text).expect("write");
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn demo_check_shows_real_findings_and_exits_1() {
+    let o = run(&["check", "fixtures/demo"], &repo());
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    for want in [
+        "agents/memory-index.md:29:7: error[orphan-entry]: no heading `When verifying payment webhooks` for this entry; did you mean `When Testing Payment Webhooks` (agents/decisions/testing.md:17)?",
+        "  agents/decisions/testing.md:17:1: note: unindexed heading this entry resembles",
+        "error[misplaced-entry]",
+        "error[unordered-section]",
+        "warning[empty-extra]",
+        "error[missing-operator]",
+        "7 errors, 1 warning in 5 files",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+}
+
+#[test]
+fn json_output_has_every_field() {
+    let o = run(&["check", "fixtures/demo", "--format", "json"], &repo());
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON array");
+    let items = v.as_array().expect("array");
+    assert_eq!(items.len(), 8);
+    let orphan = items.iter().find(|f| f["code"] == "orphan-entry").expect("orphan");
+    assert_eq!(orphan["file"], "agents/memory-index.md");
+    assert_eq!((orphan["line"].as_u64(), orphan["column"].as_u64()), (Some(29), Some(7)));
+    assert_eq!((orphan["end_line"].as_u64(), orphan["end_column"].as_u64()), (Some(29), Some(33)));
+    assert_eq!(orphan["severity"], "error");
+    assert_eq!(orphan["fixable"], false);
+    assert_eq!(orphan["related"][0]["file"], "agents/decisions/testing.md");
+    assert_eq!(orphan["related"][0]["line"].as_u64(), Some(17));
+    let misplaced = items.iter().find(|f| f["code"] == "misplaced-entry").expect("misplaced");
+    assert_eq!(misplaced["fixable"], true);
+}
+
+#[test]
+fn clean_workspace_exits_0_and_warnings_do_not_fail() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    write_fixture(tmp.path(), &rule_fixture("empty-extra", "valid"));
+    let o = run(&["check"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(stdout(&o), "0 errors, 0 warnings in 2 files\n");
+    write_fixture(tmp.path(), &rule_fixture("heading-prefix", "invalid"));
+    assert_eq!(run(&["check"], tmp.path()).status.code(), Some(0), "a warning alone passes");
+}
+
+#[test]
+fn usage_errors_and_unreadable_roots_exit_2_with_a_message() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    for args in [
+        &["check", "--format", "xml"][..],
+        &["check", "a", "b"],
+        &["check", "--bogus"],
+        &["nonsense"],
+        &["check", "/definitely/not/here"],
+    ] {
+        let o = run(args, tmp.path());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("memory-index-lsp: "), "{args:?}");
+    }
+    let o = run(&["check"], tmp.path());
+    assert_eq!(o.status.code(), Some(2), "an empty folder is not a workspace");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no memory index in"));
+}
+
+#[test]
+fn config_flag_and_malformed_config() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    write_fixture(
+        tmp.path(),
+        &rule_fixture("file-too-long", "invalid").replace("//- memory-index.toml\nmax-lines = 5\n", ""),
+    );
+    assert_eq!(run(&["check"], tmp.path()).status.code(), Some(0));
+    fs::write(tmp.path().join("strict.toml"), "max-lines = 5\n[rules]\nfile-too-long = \"error\"\n").expect("write");
+    let o = run(&["check", ".", "--config", "strict.toml"], tmp.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("error[file-too-long]"));
+    fs::write(tmp.path().join("memory-index.toml"), "max-lines = [\n").expect("write");
+    let o = run(&["check"], tmp.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("memory-index.toml:"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("error[invalid-config]"));
+}
+
+#[test]
+fn fix_dry_run_writes_nothing_and_fix_writes_atomically() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let crlf: Vec<(String, String)> = files(&rule_fixture("unordered-section", "invalid"))
+        .into_iter()
+        .map(|(p, t)| (p, t.replace('\n', "\r\n")))
+        .collect();
+    for (path, text) in &crlf {
+        let p = tmp.path().join(path);
+        fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        fs::write(p, text).expect("write");
+    }
+    let index = tmp.path().join("agents/memory-index.md");
+    let decision = tmp.path().join("agents/decisions/a.md");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&index, fs::Permissions::from_mode(0o640)).expect("chmod");
+    }
+    let before = fs::read(&index).expect("read");
+    let decision_mtime = fs::metadata(&decision).and_then(|m| m.modified()).expect("mtime");
+    let o = run(&["fix", "--dry-run"], tmp.path());
+    assert_eq!(fs::read(&index).expect("read"), before, "dry run writes nothing");
+    let diff = stdout(&o);
+    assert!(diff.contains("--- a/agents/memory-index.md") && diff.contains("+/when alpha\r\n"), "{diff}");
+    let o = run(&["fix"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let after = fs::read_to_string(&index).expect("read");
+    assert_eq!(
+        after,
+        "## agents/decisions/a.md\r\n/when alpha\r\n**A label stays put**\r\n/when beta\r\n/when gamma\r\n"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(fs::metadata(&index).expect("meta").permissions().mode() & 0o777, 0o640, "permissions kept");
+    }
+    assert_eq!(
+        fs::metadata(&decision).and_then(|m| m.modified()).expect("mtime"),
+        decision_mtime,
+        "unchanged files untouched"
+    );
+    let leftovers: Vec<_> = fs::read_dir(tmp.path().join("agents"))
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn fix_never_rewrites_a_file_that_is_not_utf8() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    write_fixture(tmp.path(), &rule_fixture("unordered-section", "invalid"));
+    let index = tmp.path().join("agents/memory-index.md");
+    let mut bytes = fs::read(&index).expect("read");
+    bytes.extend_from_slice(b"\xff\xfe broken\n");
+    fs::write(&index, &bytes).expect("write");
+    let o = run(&["fix"], tmp.path());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(fs::read(&index).expect("read"), bytes);
+    assert!(stdout(&o).contains("error[invalid-utf8]"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("error[unordered-section]"), "the rest is still checked");
+}
