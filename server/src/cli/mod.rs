@@ -8,6 +8,7 @@ pub mod check;
 pub mod compress_key;
 pub mod eval;
 pub mod fix;
+pub mod gen;
 pub mod output;
 pub mod resolve;
 
@@ -44,6 +45,7 @@ pub fn run(args: &[String]) -> Option<i32> {
         "resolve" | "when" => resolve::run(rest),
         "compress-key" => compress_key::run(rest),
         "eval" => eval::run(rest),
+        "gen" => gen::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             0

@@ -2,6 +2,7 @@
 
 pub mod decision;
 pub mod index;
+pub mod invocation;
 
 /// A user-facing normalisation of a trigger or title for comparison:
 /// Unicode lowercase, whitespace runs collapsed to one space, trimmed.
