@@ -46,7 +46,11 @@ pub struct EntryInfo {
 impl EntryInfo {
     /// The heading title this entry binds: `When <trigger>` / `How to <trigger>`, normalized.
     pub fn key(&self) -> String {
-        normalize(&format!("{}{}", self.op.title_prefix(), self.trigger))
+        let prefix = match self.op {
+            Op::When => "when ",
+            Op::How => "how to ",
+        };
+        format!("{prefix}{}", self.trigger)
     }
 }
 

@@ -173,26 +173,34 @@ impl Ctx<'_> {
 pub fn check(ws: &Workspace) -> Vec<Finding> {
     let ctx = Ctx { ws, b: ws.bindings(), index: ws.index() };
     let mut out = Vec::new();
-    file_problems::check(&ctx, &mut out);
-    unknown_operator::check(&ctx, &mut out);
-    missing_operator::check(&ctx, &mut out);
-    empty_trigger::check(&ctx, &mut out);
-    empty_extra::check(&ctx, &mut out);
-    duplicate_entry::check(&ctx, &mut out);
-    orphan_entry::check(&ctx, &mut out);
-    structural_entry::check(&ctx, &mut out);
-    misplaced_entry::check(&ctx, &mut out);
-    unordered_section::check(&ctx, &mut out);
-    collision::check(&ctx, &mut out);
-    shadowed_trigger::check(&ctx, &mut out);
-    missing_file::check(&ctx, &mut out);
-    unindexed_heading::check(&ctx, &mut out);
-    heading_prefix::check(&ctx, &mut out);
-    duplicate_heading::check(&ctx, &mut out);
-    no_direct_content::check(&ctx, &mut out);
-    file_too_long::check(&ctx, &mut out);
-    let rules = &ws.config().rules;
-    out.retain_mut(|f| match rules.get(f.rule.code()) {
+    let levels = &ws.config().rules;
+    let on = |r: Rule| levels.get(r.code()) != Some(&Level::Off);
+    let checks: &[(&[Rule], fn(&Ctx, &mut Vec<Finding>))] = &[
+        (&[Rule::InvalidUtf8, Rule::UnreadableFile, Rule::InvalidConfig], file_problems::check),
+        (&[Rule::UnknownOperator], unknown_operator::check),
+        (&[Rule::MissingOperator], missing_operator::check),
+        (&[Rule::EmptyTrigger], empty_trigger::check),
+        (&[Rule::EmptyExtra], empty_extra::check),
+        (&[Rule::DuplicateEntry], duplicate_entry::check),
+        (&[Rule::OrphanEntry], orphan_entry::check),
+        (&[Rule::StructuralEntry], structural_entry::check),
+        (&[Rule::MisplacedEntry], misplaced_entry::check),
+        (&[Rule::UnorderedSection], unordered_section::check),
+        (&[Rule::Collision], collision::check),
+        (&[Rule::ShadowedTrigger], shadowed_trigger::check),
+        (&[Rule::MissingFile], missing_file::check),
+        (&[Rule::UnindexedHeading], unindexed_heading::check),
+        (&[Rule::HeadingPrefix], heading_prefix::check),
+        (&[Rule::DuplicateHeading], duplicate_heading::check),
+        (&[Rule::NoDirectContent], no_direct_content::check),
+        (&[Rule::FileTooLong], file_too_long::check),
+    ];
+    for (rules, run) in checks {
+        if rules.iter().any(|&r| on(r)) {
+            run(&ctx, &mut out);
+        }
+    }
+    out.retain_mut(|f| match levels.get(f.rule.code()) {
         Some(Level::Off) => false,
         Some(Level::Error) => {
             f.severity = Severity::Error;

@@ -26,6 +26,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             }
         }
     }
+    let unbound = similar::Index::new(unbound);
     for e in &ctx.b.entries {
         if e.trigger.is_empty() || e.heading.is_some() || e.structural.is_some() {
             continue;
@@ -34,7 +35,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         };
         let wanted = format!("{}{}", e.op.title_prefix(), entry.trigger.slice(&src.text));
-        let best = similar::rank(&e.trigger, unbound.iter().copied(), 3);
+        let best = unbound.rank(&e.trigger, 3);
         let mut msg = format!("no heading {} for this entry", q(&wanted));
         let mut f = Finding::new(Rule::OrphanEntry, id, entry.trigger, String::new());
         let names: Vec<String> = best

@@ -10,9 +10,11 @@ use crate::model::bind::section_path;
 use crate::model::{HeadingId, Workspace};
 use crate::syntax::index::IndexFile;
 
-/// The line ending a file uses (CRLF when it has any).
+/// The line ending a file uses: CRLF when its first line ends in CRLF.
 pub fn eol(text: &str) -> &'static str {
-    if text.contains("\r\n") {
+    // The first line's terminator decides (cheap, and files rarely mix).
+    let first = text.find('\n');
+    if first.is_some_and(|i| i > 0 && text.as_bytes()[i - 1] == b'\r') {
         "\r\n"
     } else {
         "\n"
@@ -97,6 +99,16 @@ fn new_section(index: &IndexFile, text: &str, path: &str, line: &str, nl: &str) 
             }
             TextEdit::insert(text.len(), format!("{pre}## {path}{nl}{nl}{line}{nl}"))
         }
+    }
+}
+
+/// Whether a title starts with `When ` or `How to ` (followed by more words).
+pub fn has_entry_prefix(title: &str) -> bool {
+    let mut w = title.split_whitespace();
+    match (w.next(), w.next(), w.next()) {
+        (Some(a), Some(_), _) if a.eq_ignore_ascii_case("when") => true,
+        (Some(a), Some(b), Some(_)) => a.eq_ignore_ascii_case("how") && b.eq_ignore_ascii_case("to"),
+        _ => false,
     }
 }
 

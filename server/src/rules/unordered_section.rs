@@ -11,13 +11,19 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    for (s, sec) in index.sections.iter().enumerate() {
+    // Entries are in line order, so each section's entries are one contiguous run.
+    let entries = &ctx.b.entries;
+    let mut start = 0;
+    while start < entries.len() {
+        let section = entries[start].section;
+        let end = start + entries[start..].iter().take_while(|e| e.section == section).count();
+        let run = &entries[start..end];
+        start = end;
+        let Some(s) = section else { continue };
+        let sec = &index.sections[s];
         // (line, heading idx) of the correctly placed, bound entries, in line order.
-        let slots: Vec<(usize, u32)> = ctx
-            .b
-            .entries
+        let slots: Vec<(usize, u32)> = run
             .iter()
-            .filter(|e| e.section == Some(s))
             .filter_map(|e| Some((e.line, e.heading.filter(|h| Some(h.file) == e.section_file)?.idx)))
             .collect();
         let mut sorted = slots.clone();
@@ -31,7 +37,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             .collect();
         let l = &index.lines[slots[first].0];
         let should = index.lines[sorted[first].0].range.slice(&src.text).trim();
-        let file = ctx.b.entries.iter().find(|e| e.section == Some(s)).and_then(|e| e.section_file);
+        let file = run.first().and_then(|e| e.section_file);
         let mut f = Finding::new(
             Rule::UnorderedSection,
             id,

@@ -53,6 +53,62 @@ pub fn rank<'a, T: Copy>(
     scored
 }
 
+/// Words that carry no topic: never used to find candidates.
+const STOP: &[&str] =
+    &["when", "how", "to", "the", "a", "an", "and", "or", "of", "in", "on", "for", "with", "is", "are"];
+
+/// The lookup key of a word: its first three lowercased characters.
+fn key(word: &str) -> Option<String> {
+    let w = word.to_lowercase();
+    if w.chars().count() < 3 || STOP.contains(&w.as_str()) {
+        return None;
+    }
+    Some(w.chars().take(3).collect())
+}
+
+/// Candidates indexed by word keys, so ranking touches only titles that share
+/// a word beginning with the trigger (bounded work for thousands of titles).
+#[derive(Clone, Debug, Default)]
+pub struct Index<'a, T> {
+    items: Vec<(T, &'a str)>,
+    by_key: std::collections::HashMap<String, Vec<u32>>,
+}
+
+/// Most candidates scored per query (those sharing the most word keys).
+pub const MAX_SCORED: usize = 64;
+
+impl<'a, T: Copy> Index<'a, T> {
+    pub fn new(items: Vec<(T, &'a str)>) -> Self {
+        let mut by_key: std::collections::HashMap<String, Vec<u32>> = std::collections::HashMap::new();
+        for (i, (_, title)) in items.iter().enumerate() {
+            let mut keys: Vec<String> = strip_prefix(title).split_whitespace().filter_map(key).collect();
+            keys.dedup();
+            for k in keys {
+                let list = by_key.entry(k).or_default();
+                if list.last() != Some(&(i as u32)) {
+                    list.push(i as u32);
+                }
+            }
+        }
+        Self { items, by_key }
+    }
+
+    /// Like [`rank`], over the candidates sharing a word key with `trigger`.
+    pub fn rank(&self, trigger: &str, limit: usize) -> Vec<(T, u32)> {
+        let mut shared: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+        for k in trigger.split_whitespace().filter_map(key) {
+            for &i in self.by_key.get(&k).map_or(&[][..], Vec::as_slice) {
+                *shared.entry(i).or_default() += 1;
+            }
+        }
+        let mut cands: Vec<(u32, u32)> = shared.into_iter().collect();
+        cands.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        cands.truncate(MAX_SCORED);
+        cands.sort_by_key(|c| c.0);
+        rank(trigger, cands.iter().map(|&(i, _)| self.items[i as usize]), limit)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,6 +119,14 @@ mod tests {
         assert!(resemblance("review flags unused code", "When Writing Flags").is_none());
         assert!(resemblance("mock test", "When Mock Testing").is_some());
         assert!(resemblance("mock test", "When Mocking Frameworks").is_none());
+    }
+
+    #[test]
+    fn index_finds_the_same_best_candidate() {
+        let titles = [(1, "When Vet Flags Unused Code"), (2, "When Writing Flags"), (3, "How to Encode Paths")];
+        let idx = Index::new(titles.to_vec());
+        assert_eq!(idx.rank("review flags unused code", 3), rank("review flags unused code", titles, 3));
+        assert!(idx.rank("zebra", 3).is_empty());
     }
 
     #[test]

@@ -7,6 +7,16 @@ pub mod invocation;
 /// A user-facing normalisation of a trigger or title for comparison:
 /// Unicode lowercase, whitespace runs collapsed to one space, trimmed.
 pub fn normalize(s: &str) -> String {
+    if s.is_ascii() {
+        let mut out = String::with_capacity(s.len());
+        for word in s.split_ascii_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.extend(word.bytes().map(|b| b.to_ascii_lowercase() as char));
+        }
+        return out;
+    }
     let mut out = String::with_capacity(s.len());
     for word in s.split_whitespace() {
         if !out.is_empty() {
