@@ -53,8 +53,12 @@ pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
         .to_string()
 }
 
-/// Replaces `path`'s content atomically, keeping its permissions.
+/// Replaces `path`'s content atomically, keeping its permissions. A symlink
+/// (already checked to stay inside the root when loaded) is written through,
+/// so the link itself survives.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let real = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let path = real.as_path();
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.memory-index-lsp.{}.tmp", std::process::id()));
