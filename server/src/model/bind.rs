@@ -61,6 +61,8 @@ pub struct Bindings {
     structural: HashMap<String, Vec<HeadingId>>,
     pub entries: Vec<EntryInfo>,
     heading_entries: HashMap<HeadingId, Vec<EntryId>>,
+    /// Normalized trigger or extra → (entry, is_extra), in index order.
+    exact: HashMap<String, Vec<(EntryId, bool)>>,
 }
 
 impl Bindings {
@@ -87,8 +89,15 @@ impl Bindings {
             let section_file = section.and_then(|s| ws.file_id(section_path(&index.sections[s].name_text)));
             let section_file = section_file.filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()));
             let info = b.bind_entry(src.text.as_str(), entry, line, section, section_file);
+            let id = EntryId(b.entries.len() as u32);
             if let Some(h) = info.heading {
-                b.heading_entries.entry(h).or_default().push(EntryId(b.entries.len() as u32));
+                b.heading_entries.entry(h).or_default().push(id);
+            }
+            if !info.trigger.is_empty() {
+                b.exact.entry(info.trigger.clone()).or_default().push((id, false));
+                for x in &info.extras {
+                    b.exact.entry(x.clone()).or_default().push((id, true));
+                }
             }
             b.entries.push(info);
         }
@@ -133,6 +142,21 @@ impl Bindings {
 
     pub fn entry(&self, id: EntryId) -> &EntryInfo {
         &self.entries[id.0 as usize]
+    }
+
+    /// The resolver's exact tiers (spec §6): the entry whose trigger or extra
+    /// equals `normalized`, preferring, in order, a trigger with operator `op`,
+    /// an extra with `op`, then a trigger and an extra with the other
+    /// operator; ties keep index order. With no `op`, triggers before extras.
+    /// Returns the entry and whether it matched by an extra.
+    pub fn exact_match(&self, op: Option<Op>, normalized: &str) -> Option<(EntryId, bool)> {
+        let hits = self.exact.get(normalized)?;
+        hits.iter()
+            .min_by_key(|(id, extra)| {
+                let other_op = op.is_some_and(|op| self.entries[id.0 as usize].op != op);
+                (u8::from(other_op) * 2 + u8::from(*extra), *id)
+            })
+            .copied()
     }
 
     /// Every (normalized title, headings) group of semantic headings.

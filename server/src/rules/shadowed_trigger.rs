@@ -2,7 +2,7 @@
 
 use super::{duplicate_entry, q, Ctx, Finding, Rule};
 use crate::model::EntryId;
-use crate::search::triggers::{self, TriggerQuery};
+use crate::syntax::normalize;
 
 pub(crate) const DOC: &str = "Typing `/when TRIGGER` (or one of the entry's extras) to the resolver \
 returns a different entry, so this one cannot be reached by its own words (for example an extra \
@@ -24,14 +24,15 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         let words = std::iter::once(entry.trigger).chain(entry.extras.iter().copied().filter(|r| !r.is_empty()));
         for range in words {
             let typed = range.slice(&src.text);
-            let query = TriggerQuery { op: Some(e.op), text: typed.to_string() };
-            let Some(hit) = triggers::resolve(ctx.ws, &query) else {
+            // Typing an entry's own words always hits an exact tier, so the
+            // resolver's answer is the exact match (fuzzy ranking never runs).
+            let Some((winner_id, _)) = ctx.b.exact_match(Some(e.op), &normalize(typed)) else {
                 continue;
             };
-            if hit.entry == EntryId(i as u32) {
+            if winner_id == EntryId(i as u32) {
                 continue;
             }
-            let winner = ctx.b.entry(hit.entry);
+            let winner = ctx.b.entry(winner_id);
             let shown = index.lines[winner.line].range.slice(&src.text).trim();
             out.push(
                 Finding::new(
