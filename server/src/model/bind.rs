@@ -72,23 +72,32 @@ impl Bindings {
             for (i, h) in d.headings.iter().enumerate() {
                 let id = HeadingId { file, idx: i as u32 };
                 if h.is_semantic() {
-                    b.titles.entry(normalize(&h.title)).or_default().push(id);
+                    b.titles.entry(h.key.clone()).or_default().push(id);
                 } else if h.structural {
-                    b.structural.entry(normalize(h.name())).or_default().push(id);
+                    b.structural.entry(h.key.clone()).or_default().push(id);
                 }
             }
         }
         let Some((_, src, index)) = ws.index() else {
             return b;
         };
+        // Each section's decision file, resolved once.
+        let section_files: Vec<Option<FileId>> = index
+            .sections
+            .iter()
+            .map(|s| {
+                ws.file_id(section_path(&s.name_text)).filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()))
+            })
+            .collect();
+        b.entries.reserve(index.entries.len());
+        let mut key = String::new();
         for &line in &index.entries {
             let Some(entry) = index.entry(line) else {
                 continue;
             };
             let section = index.lines[line].section;
-            let section_file = section.and_then(|s| ws.file_id(section_path(&index.sections[s].name_text)));
-            let section_file = section_file.filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()));
-            let info = b.bind_entry(src.text.as_str(), entry, line, section, section_file);
+            let section_file = section.and_then(|s| section_files[s]);
+            let info = b.bind_entry(src.text.as_str(), entry, line, section, section_file, &mut key);
             let id = EntryId(b.entries.len() as u32);
             if let Some(h) = info.heading {
                 b.heading_entries.entry(h).or_default().push(id);
@@ -111,6 +120,7 @@ impl Bindings {
         line: usize,
         section: Option<usize>,
         section_file: Option<FileId>,
+        key: &mut String,
     ) -> EntryInfo {
         let trigger = normalize(e.trigger.slice(text));
         let extras = e.extras.iter().map(|r| normalize(r.slice(text))).filter(|s| !s.is_empty()).collect();
@@ -119,11 +129,14 @@ impl Bindings {
         if info.trigger.is_empty() {
             return info;
         }
-        let key = info.key();
-        if let Some(cands) = self.titles.get(&key) {
+        key.clear();
+        key.push_str(if info.op == Op::When { "when " } else { "how to " });
+        key.push_str(&info.trigger);
+        let key = key.as_str();
+        if let Some(cands) = self.titles.get(key) {
             info.heading = cands.iter().find(|h| Some(h.file) == section_file).or(cands.first()).copied();
         } else {
-            let named = self.structural.get(&info.trigger).or_else(|| self.structural.get(&key));
+            let named = self.structural.get(&info.trigger).or_else(|| self.structural.get(key));
             info.structural =
                 named.and_then(|c| c.iter().find(|h| Some(h.file) == section_file).or(c.first()).copied());
         }

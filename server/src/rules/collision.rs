@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::{duplicate_entry, q, Ctx, Finding, Rule};
+use super::{q, Ctx, Finding, Rule};
 use crate::model::{bind::EntryInfo, HeadingId};
 use crate::search::similar;
 
@@ -38,7 +38,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    let dups = duplicate_entry::duplicates(ctx);
+    let dups = ctx.duplicates();
     let mut first: HashMap<HeadingId, usize> = HashMap::new();
     for (i, e) in ctx.b.entries.iter().enumerate() {
         if dups[i] {

@@ -11,6 +11,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
+    let placer = placement::Placer::new(ctx.ws);
     for e in &ctx.b.entries {
         let Some(h) = e.heading else { continue };
         if e.section_file == Some(h.file) {
@@ -29,7 +30,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             format!("entry is in section {} but its heading {} is in {}", q(&section), q(&heading.title), q(&target)),
         )
         .related(h.file, heading.range, "the heading this entry binds");
-        if let Some(insert) = placement::insert_entry(ctx.ws, h, l.range.slice(&src.text)) {
+        if let Some(insert) = placer.as_ref().and_then(|p| p.insert_entry(h, l.range.slice(&src.text))) {
             f = f.fix(Fix::new(
                 format!("Move to section {}", q(&target)),
                 Applicability::Safe,

@@ -155,9 +155,15 @@ pub(crate) struct Ctx<'a> {
     pub ws: &'a Workspace,
     pub b: &'a Bindings,
     pub index: Option<(FileId, &'a SourceFile, &'a IndexFile)>,
+    duplicates: std::sync::OnceLock<Vec<bool>>,
 }
 
 impl Ctx<'_> {
+    /// For each entry: whether it repeats an earlier one (computed once per check).
+    pub fn duplicates(&self) -> &[bool] {
+        self.duplicates.get_or_init(|| duplicate_entry::duplicates(self))
+    }
+
     pub fn path(&self, file: FileId) -> &str {
         self.ws.file(file).map_or("", |f| f.path.as_str())
     }
@@ -171,7 +177,7 @@ impl Ctx<'_> {
 /// Runs every rule and applies the configured levels. Findings come sorted by
 /// file path, position and code.
 pub fn check(ws: &Workspace) -> Vec<Finding> {
-    let ctx = Ctx { ws, b: ws.bindings(), index: ws.index() };
+    let ctx = Ctx { ws, b: ws.bindings(), index: ws.index(), duplicates: Default::default() };
     let mut out = Vec::new();
     let levels = &ws.config().rules;
     let on = |r: Rule| levels.get(r.code()) != Some(&Level::Off);

@@ -5,6 +5,8 @@
 //! the bound entry whose heading comes last before the target heading, else
 //! before the first one after it, else after the section's last non-blank line.
 
+use std::collections::HashMap;
+
 use crate::edit::TextEdit;
 use crate::model::bind::section_path;
 use crate::model::{HeadingId, Workspace};
@@ -21,58 +23,80 @@ pub fn eol(text: &str) -> &'static str {
     }
 }
 
-/// An insertion of `line` (without terminator) into the index so that it sits
-/// in the section of `heading`'s file, in heading order. None without an index.
-pub fn insert_entry(ws: &Workspace, heading: HeadingId, line: &str) -> Option<TextEdit> {
-    let (_, src, index) = ws.index()?;
-    let target_path = ws.file(heading.file)?.path.as_str();
-    let text = src.text.as_str();
-    let nl = eol(text);
-    let section = index.sections.iter().position(|s| section_path(&s.name_text) == target_path);
-    let Some(s) = section else {
-        return Some(new_section(index, text, target_path, line, nl));
-    };
-    let sec = &index.sections[s];
-    let b = ws.bindings();
-    let mut before: Option<(u32, usize)> = None; // (heading idx, line) largest idx < target
-    let mut after: Option<(u32, usize)> = None; // smallest idx > target
-    for e in &b.entries {
-        if e.section != Some(s) {
-            continue;
+/// Finds insertion points for entry lines; build once, use for many headings.
+pub struct Placer<'a> {
+    ws: &'a Workspace,
+    index: &'a IndexFile,
+    text: &'a str,
+    nl: &'static str,
+    /// Section path → first section naming it.
+    sections: HashMap<&'a str, usize>,
+}
+
+impl<'a> Placer<'a> {
+    /// None without an index.
+    pub fn new(ws: &'a Workspace) -> Option<Self> {
+        let (_, src, index) = ws.index()?;
+        let mut sections = HashMap::new();
+        for (i, s) in index.sections.iter().enumerate() {
+            sections.entry(section_path(&s.name_text)).or_insert(i);
         }
-        let Some(h) = e.heading.filter(|h| h.file == heading.file) else {
-            continue;
+        Some(Self { ws, index, text: &src.text, nl: eol(&src.text), sections })
+    }
+
+    /// An insertion of `line` (without terminator) into the index so that it
+    /// sits in the section of `heading`'s file, in heading order.
+    pub fn insert_entry(&self, heading: HeadingId, line: &str) -> Option<TextEdit> {
+        let (index, text, nl) = (self.index, self.text, self.nl);
+        let target_path = self.ws.file(heading.file)?.path.as_str();
+        let Some(&s) = self.sections.get(target_path) else {
+            return Some(new_section(index, text, target_path, line, nl));
         };
-        if h.idx <= heading.idx {
-            if before.is_none_or(|(i, _)| h.idx >= i) {
-                before = Some((h.idx, e.line));
-            }
-        } else if after.is_none_or(|(i, _)| h.idx < i) {
-            after = Some((h.idx, e.line));
-        }
-    }
-    if let Some((_, l)) = before {
-        return Some(after_line(index, l, line, nl));
-    }
-    if let Some((_, l)) = after {
-        return Some(TextEdit::insert(index.lines[l].full.start, format!("{line}{nl}")));
-    }
-    let body = sec.heading_line + 1..sec.end_line;
-    let last = body.clone().rev().find(|&l| !index.lines[l].range.slice(text).trim().is_empty());
-    match last {
-        Some(l) => Some(after_line(index, l, line, nl)),
-        None => {
-            // An empty section: keep one blank line under its heading.
-            let h = sec.heading_line;
-            if body.contains(&(h + 1)) {
-                Some(after_line(index, h + 1, line, nl))
-            } else {
-                let l = &index.lines[h];
-                let pre = if l.full.end == l.range.end { nl } else { "" };
-                Some(TextEdit::insert(l.full.end, format!("{pre}{nl}{line}{nl}")))
+        let sec = &index.sections[s];
+        let b = self.ws.bindings();
+        let mut before: Option<(u32, usize)> = None; // (heading idx, line) largest idx <= target
+        let mut after: Option<(u32, usize)> = None; // smallest idx > target
+                                                    // Entries are in line order: only this section's slice is scanned.
+        let first = b.entries.partition_point(|e| e.line <= sec.heading_line);
+        let last = b.entries.partition_point(|e| e.line < sec.end_line).max(first);
+        for e in &b.entries[first..last] {
+            let Some(h) = e.heading.filter(|h| h.file == heading.file) else { continue };
+            if h.idx <= heading.idx {
+                if before.is_none_or(|(i, _)| h.idx >= i) {
+                    before = Some((h.idx, e.line));
+                }
+            } else if after.is_none_or(|(i, _)| h.idx < i) {
+                after = Some((h.idx, e.line));
             }
         }
+        if let Some((_, l)) = before {
+            return Some(after_line(index, l, line, nl));
+        }
+        if let Some((_, l)) = after {
+            return Some(TextEdit::insert(index.lines[l].full.start, format!("{line}{nl}")));
+        }
+        let body = sec.heading_line + 1..sec.end_line;
+        let last = body.clone().rev().find(|&l| !index.lines[l].range.slice(text).trim().is_empty());
+        match last {
+            Some(l) => Some(after_line(index, l, line, nl)),
+            None => {
+                // An empty section: keep one blank line under its heading.
+                let h = sec.heading_line;
+                if body.contains(&(h + 1)) {
+                    Some(after_line(index, h + 1, line, nl))
+                } else {
+                    let l = &index.lines[h];
+                    let pre = if l.full.end == l.range.end { nl } else { "" };
+                    Some(TextEdit::insert(l.full.end, format!("{pre}{nl}{line}{nl}")))
+                }
+            }
+        }
     }
+}
+
+/// One insertion (see [`Placer::insert_entry`]); build a [`Placer`] for many.
+pub fn insert_entry(ws: &Workspace, heading: HeadingId, line: &str) -> Option<TextEdit> {
+    Placer::new(ws)?.insert_entry(heading, line)
 }
 
 fn after_line(index: &IndexFile, l: usize, line: &str, nl: &str) -> TextEdit {

@@ -1,8 +1,7 @@
 //! `shadowed-trigger`: typing an entry's trigger (or an extra) to the resolver returns another entry.
 
-use super::{duplicate_entry, q, Ctx, Finding, Rule};
+use super::{q, Ctx, Finding, Rule};
 use crate::model::EntryId;
-use crate::syntax::normalize;
 
 pub(crate) const DOC: &str = "Typing `/when TRIGGER` (or one of the entry's extras) to the resolver \
 returns a different entry, so this one cannot be reached by its own words (for example an extra \
@@ -13,7 +12,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    let dups = duplicate_entry::duplicates(ctx);
+    let dups = ctx.duplicates();
     for (i, e) in ctx.b.entries.iter().enumerate() {
         if dups[i] || e.trigger.is_empty() {
             continue;
@@ -21,12 +20,14 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         let Some(entry) = index.entry(e.line) else {
             continue;
         };
-        let words = std::iter::once(entry.trigger).chain(entry.extras.iter().copied().filter(|r| !r.is_empty()));
-        for range in words {
+        // The binding's normalized words line up with the non-empty ranges.
+        let ranges = std::iter::once(entry.trigger).chain(entry.extras.iter().copied().filter(|r| !r.is_empty()));
+        let keys = std::iter::once(&e.trigger).chain(&e.extras);
+        for (range, key) in ranges.zip(keys) {
             let typed = range.slice(&src.text);
             // Typing an entry's own words always hits an exact tier, so the
             // resolver's answer is the exact match (fuzzy ranking never runs).
-            let Some((winner_id, _)) = ctx.b.exact_match(Some(e.op), &normalize(typed)) else {
+            let Some((winner_id, _)) = ctx.b.exact_match(Some(e.op), key) else {
                 continue;
             };
             if winner_id == EntryId(i as u32) {

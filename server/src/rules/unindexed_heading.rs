@@ -11,6 +11,7 @@ the heading structural (`### .Title`).";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let index_path = ctx.ws.config().index.clone();
+    let placer = placement::Placer::new(ctx.ws);
     for (file, src, d) in ctx.ws.decisions() {
         for (i, h) in d.headings.iter().enumerate() {
             let hid = HeadingId { file, idx: i as u32 };
@@ -27,7 +28,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                 h.title_range,
                 format!("heading {} has no entry in {}; add {}", q(&h.title), q(&index_path), q(&line)),
             );
-            if let Some(edit) = placement::insert_entry(ctx.ws, hid, &line) {
+            if let Some(edit) = placer.as_ref().and_then(|p| p.insert_entry(hid, &line)) {
                 f = f.fix(Fix::new(
                     format!("Add {} to the index", q(&line)),
                     Applicability::Suggestion,

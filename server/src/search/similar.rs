@@ -75,7 +75,7 @@ pub struct Index<'a, T> {
 }
 
 /// Most candidates scored per query (those sharing the most word keys).
-pub const MAX_SCORED: usize = 64;
+pub const MAX_SCORED: usize = 16;
 
 impl<'a, T: Copy> Index<'a, T> {
     pub fn new(items: Vec<(T, &'a str)>) -> Self {

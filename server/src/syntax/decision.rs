@@ -16,6 +16,9 @@ pub struct Heading {
     pub level: u8,
     /// Plain text of the title as written (may start with `.` when structural).
     pub title: String,
+    /// The normalized title (lowercase, whitespace collapsed; without the `.` when
+    /// structural), computed once at parse time: what binding compares.
+    pub key: String,
     /// Source span of the title (empty, at the end of the marker, for an empty heading).
     pub title_range: TextRange,
     /// The heading's own source: the ATX line, or the setext text and underline.
@@ -127,8 +130,10 @@ fn finish_heading(
     let trimmed = title.trim().to_string();
     let structural = level >= 2 && trimmed.starts_with('.');
     let line = index.line_of(range.start) as u32;
+    let key = if structural { super::normalize(&trimmed[1..]) } else { super::normalize(&trimmed) };
     Heading {
         level,
+        key,
         title: trimmed,
         title_range,
         range,
