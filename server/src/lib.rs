@@ -11,6 +11,7 @@ pub mod cli;
 pub mod edit;
 pub mod ide;
 pub mod load;
+pub mod lsp;
 pub mod model;
 pub mod rules;
 pub mod search;

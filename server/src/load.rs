@@ -45,6 +45,17 @@ pub fn load(root: &Path) -> Result<Workspace, LoadError> {
 
 /// Loads `root`, reading the configuration from `config_file` instead of the root's file when given.
 pub fn load_with(root: &Path, config_file: Option<&Path>) -> Result<Workspace, LoadError> {
+    load_with_base(root, config_file, None)
+}
+
+/// Like [`load_with`], starting from `base` (an editor's settings) instead of
+/// the defaults; the configuration file's keys override the base, so the
+/// editor and `check` in CI agree whenever the project sets a key.
+pub fn load_with_base(
+    root: &Path,
+    config_file: Option<&Path>,
+    base: Option<&crate::model::config::ConfigPatch>,
+) -> Result<Workspace, LoadError> {
     let meta = fs::metadata(root).map_err(|e| LoadError::Io(root.to_path_buf(), e))?;
     if !meta.is_dir() {
         return Err(LoadError::NotADirectory(root.to_path_buf()));
@@ -60,11 +71,23 @@ pub fn load_with(root: &Path, config_file: Option<&Path>) -> Result<Workspace, L
     };
     ws.set_config_path(&config_rel);
     let config_text = read(&config_abs);
+    let mut cfg = Config::default();
+    let mut errors: Vec<ConfigError> = Vec::new();
+    if let Some(patch) = base {
+        let problems = cfg.apply(patch.clone(), &rules::codes());
+        errors.extend(problems.into_iter().map(|message| ConfigError { range: Default::default(), message }));
+    }
     if let Some(t) = &config_text {
-        let (cfg, errors) = config_from_text(&t.text);
-        ws.set_config(cfg, errors);
+        match config::parse_toml(&t.text) {
+            Ok(patch) => {
+                let problems = cfg.apply(patch, &rules::codes());
+                errors.extend(problems.into_iter().map(|message| ConfigError { range: Default::default(), message }));
+            }
+            Err(e) => errors.push(e),
+        }
         ws.set_file(&config_rel, t.clone());
     }
+    ws.set_config(cfg, errors);
     let cfg = ws.config().clone();
     if let Some(t) = read_inside(&canon_root, &root.join(&cfg.index)) {
         ws.set_file(&cfg.index, t);

@@ -2,10 +2,10 @@
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match memory_index_lsp::cli::run(&args) {
-        Some(code) => std::process::exit(code),
-        None => {
-            std::process::exit(memory_index_lsp::cli::usage_error("the language server is not part of this build yet"))
-        }
+    if let Some(code) = memory_index_lsp::cli::run(&args) {
+        std::process::exit(code);
     }
+    // `serve` (or no command): the language server. `--log-level LEVEL` sets the log filter.
+    let level = args.iter().position(|a| a == "--log-level").and_then(|i| args.get(i + 1));
+    std::process::exit(memory_index_lsp::lsp::run(level.map(String::as_str)));
 }

@@ -19,7 +19,7 @@ pub const USAGE: &str = "\
 memory-index-lsp: language server and checker for agent memory indexes
 
 Usage:
-  memory-index-lsp [serve]                      run the language server on stdin/stdout
+  memory-index-lsp [serve] [--log-level LEVEL]  run the language server on stdin/stdout
   memory-index-lsp check [ROOT] [--format human|json] [--config FILE]
   memory-index-lsp fix [ROOT] [--dry-run] [--config FILE]
   memory-index-lsp resolve [--no-nav] [--root DIR] [QUERY]...
@@ -36,6 +36,7 @@ Exit codes: 0 ok, 1 errors found (or a query failed), 2 usage error.
 pub fn run(args: &[String]) -> Option<i32> {
     let (cmd, rest) = match args.split_first() {
         None => return None,
+        Some((c, _)) if c == "--log-level" => return None,
         Some((c, r)) => (c.as_str(), r),
     };
     Some(match cmd {

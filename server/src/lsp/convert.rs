@@ -1,0 +1,94 @@
+//! Conversions between engine data (byte offsets, paths, findings, fixes) and protocol types.
+//!
+//! Every position in and out goes through here with the negotiated encoding
+//! (UTF-8 or UTF-16); positions past a line's end or past the last line are
+//! clamped by [`LineIndex`], never rejected.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use tower_lsp_server::ls_types::{
+    CodeDescription, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position,
+    Range, TextEdit as LspEdit, Uri, WorkspaceEdit,
+};
+
+use crate::edit::FileEdit;
+use crate::model::{SourceFile, Workspace};
+use crate::rules::{Finding, Severity};
+use crate::text::{Encoding, LineCol, TextRange};
+
+/// Where each rule's documentation lives (one anchor per code).
+pub const RULES_DOC: &str = "https://github.com/memory-index-lsp/memory-index-lsp/blob/main/docs/rules.md";
+
+pub fn position(file: &SourceFile, offset: usize, enc: Encoding) -> Position {
+    let p = file.line_index.position(&file.text, offset, enc);
+    Position { line: p.line, character: p.col }
+}
+
+pub fn range(file: &SourceFile, r: TextRange, enc: Encoding) -> Range {
+    Range { start: position(file, r.start, enc), end: position(file, r.end, enc) }
+}
+
+/// Byte offset of a client position (clamped).
+pub fn offset(file: &SourceFile, p: Position, enc: Encoding) -> usize {
+    file.line_index.offset(&file.text, LineCol { line: p.line, col: p.character }, enc)
+}
+
+pub fn text_range(file: &SourceFile, r: Range, enc: Encoding) -> TextRange {
+    let (a, b) = (offset(file, r.start, enc), offset(file, r.end, enc));
+    TextRange::new(a.min(b), a.max(b))
+}
+
+pub fn uri_of(root: &Path, rel: &str) -> Option<Uri> {
+    Uri::from_file_path(root.join(rel))
+}
+
+pub fn path_of(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(|p| p.into_owned())
+}
+
+/// A finding as an LSP diagnostic (related locations point into other files of the root).
+pub fn diagnostic(ws: &Workspace, root: &Path, f: &Finding, enc: Encoding) -> Option<Diagnostic> {
+    let file = ws.file(f.file)?;
+    let related: Vec<DiagnosticRelatedInformation> = f
+        .related
+        .iter()
+        .filter_map(|r| {
+            let rf = ws.file(r.file)?;
+            Some(DiagnosticRelatedInformation {
+                location: Location { uri: uri_of(root, &rf.path)?, range: range(rf, r.range, enc) },
+                message: r.message.clone(),
+            })
+        })
+        .collect();
+    let href = format!("{RULES_DOC}#{}", f.rule.code()).parse().ok();
+    Some(Diagnostic {
+        range: range(file, f.range, enc),
+        severity: Some(match f.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Info => DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(f.rule.code().to_string())),
+        code_description: href.map(|href| CodeDescription { href }),
+        source: Some("memory-index".into()),
+        message: f.message.clone(),
+        related_information: (!related.is_empty()).then_some(related),
+        tags: None,
+        data: None,
+    })
+}
+
+/// Per-file engine edits as a plain `changes` workspace edit.
+pub fn workspace_edit(ws: &Workspace, root: &Path, changes: &[FileEdit], enc: Encoding) -> WorkspaceEdit {
+    let mut map: HashMap<Uri, Vec<LspEdit>> = HashMap::new();
+    for c in changes {
+        let Some(file) = ws.file_id(&c.path).and_then(|id| ws.file(id)) else { continue };
+        let Some(uri) = uri_of(root, &c.path) else { continue };
+        let edits = map.entry(uri).or_default();
+        for e in &c.edits {
+            edits.push(LspEdit { range: range(file, e.range, enc), new_text: e.insert.clone() });
+        }
+    }
+    WorkspaceEdit { changes: Some(map), document_changes: None, change_annotations: None }
+}

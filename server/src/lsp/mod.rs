@@ -1,0 +1,48 @@
+//! The language server over stdio: protocol types and IO live only in this module.
+
+mod convert;
+mod server;
+mod state;
+mod transport;
+mod watch;
+
+use tower_lsp_server::{LspService, Server};
+
+pub use server::{FIX_ALL_COMMAND, FIX_ALL_KIND};
+
+/// Runs the server on stdin/stdout until `exit` or end of input; returns the exit code.
+/// Logs go to stderr at `log_level` (or `MEMORY_INDEX_LSP_LOG`, default `warn`).
+pub fn run(log_level: Option<&str>) -> i32 {
+    let filter = log_level
+        .map(str::to_string)
+        .or_else(|| std::env::var("MEMORY_INDEX_LSP_LOG").ok())
+        .unwrap_or_else(|| "warn".into());
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(tracing_subscriber::EnvFilter::try_new(&filter).unwrap_or_else(|_| "warn".into()))
+        .try_init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("memory-index-lsp: cannot start the async runtime: {e}");
+            return 2;
+        }
+    };
+    runtime.block_on(async {
+        let (to_server, server_in) = tokio::io::duplex(1 << 20);
+        let (server_out, from_server) = tokio::io::duplex(1 << 20);
+        let (err_tx, err_rx) = tokio::sync::mpsc::unbounded_channel();
+        let reader = tokio::spawn(transport::filter_input(tokio::io::stdin(), to_server, err_tx));
+        let writer = tokio::spawn(transport::merge_output(from_server, err_rx, tokio::io::stdout()));
+        let (service, socket) = LspService::new(server::Backend::new);
+        Server::new(server_in, server_out, socket).serve(service).await;
+        // The server's output side is closed now. Stop reading stdin (which closes
+        // the error channel), then let the writer drain what is left.
+        reader.abort();
+        let _ = reader.await;
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    0
+}

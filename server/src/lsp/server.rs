@@ -1,0 +1,542 @@
+//! The `LanguageServer` handlers: each converts, calls the engine under the state lock, converts back.
+//!
+//! Ordering: tower-lsp-server runs up to four messages concurrently, so every
+//! notification that changes state does its whole mutation synchronously,
+//! before its first `.await` (verified to keep order in
+//! ../shared/design/toolchain-notes.md §1); only publishing awaits. Stale
+//! `didChange` versions are ignored. Engine calls run under `catch_unwind`: a
+//! panic becomes an error response (or a log line for a notification), and a
+//! poisoned lock is recovered, so the server never dies from one bad request.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use ropey::Rope;
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+use super::convert;
+use super::state::{apply_change, State};
+use crate::edit::{Applicability, FileEdit};
+use crate::ide::fix_all;
+use crate::model::config::ConfigPatch;
+use crate::model::FileText;
+use crate::rules;
+use crate::text::{Encoding, TextRange};
+
+/// The command the editor extensions call for "Fix All".
+pub const FIX_ALL_COMMAND: &str = "memory-index.fixAll";
+/// Our fix-all code action kind.
+pub const FIX_ALL_KIND: &str = "source.fixAll.memory-index";
+
+/// What the client said it can do.
+#[derive(Clone, Debug, Default)]
+pub struct ClientCaps {
+    pub pull_diagnostics: bool,
+    pub diagnostic_refresh: bool,
+    pub dynamic_watch: bool,
+    pub configuration: bool,
+    pub progress: bool,
+}
+
+/// The server: the client handle and the shared state.
+#[derive(Debug)]
+pub struct Backend {
+    pub client: Client,
+    pub state: Arc<Mutex<State>>,
+    pub caps: Arc<Mutex<ClientCaps>>,
+    pending_roots: Mutex<Vec<PathBuf>>,
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Self {
+        Self { client, state: Arc::default(), caps: Arc::default(), pending_roots: Mutex::default() }
+    }
+}
+
+/// Locks, recovering from a panic in an earlier holder.
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs engine work; a panic becomes an internal error.
+fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|_| {
+        tracing::error!("internal error in {what}");
+        Error {
+            code: tower_lsp_server::jsonrpc::ErrorCode::InternalError,
+            message: format!("internal error in {what}").into(),
+            data: None,
+        }
+    })
+}
+
+/// Publishes (push mode) or asks the client to pull again (pull mode).
+pub async fn publish(client: &Client, caps: &ClientCaps, batches: Vec<(Uri, Vec<Diagnostic>)>) {
+    if caps.pull_diagnostics {
+        if caps.diagnostic_refresh && !batches.is_empty() {
+            let _ = client.workspace_diagnostic_refresh().await;
+        }
+        return;
+    }
+    for (uri, diags) in batches {
+        client.publish_diagnostics(uri, diags, None).await;
+    }
+}
+
+/// Re-reads changed files of the roots from disk and returns what to publish.
+pub fn disk_changes(state: &mut State, paths: &[PathBuf]) -> Vec<(Uri, Vec<Diagnostic>)> {
+    let mut touched = Vec::new();
+    for p in paths {
+        let Some((i, rel)) = state.locate(p) else { continue };
+        if rel == state.roots[i].ws.config_path() {
+            let root = state.roots[i].path.clone();
+            if let Err(e) = state.load_root(root) {
+                tracing::warn!("reloading root after a config change failed: {e}");
+            }
+        } else {
+            state.refresh_from_disk(i, &rel);
+        }
+        if !touched.contains(&i) {
+            touched.push(i);
+        }
+    }
+    touched.into_iter().flat_map(|i| state.changed_diagnostics(i)).collect()
+}
+
+fn client_patch(v: &Value) -> std::result::Result<ConfigPatch, String> {
+    let v = v.get("memoryIndex").unwrap_or(v);
+    serde_json::from_value::<ConfigPatch>(v.clone()).map_err(|e| format!("memory-index settings ignored: {e}"))
+}
+
+impl Backend {
+    fn caps(&self) -> ClientCaps {
+        lock(&self.caps).clone()
+    }
+
+    /// Asks the client for `memoryIndex` settings (when it supports it).
+    async fn pull_config(&self) {
+        if !self.caps().configuration {
+            return;
+        }
+        let item = ConfigurationItem { scope_uri: None, section: Some("memoryIndex".into()) };
+        if let Ok(values) = self.client.configuration(vec![item]).await {
+            if let Some(v) = values.into_iter().next().filter(|v| !v.is_null()) {
+                match client_patch(&v) {
+                    Ok(p) => lock(&self.state).client_config = Some(p),
+                    Err(e) => self.client.show_message(MessageType::WARNING, e).await,
+                }
+            }
+        }
+    }
+
+    /// (Re)loads every root and publishes everything that changed.
+    async fn reload_all(&self, extra: Vec<PathBuf>) {
+        let caps = self.caps();
+        let token = NumberOrString::String("memory-index/load".into());
+        let progress = if caps.progress && self.client.create_work_done_progress(token.clone()).await.is_ok() {
+            Some(self.client.progress(token, "Memory index").with_message("Loading workspace").begin().await)
+        } else {
+            None
+        };
+        let (batches, errors) = {
+            let mut st = lock(&self.state);
+            let mut roots: Vec<PathBuf> = st.roots.iter().map(|r| r.path.clone()).collect();
+            for p in extra {
+                if !roots.contains(&p) {
+                    roots.push(p);
+                }
+            }
+            let mut errors = Vec::new();
+            let mut batches = Vec::new();
+            for r in roots {
+                match guarded("load", || st.load_root(r.clone())) {
+                    Ok(Ok(i)) => batches.extend(guarded("check", || st.changed_diagnostics(i)).unwrap_or_default()),
+                    Ok(Err(e)) => errors.push(e),
+                    Err(e) => errors.push(e.message.to_string()),
+                }
+            }
+            (batches, errors)
+        };
+        for e in errors {
+            self.client.show_message(MessageType::ERROR, format!("memory-index: {e}")).await;
+        }
+        publish(&self.client, &caps, batches).await;
+        if let Some(p) = progress {
+            p.finish().await;
+        }
+    }
+
+    /// The root and path of `uri`, finding a root for a lone file when there is none.
+    fn locate_or_adopt(st: &mut State, uri: &Uri) -> Option<(usize, String)> {
+        if let Some(found) = st.locate_uri(uri) {
+            return Some(found);
+        }
+        if !st.roots.is_empty() {
+            return None;
+        }
+        let path = convert::path_of(uri)?;
+        let root = path
+            .ancestors()
+            .skip(1)
+            .find(|d| d.join("agents/memory-index.md").is_file() || d.join("memory-index.toml").is_file())?;
+        st.load_root(root.to_path_buf()).ok()?;
+        st.locate_uri(uri)
+    }
+
+    fn fix_all_edit(st: &State, i: usize) -> Option<WorkspaceEdit> {
+        let root = &st.roots[i];
+        let mut ws = root.ws.clone();
+        let result = fix_all::fix_all(&mut ws);
+        if result.changed.is_empty() {
+            return None;
+        }
+        // Whole-file replacements of the original texts: identical to `fix`.
+        let changes: Vec<FileEdit> = result
+            .changed
+            .iter()
+            .filter_map(|(path, text)| {
+                let old = root.ws.file(root.ws.file_id(path)?)?;
+                Some(FileEdit {
+                    path: path.clone(),
+                    edits: vec![crate::edit::TextEdit::replace(TextRange::new(0, old.text.len()), text.clone())],
+                })
+            })
+            .collect();
+        Some(convert::workspace_edit(&root.ws, &root.path, &changes, st.enc))
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let c = &params.capabilities;
+        let utf8 = c
+            .general
+            .as_ref()
+            .and_then(|g| g.position_encodings.as_ref())
+            .is_some_and(|e| e.contains(&PositionEncodingKind::UTF8));
+        let caps = ClientCaps {
+            pull_diagnostics: c.text_document.as_ref().and_then(|t| t.diagnostic.as_ref()).is_some(),
+            diagnostic_refresh: c
+                .workspace
+                .as_ref()
+                .and_then(|w| w.diagnostics.as_ref())
+                .and_then(|d| d.refresh_support)
+                .unwrap_or(false),
+            dynamic_watch: c
+                .workspace
+                .as_ref()
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|d| d.dynamic_registration)
+                .unwrap_or(false),
+            configuration: c.workspace.as_ref().and_then(|w| w.configuration).unwrap_or(false),
+            progress: c.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false),
+        };
+        *lock(&self.caps) = caps.clone();
+        {
+            let mut st = lock(&self.state);
+            st.enc = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+            if let Some(opts) = params.initialization_options.as_ref().filter(|v| !v.is_null()) {
+                match client_patch(opts) {
+                    Ok(p) => st.client_config = Some(p),
+                    Err(e) => tracing::warn!("{e}"),
+                }
+            }
+        }
+        let mut roots: Vec<PathBuf> =
+            params.workspace_folders.unwrap_or_default().iter().filter_map(|f| convert::path_of(&f.uri)).collect();
+        #[allow(deprecated)]
+        if roots.is_empty() {
+            roots.extend(params.root_uri.as_ref().and_then(convert::path_of));
+        }
+        *lock(&self.pending_roots) = roots;
+        let fix_kinds =
+            vec![CodeActionKind::QUICKFIX, CodeActionKind::SOURCE_FIX_ALL, CodeActionKind::from(FIX_ALL_KIND)];
+        Ok(InitializeResult {
+            capabilities: ServerCapabilities {
+                position_encoding: Some(if utf8 { PositionEncodingKind::UTF8 } else { PositionEncodingKind::UTF16 }),
+                text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    ..Default::default()
+                })),
+                code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                    code_action_kinds: Some(fix_kinds),
+                    ..Default::default()
+                })),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: vec![FIX_ALL_COMMAND.into()],
+                    ..Default::default()
+                }),
+                diagnostic_provider: caps.pull_diagnostics.then(|| {
+                    DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                        identifier: Some("memory-index".into()),
+                        inter_file_dependencies: true,
+                        workspace_diagnostics: true,
+                        ..Default::default()
+                    })
+                }),
+                workspace: Some(WorkspaceServerCapabilities {
+                    workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                        supported: Some(true),
+                        change_notifications: Some(OneOf::Left(true)),
+                    }),
+                    file_operations: None,
+                }),
+                ..Default::default()
+            },
+            server_info: Some(ServerInfo {
+                name: "memory-index-lsp".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        self.pull_config().await;
+        let roots = std::mem::take(&mut *lock(&self.pending_roots));
+        self.reload_all(roots).await;
+        let caps = self.caps();
+        if caps.dynamic_watch {
+            let watchers = ["**/*.md", "**/memory-index.toml"]
+                .into_iter()
+                .map(|g| FileSystemWatcher { glob_pattern: GlobPattern::String(g.into()), kind: None })
+                .collect();
+            let opts = DidChangeWatchedFilesRegistrationOptions { watchers };
+            let reg = Registration {
+                id: "memory-index-watch".into(),
+                method: "workspace/didChangeWatchedFiles".into(),
+                register_options: serde_json::to_value(opts).ok(),
+            };
+            if let Err(e) = self.client.register_capability(vec![reg]).await {
+                tracing::warn!("client refused file watching ({e}); watching from the server");
+                super::watch::start(self.client.clone(), self.state.clone(), self.caps.clone());
+            }
+        } else {
+            super::watch::start(self.client.clone(), self.state.clone(), self.caps.clone());
+        }
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let doc = params.text_document;
+        let batches = {
+            let mut st = lock(&self.state);
+            st.docs
+                .insert(doc.uri.clone(), super::state::Doc { rope: Rope::from_str(&doc.text), version: doc.version });
+            match Self::locate_or_adopt(&mut st, &doc.uri) {
+                Some((i, rel)) => {
+                    st.roots[i].ws.set_file(&rel, FileText::from(doc.text));
+                    guarded("check", || st.changed_diagnostics(i)).unwrap_or_default()
+                }
+                None => Vec::new(),
+            }
+        };
+        publish(&self.client, &self.caps(), batches).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let version = params.text_document.version;
+        let batches = {
+            let mut st = lock(&self.state);
+            let enc = st.enc;
+            let Some(doc) = st.docs.get_mut(&uri) else {
+                tracing::warn!("didChange for a document that is not open: {}", uri.as_str());
+                return;
+            };
+            if version <= doc.version {
+                tracing::warn!("ignoring stale didChange (version {version} <= {})", doc.version);
+                return;
+            }
+            for change in params.content_changes {
+                apply_change(&mut doc.rope, change, enc);
+            }
+            doc.version = version;
+            let text = doc.rope.to_string();
+            match st.locate_uri(&uri) {
+                Some((i, rel)) => {
+                    st.roots[i].ws.set_file(&rel, FileText::from(text));
+                    guarded("check", || st.changed_diagnostics(i)).unwrap_or_default()
+                }
+                None => Vec::new(),
+            }
+        };
+        publish(&self.client, &self.caps(), batches).await;
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let batches = {
+            let mut st = lock(&self.state);
+            st.docs.remove(&uri);
+            match st.locate_uri(&uri) {
+                Some((i, rel)) => {
+                    st.refresh_from_disk(i, &rel);
+                    guarded("check", || st.changed_diagnostics(i)).unwrap_or_default()
+                }
+                None => Vec::new(),
+            }
+        };
+        publish(&self.client, &self.caps(), batches).await;
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        let batches = {
+            let mut st = lock(&self.state);
+            let paths: Vec<PathBuf> = params.changes.iter().filter_map(|c| convert::path_of(&c.uri)).collect();
+            guarded("watch", || disk_changes(&mut st, &paths)).unwrap_or_default()
+        };
+        publish(&self.client, &self.caps(), batches).await;
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        let cleared: Vec<(Uri, Vec<Diagnostic>)> = {
+            let mut st = lock(&self.state);
+            params
+                .event
+                .removed
+                .iter()
+                .filter_map(|f| convert::path_of(&f.uri))
+                .flat_map(|p| st.remove_root(&p))
+                .collect()
+        };
+        publish(&self.client, &self.caps(), cleared).await;
+        let added: Vec<PathBuf> = params.event.added.iter().filter_map(|f| convert::path_of(&f.uri)).collect();
+        if !added.is_empty() {
+            self.reload_all(added).await;
+        }
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        if params.settings.is_object() && params.settings.get("memoryIndex").is_some() {
+            match client_patch(&params.settings) {
+                Ok(p) => lock(&self.state).client_config = Some(p),
+                Err(e) => self.client.show_message(MessageType::WARNING, e).await,
+            }
+        } else {
+            self.pull_config().await;
+        }
+        self.reload_all(Vec::new()).await;
+    }
+
+    async fn diagnostic(&self, params: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
+        let items = {
+            let mut st = lock(&self.state);
+            match st.locate_uri(&params.text_document.uri) {
+                Some((i, rel)) => guarded("diagnostic", || st.diagnostics_for(i, &rel))?,
+                None => Vec::new(),
+            }
+        };
+        Ok(DocumentDiagnosticReportResult::Report(DocumentDiagnosticReport::Full(
+            RelatedFullDocumentDiagnosticReport {
+                related_documents: None,
+                full_document_diagnostic_report: FullDocumentDiagnosticReport { result_id: None, items },
+            },
+        )))
+    }
+
+    async fn workspace_diagnostic(&self, _: WorkspaceDiagnosticParams) -> Result<WorkspaceDiagnosticReportResult> {
+        let mut items = Vec::new();
+        {
+            let mut st = lock(&self.state);
+            for i in 0..st.roots.len() {
+                guarded("diagnostic", || {
+                    let _ = st.changed_diagnostics(i);
+                })?;
+                let root = &st.roots[i];
+                for (rel, diags) in &root.published {
+                    let Some(uri) = convert::uri_of(&root.path, rel) else { continue };
+                    let version = st.docs.get(&uri).map(|d| d.version as i64);
+                    items.push(WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
+                        uri,
+                        version,
+                        full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                            result_id: None,
+                            items: diags.clone(),
+                        },
+                    }));
+                }
+            }
+        }
+        Ok(WorkspaceDiagnosticReportResult::Report(WorkspaceDiagnosticReport { items }))
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let st = lock(&self.state);
+        let Some((i, rel)) = st.locate_uri(&params.text_document.uri) else { return Ok(None) };
+        let root = &st.roots[i];
+        let only = params.context.only.clone();
+        let wants =
+            |k: &CodeActionKind| only.as_ref().is_none_or(|o| o.iter().any(|w| k.as_str().starts_with(w.as_str())));
+        guarded("codeAction", || {
+            let mut out: Vec<CodeActionOrCommand> = Vec::new();
+            let Some(file_id) = root.ws.file_id(&rel) else { return out };
+            let Some(file) = root.ws.file(file_id) else { return out };
+            let want = convert::text_range(file, params.range, st.enc);
+            if wants(&CodeActionKind::QUICKFIX) {
+                for f in rules::check(&root.ws).iter().filter(|f| f.file == file_id) {
+                    if f.range.end < want.start || f.range.start > want.end {
+                        continue;
+                    }
+                    let diag = convert::diagnostic(&root.ws, &root.path, f, st.enc);
+                    for fix in &f.fixes {
+                        out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                            title: fix.title.clone(),
+                            kind: Some(CodeActionKind::QUICKFIX),
+                            diagnostics: diag.clone().map(|d| vec![d]),
+                            edit: Some(convert::workspace_edit(&root.ws, &root.path, &fix.changes, st.enc)),
+                            is_preferred: Some(fix.applicability == Applicability::Safe),
+                            ..Default::default()
+                        }));
+                    }
+                }
+            }
+            let kind = CodeActionKind::from(FIX_ALL_KIND);
+            if wants(&kind) || wants(&CodeActionKind::SOURCE_FIX_ALL) {
+                if let Some(edit) = Self::fix_all_edit(&st, i) {
+                    out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                        title: "Fix all memory-index problems".into(),
+                        kind: Some(kind),
+                        edit: Some(edit),
+                        ..Default::default()
+                    }));
+                }
+            }
+            out
+        })
+        .map(|v| (!v.is_empty()).then_some(v))
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        if params.command != FIX_ALL_COMMAND {
+            return Err(Error::invalid_params(format!("unknown command `{}`", params.command)));
+        }
+        let edit = {
+            let st = lock(&self.state);
+            let root = params
+                .arguments
+                .first()
+                .and_then(Value::as_str)
+                .and_then(|u| u.parse::<Uri>().ok())
+                .and_then(|u| st.locate_uri(&u))
+                .map(|(i, _)| i)
+                .or((st.roots.len() == 1).then_some(0));
+            let Some(i) = root else {
+                return Err(Error::invalid_params("pass the URI of a file in a workspace folder"));
+            };
+            guarded("fixAll", || Self::fix_all_edit(&st, i))?
+        };
+        if let Some(edit) = edit {
+            let _ = self.client.apply_edit(edit).await;
+        }
+        Ok(None)
+    }
+}

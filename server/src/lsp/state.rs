@@ -1,0 +1,228 @@
+//! The server's state: one workspace per root folder, open documents on ropes, published diagnostics.
+//!
+//! All mutation happens synchronously under one lock, in the order the client
+//! sent the notifications (see `server.rs`). Open documents override the
+//! disk; closing one falls back to the disk content. Only the changed file is
+//! re-read and re-parsed; diagnostics are recomputed for its root and
+//! republished only for files whose diagnostics changed.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::{Diagnostic, Position, TextDocumentContentChangeEvent, Uri};
+
+use super::convert;
+use crate::load;
+use crate::model::config::ConfigPatch;
+use crate::model::{FileText, Workspace};
+use crate::rules;
+use crate::text::Encoding;
+
+/// An open document.
+#[derive(Debug)]
+pub struct Doc {
+    pub rope: Rope,
+    pub version: i32,
+}
+
+/// One workspace folder.
+#[derive(Debug)]
+pub struct Root {
+    /// The folder as the client named it.
+    pub path: PathBuf,
+    /// The same, with links resolved (containment checks use this).
+    pub canon: PathBuf,
+    pub ws: Workspace,
+    /// Diagnostics last sent (or reported) per relative path.
+    pub published: HashMap<String, Vec<Diagnostic>>,
+}
+
+/// Everything the server knows.
+#[derive(Debug, Default)]
+pub struct State {
+    pub enc: Encoding,
+    pub roots: Vec<Root>,
+    pub docs: HashMap<Uri, Doc>,
+    /// The client's settings (initializationOptions / workspace/configuration).
+    pub client_config: Option<ConfigPatch>,
+}
+
+impl State {
+    /// The root containing `path` (the deepest one) and the path relative to it.
+    pub fn locate(&self, path: &Path) -> Option<(usize, String)> {
+        let canon = std::fs::canonicalize(path).ok();
+        let mut best: Option<(usize, usize, String)> = None;
+        for (i, r) in self.roots.iter().enumerate() {
+            let rel = path
+                .strip_prefix(&r.path)
+                .ok()
+                .or_else(|| canon.as_deref().and_then(|c| c.strip_prefix(&r.canon).ok()));
+            let Some(rel) = rel else { continue };
+            let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+            let depth = r.path.components().count();
+            if best.as_ref().is_none_or(|b| depth > b.1) {
+                best = Some((i, depth, rel));
+            }
+        }
+        best.map(|(i, _, rel)| (i, rel))
+    }
+
+    pub fn locate_uri(&self, uri: &Uri) -> Option<(usize, String)> {
+        self.locate(&convert::path_of(uri)?)
+    }
+
+    /// Adds (or reloads) a root folder from disk, then re-applies open documents.
+    pub fn load_root(&mut self, path: PathBuf) -> Result<usize, String> {
+        let ws = load::load_with_base(&path, None, self.client_config.as_ref()).map_err(|e| e.to_string())?;
+        let canon = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        let i = match self.roots.iter().position(|r| r.path == path) {
+            Some(i) => {
+                self.roots[i].ws = ws;
+                i
+            }
+            None => {
+                self.roots.push(Root { path, canon, ws, published: HashMap::new() });
+                self.roots.len() - 1
+            }
+        };
+        let open: Vec<(Uri, String)> = self.docs.iter().map(|(u, d)| (u.clone(), d.rope.to_string())).collect();
+        for (uri, text) in open {
+            if let Some((r, rel)) = self.locate_uri(&uri).filter(|(r, _)| *r == i) {
+                self.roots[r].ws.set_file(&rel, FileText::from(text));
+            }
+        }
+        Ok(i)
+    }
+
+    /// Removes a root; returns the diagnostics to clear.
+    pub fn remove_root(&mut self, path: &Path) -> Vec<(Uri, Vec<Diagnostic>)> {
+        let Some(i) = self.roots.iter().position(|r| r.path == path) else { return Vec::new() };
+        let root = self.roots.remove(i);
+        root.published.keys().filter_map(|rel| Some((convert::uri_of(&root.path, rel)?, Vec::new()))).collect()
+    }
+
+    /// Re-reads `rel` of root `i` from disk (unless it is open): changed, created or deleted.
+    pub fn refresh_from_disk(&mut self, i: usize, rel: &str) {
+        let root = &mut self.roots[i];
+        if let Some(uri) = convert::uri_of(&root.path, rel) {
+            if self.docs.contains_key(&uri) {
+                return;
+            }
+        }
+        match load::read_inside(&root.canon, &root.path.join(rel)) {
+            Some(text) => {
+                root.ws.set_file(rel, text);
+            }
+            None => {
+                root.ws.remove_file(rel);
+            }
+        }
+    }
+
+    /// Diagnostics of root `i` that differ from what was last published.
+    pub fn changed_diagnostics(&mut self, i: usize) -> Vec<(Uri, Vec<Diagnostic>)> {
+        let enc = self.enc;
+        let root = &mut self.roots[i];
+        let findings = rules::check(&root.ws);
+        let mut now: HashMap<String, Vec<Diagnostic>> = HashMap::new();
+        for (_, f) in root.ws.files() {
+            if f.index().is_some() || f.decision().is_some() || f.path == root.ws.config_path() {
+                now.insert(f.path.clone(), Vec::new());
+            }
+        }
+        for f in &findings {
+            let Some(file) = root.ws.file(f.file) else { continue };
+            if let Some(d) = convert::diagnostic(&root.ws, &root.path, f, enc) {
+                now.entry(file.path.clone()).or_default().push(d);
+            }
+        }
+        let mut out = Vec::new();
+        for (rel, diags) in &now {
+            if root.published.get(rel) != Some(diags) {
+                if let Some(uri) = convert::uri_of(&root.path, rel) {
+                    out.push((uri, diags.clone()));
+                }
+            }
+        }
+        for rel in root.published.keys() {
+            if !now.contains_key(rel) {
+                if let Some(uri) = convert::uri_of(&root.path, rel) {
+                    out.push((uri, Vec::new()));
+                }
+            }
+        }
+        root.published = now;
+        out
+    }
+
+    /// Current diagnostics of one file (for pull requests), recomputing its root.
+    pub fn diagnostics_for(&mut self, i: usize, rel: &str) -> Vec<Diagnostic> {
+        let _ = self.changed_diagnostics(i);
+        self.roots[i].published.get(rel).cloned().unwrap_or_default()
+    }
+}
+
+/// Applies one content change to a rope; ranges are clamped to the document.
+pub fn apply_change(rope: &mut Rope, change: TextDocumentContentChangeEvent, enc: Encoding) {
+    match change.range {
+        None => *rope = Rope::from_str(&change.text),
+        Some(r) => {
+            let (a, b) = (char_index(rope, r.start, enc), char_index(rope, r.end, enc));
+            let (a, b) = (a.min(b), a.max(b));
+            rope.remove(a..b);
+            rope.insert(a, &change.text);
+        }
+    }
+}
+
+/// Char index of a position: a line past the end is the end of the document;
+/// a column past the end of its line is the line's end (before its break).
+pub fn char_index(rope: &Rope, p: Position, enc: Encoding) -> usize {
+    let line = p.line as usize;
+    if line >= rope.len_lines() {
+        return rope.len_chars();
+    }
+    let start = rope.line_to_char(line);
+    let slice = rope.line(line);
+    let mut len = slice.len_chars();
+    if len > 0 && slice.char(len - 1) == '\n' {
+        len -= 1;
+    }
+    if len > 0 && slice.char(len - 1) == '\r' {
+        len -= 1;
+    }
+    let content = slice.slice(..len);
+    let col = p.character as usize;
+    start
+        + match enc {
+            Encoding::Utf16 => content.utf16_cu_to_char(col.min(content.len_utf16_cu())),
+            Encoding::Utf8 => content.byte_to_char(col.min(content.len_bytes())),
+        }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower_lsp_server::ls_types::Range;
+
+    fn change(text: &str, (l1, c1): (u32, u32), (l2, c2): (u32, u32), new: &str, enc: Encoding) -> String {
+        let mut rope = Rope::from_str(text);
+        let range = Range { start: Position::new(l1, c1), end: Position::new(l2, c2) };
+        apply_change(
+            &mut rope,
+            TextDocumentContentChangeEvent { range: Some(range), range_length: None, text: new.into() },
+            enc,
+        );
+        rope.to_string()
+    }
+
+    #[test]
+    fn edits_follow_the_encoding_and_clamp() {
+        assert_eq!(change("a😀b\r\nc", (0, 3), (0, 4), "X", Encoding::Utf16), "a😀X\r\nc");
+        assert_eq!(change("a😀b\r\nc", (0, 5), (0, 6), "X", Encoding::Utf8), "a😀X\r\nc");
+        assert_eq!(change("ab\r\ncd", (0, 99), (0, 99), "!", Encoding::Utf16), "ab!\r\ncd");
+        assert_eq!(change("ab", (7, 0), (9, 9), "!", Encoding::Utf8), "ab!");
+        assert_eq!(change("a\rb", (1, 0), (1, 1), "X", Encoding::Utf16), "a\rX", "a lone CR ends a line, as in LSP");
+    }
+}

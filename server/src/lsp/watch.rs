@@ -1,0 +1,58 @@
+//! Server-side file watching for clients that cannot watch files for us (the `notify` crate).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use notify::{RecursiveMode, Watcher};
+use tower_lsp_server::Client;
+
+use super::server::{disk_changes, lock, publish, ClientCaps};
+use super::state::State;
+
+/// Watches every root's index folder, decisions folder and the root itself
+/// (for the config file); changes are applied like `didChangeWatchedFiles`.
+pub fn start(client: Client, state: Arc<Mutex<State>>, caps: Arc<Mutex<ClientCaps>>) {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
+    let watcher = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
+        if let Ok(ev) = ev {
+            let _ = tx.send(ev.paths);
+        }
+    });
+    let mut watcher = match watcher {
+        Ok(w) => w,
+        Err(e) => {
+            tracing::warn!("cannot watch files ({e}); changes on disk show up when files are opened");
+            return;
+        }
+    };
+    {
+        let st = lock(&state);
+        for r in &st.roots {
+            let cfg = r.ws.config();
+            let index_dir = r.path.join(&cfg.index).parent().map(PathBuf::from);
+            for dir in [Some(r.path.clone()), index_dir, Some(r.path.join(&cfg.decisions))].into_iter().flatten() {
+                if let Err(e) = watcher.watch(&dir, RecursiveMode::NonRecursive) {
+                    tracing::debug!("not watching {}: {e}", dir.display());
+                }
+            }
+        }
+    }
+    tokio::spawn(async move {
+        let _keep = watcher;
+        while let Some(mut paths) = rx.recv().await {
+            // Coalesce a burst (an editor or git writing many files).
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            while let Ok(more) = rx.try_recv() {
+                paths.extend(more);
+            }
+            paths.sort();
+            paths.dedup();
+            let batches = {
+                let mut st = lock(&state);
+                disk_changes(&mut st, &paths)
+            };
+            let caps = lock(&caps).clone();
+            publish(&client, &caps, batches).await;
+        }
+    });
+}

@@ -1,0 +1,151 @@
+//! End to end over stdio against the built binary, on a temporary copy of fixtures/demo.
+
+mod lsp_support;
+
+use std::fs;
+
+use lsp_support::*;
+use serde_json::{json, Value};
+
+fn codes(diags: &[Value]) -> Vec<String> {
+    diags.iter().map(|d| d["code"].as_str().unwrap_or("").to_string()).collect()
+}
+
+#[test]
+fn diagnostics_for_unopened_files_typo_and_fix_and_disk_changes() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut c = Client::spawn();
+    let init = c.initialize(&root, true, json!({}));
+    assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-8");
+    // Never-opened decision files get diagnostics.
+    let ops = uri(&root.join("agents/decisions/operations.md"));
+    let d = c.diagnostics(&ops, |d| !d.is_empty());
+    assert_eq!(codes(&d), ["unindexed-heading"]);
+    let d0 = &d[0];
+    assert_eq!(d0["range"]["start"], json!({"line": 7, "character": 3}));
+    assert!(d0["codeDescription"]["href"].as_str().unwrap_or("").ends_with("docs/rules.md#unindexed-heading"));
+    let index_path = root.join("agents/memory-index.md");
+    let index = uri(&index_path);
+    let text = fs::read_to_string(&index_path).expect("index");
+    let d = c.diagnostics(&index, |d| !d.is_empty());
+    assert!(codes(&d).contains(&"orphan-entry".to_string()));
+    let related = d.iter().find(|x| x["code"] == "orphan-entry").expect("orphan")["relatedInformation"][0]["location"]
+        ["uri"]
+        .clone();
+    assert_eq!(related, json!(uri(&root.join("agents/decisions/testing.md"))));
+    // Open the index and type a typo into a trigger: `/when writing mock tests` -> `tsets`.
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    let line = text.lines().position(|l| l.starts_with("/when writing mock tests")).expect("line") as u32;
+    let typo = json!({"range": {"start": {"line": line, "character": 19}, "end": {"line": line, "character": 24}}, "text": "tsets"});
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": index, "version": 2}, "contentChanges": [typo]}));
+    let d =
+        c.diagnostics(&index, |d| d.iter().any(|x| x["code"] == "orphan-entry" && x["range"]["start"]["line"] == line));
+    let orphan = d.iter().find(|x| x["code"] == "orphan-entry" && x["range"]["start"]["line"] == line).expect("orphan");
+    assert_eq!(
+        orphan["range"],
+        json!({"start": {"line": line, "character": 6}, "end": {"line": line, "character": 24}})
+    );
+    // Fix it: the finding goes away.
+    let fix = json!({"range": {"start": {"line": line, "character": 19}, "end": {"line": line, "character": 24}}, "text": "tests"});
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": index, "version": 3}, "contentChanges": [fix]}));
+    c.diagnostics(&index, |d| !d.iter().any(|x| x["code"] == "orphan-entry" && x["range"]["start"]["line"] == line));
+    // Rewriting a decision file on disk (not open) updates its diagnostics.
+    let ops_path = root.join("agents/decisions/operations.md");
+    fs::write(&ops_path, "# Operations Decisions\n\n## When Deploying During Sailings\n\nOnly at night.\n")
+        .expect("write");
+    c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": ops, "type": 2}]}));
+    c.diagnostics(&ops, |d| d.is_empty());
+    // Quick fixes and fix-all come from the rules' own fix data.
+    let actions = c.request("textDocument/codeAction", json!({"textDocument": {"uri": index}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 40, "character": 0}}, "context": {"diagnostics": []}}));
+    let titles: Vec<String> = actions["result"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .map(|a| a["title"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert!(titles.iter().any(|t| t.starts_with("Move to section")), "{titles:?}");
+    assert!(titles.iter().any(|t| t == "Fix all memory-index problems"), "{titles:?}");
+    assert_eq!(c.shutdown(), Some(0), "clean exit");
+}
+
+#[test]
+fn positions_follow_the_negotiated_encoding() {
+    for utf8 in [true, false] {
+        let tmp = demo_copy();
+        let root = tmp.path().canonicalize().expect("canon");
+        let index_path = root.join("agents/memory-index.md");
+        let text = fs::read_to_string(&index_path)
+            .expect("index")
+            .replace("/when verifying payment webhooks", "/when 😀 verifying payment webhooks");
+        fs::write(&index_path, &text).expect("write");
+        let mut c = Client::spawn();
+        let init = c.initialize(&root, utf8, json!({}));
+        assert_eq!(init["result"]["capabilities"]["positionEncoding"], if utf8 { "utf-8" } else { "utf-16" });
+        let d = c.diagnostics(&uri(&index_path), |d| d.iter().any(|x| x["code"] == "orphan-entry"));
+        let orphan = d.iter().find(|x| x["code"] == "orphan-entry").expect("orphan");
+        // `/when 😀 verifying payment webhooks`: the trigger starts at column 6 and
+        // ends after the emoji (4 UTF-8 bytes, 2 UTF-16 units) and 27 more characters.
+        let end = if utf8 { 6 + 4 + 27 } else { 6 + 2 + 27 };
+        assert_eq!(orphan["range"]["start"]["character"], 6);
+        assert_eq!(orphan["range"]["end"]["character"], end, "utf8={utf8}");
+        assert_eq!(c.shutdown(), Some(0));
+    }
+}
+
+#[test]
+fn malformed_messages_do_not_kill_the_server() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    c.send_raw(b"Content-Length: 5\r\n\r\n{bad}");
+    let e = c.wait(|m| m["error"]["code"] == -32700);
+    assert_eq!(e["id"], Value::Null);
+    c.send_raw(b"Content-Length: 2\r\n\r\n[]");
+    c.wait(|m| m["error"]["code"] == -32600);
+    c.send_raw(b"Garbage-Header: x\r\n\r\n");
+    let unknown = c.request("custom/unknownMethod", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "MethodNotFound");
+    // A position far past the end is clamped, not an error.
+    let far = c.request("textDocument/codeAction", json!({"textDocument": {"uri": uri(&root.join("agents/memory-index.md"))}, "range": {"start": {"line": 9999, "character": 9999}, "end": {"line": 99999, "character": 0}}, "context": {"diagnostics": []}}));
+    assert!(far.get("error").is_none(), "{far}");
+    // didChange with a range outside the document, for a document that is open.
+    let index = uri(&root.join("agents/memory-index.md"));
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": "## agents/decisions/api.md\n"}}));
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": index, "version": 2}, "contentChanges": [{"range": {"start": {"line": 500, "character": 3}, "end": {"line": 900, "character": 1}}, "text": "/when nope\n"}]}));
+    c.diagnostics(&index, |d| d.iter().any(|x| x["code"] == "orphan-entry"));
+    assert_eq!(c.shutdown(), Some(0), "still alive and exits cleanly");
+}
+
+#[test]
+fn hundreds_of_rapid_incremental_edits_keep_their_order() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut c = Client::spawn();
+    c.initialize(&root, false, json!({}));
+    let index = uri(&root.join("agents/memory-index.md"));
+    let mut text = String::from("## agents/decisions/api.md\n/when ");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    let word = "versioning public endpoints and then some more words typed quickly ".repeat(6);
+    for (i, ch) in word.chars().enumerate() {
+        let col = text.lines().nth(1).map_or(0, |l| l.chars().count()) as u32;
+        let change = json!({"range": {"start": {"line": 1, "character": col}, "end": {"line": 1, "character": col}}, "text": ch.to_string()});
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": index, "version": i + 2}, "contentChanges": [change]}),
+        );
+        text.push(ch);
+    }
+    // The server's text equals ours: the orphan message quotes the whole trigger.
+    let want = format!("When {}", word.trim_end());
+    let d = c.diagnostics(&index, |d| d.iter().any(|x| x["message"].as_str().is_some_and(|m| m.contains(&want))));
+    assert!(!d.is_empty());
+    assert_eq!(c.shutdown(), Some(0));
+}
