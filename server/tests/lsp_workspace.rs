@@ -1,0 +1,123 @@
+//! Workspace behaviour over stdio: folders, configuration sources, pull diagnostics, watching, close.
+
+mod lsp_support;
+
+use std::fs;
+use std::time::Duration;
+
+use lsp_support::*;
+use serde_json::{json, Value};
+
+fn has(diags: &[Value], code: &str) -> bool {
+    diags.iter().any(|d| d["code"] == code)
+}
+
+#[test]
+fn folders_are_added_and_removed_at_run_time() {
+    let (a, b) = (demo_copy(), demo_copy());
+    let (ra, rb) = (a.path().canonicalize().expect("a"), b.path().canonicalize().expect("b"));
+    let mut c = Client::spawn();
+    c.initialize(&ra, true, json!({}));
+    let ops_b = uri(&rb.join("agents/decisions/operations.md"));
+    c.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [{"uri": uri(&rb), "name": "b"}], "removed": []}}),
+    );
+    c.diagnostics(&ops_b, |d| has(d, "unindexed-heading"));
+    c.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [], "removed": [{"uri": uri(&rb), "name": "b"}]}}),
+    );
+    c.diagnostics(&ops_b, |d| d.is_empty());
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn configuration_from_init_options_and_did_change_configuration() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let index = uri(&root.join("agents/memory-index.md"));
+    let mut c = Client::spawn();
+    let caps = json!({});
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": {"general": {"positionEncodings": ["utf-8"]}},
+               "workspaceFolders": [{"uri": uri(&root), "name": "r"}],
+               "initializationOptions": {"rules": {"missing-operator": "off"}}}),
+    );
+    let _ = caps;
+    c.notify("initialized", json!({}));
+    let d = c.diagnostics(&index, |d| !d.is_empty());
+    assert!(!has(&d, "missing-operator"), "initializationOptions turned it off");
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"memoryIndex": {"rules": {"missing-operator": "warning", "empty-extra": "off"}}}}),
+    );
+    let d = c.diagnostics(&index, |d| has(d, "missing-operator") && !has(d, "empty-extra"));
+    let mo = d.iter().find(|x| x["code"] == "missing-operator").expect("finding");
+    assert_eq!(mo["severity"], 2, "warning");
+    // memory-index.toml wins over editor settings for the keys it sets.
+    fs::write(root.join("memory-index.toml"), "[rules]\nmissing-operator = \"off\"\n").expect("write");
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&root.join("memory-index.toml")), "type": 1}]}),
+    );
+    c.diagnostics(&index, |d| !has(d, "missing-operator") && !has(d, "empty-extra"));
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn pull_diagnostics_for_clients_that_ask() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut c = Client::spawn();
+    let init = c.initialize(&root, false, json!({"textDocument": {"diagnostic": {"dynamicRegistration": false}}}));
+    assert_eq!(init["result"]["capabilities"]["diagnosticProvider"]["workspaceDiagnostics"], true);
+    let ops = uri(&root.join("agents/decisions/operations.md"));
+    let r = c.request("textDocument/diagnostic", json!({"textDocument": {"uri": ops}}));
+    assert_eq!(r["result"]["kind"], "full");
+    assert_eq!(r["result"]["items"][0]["code"], "unindexed-heading");
+    let w = c.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    let items = w["result"]["items"].as_array().expect("items");
+    assert!(items.len() >= 5, "every index and decision file: {}", items.len());
+    assert!(!c.seen.iter().any(|m| m["method"] == "textDocument/publishDiagnostics"), "no push in pull mode");
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn server_watches_files_when_the_client_cannot() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let ops_path = root.join("agents/decisions/operations.md");
+    let ops = uri(&ops_path);
+    c.diagnostics(&ops, |d| has(d, "unindexed-heading"));
+    std::thread::sleep(Duration::from_millis(200));
+    // Written on disk by "git" or an agent: no notification from the client.
+    fs::write(&ops_path, "# Operations\n\n## When Deploying During Sailings\n\nOnly at night.\n").expect("write");
+    c.diagnostics(&ops, |d| d.is_empty());
+    // A new decision file appears, and a deleted one has its diagnostics cleared.
+    let new_path = root.join("agents/decisions/new.md");
+    fs::write(&new_path, "## When Brand New\nbody\n").expect("write");
+    c.diagnostics(&uri(&new_path), |d| has(d, "unindexed-heading"));
+    fs::remove_file(&new_path).expect("rm");
+    c.diagnostics(&uri(&new_path), |d| d.is_empty());
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn closing_a_document_falls_back_to_disk() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let path = root.join("agents/decisions/operations.md");
+    let doc = uri(&path);
+    c.diagnostics(&doc, |d| has(d, "unindexed-heading"));
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": doc, "languageId": "markdown", "version": 1, "text": "# Ops\n\n## When Deploying During Sailings\nx\n"}}));
+    c.diagnostics(&doc, |d| d.is_empty());
+    c.notify("textDocument/didClose", json!({"textDocument": {"uri": doc}}));
+    c.diagnostics(&doc, |d| has(d, "unindexed-heading"));
+    assert_eq!(c.shutdown(), Some(0));
+}
