@@ -28,7 +28,7 @@ impl Client {
             .arg("serve")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(if std::env::var_os("MI_TEST_SERVER_STDERR").is_some() { Stdio::inherit() } else { Stdio::null() })
             .spawn()
             .expect("spawn server");
         let stdin = child.stdin.take().expect("stdin");
@@ -112,6 +112,30 @@ impl Client {
                 Err(RecvTimeoutError::Disconnected) => panic!("server closed its output"),
             }
         }
+    }
+
+    /// Receives at least one more message (up to 10 s).
+    pub fn wait_more(&mut self) {
+        let n = self.seen.len();
+        let _ = self.wait_new(n);
+    }
+
+    fn wait_new(&mut self, n: usize) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.seen.len() <= n {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.rx.recv_timeout(left) {
+                Ok(m) => {
+                    if m.get("method").is_some() && m.get("id").is_some() {
+                        let result = if m["method"] == "workspace/configuration" { json!([null]) } else { Value::Null };
+                        self.send(&json!({"jsonrpc": "2.0", "id": m["id"], "result": result}));
+                    }
+                    self.seen.push(m);
+                }
+                Err(_) => panic!("timed out waiting for a message"),
+            }
+        }
+        self.seen[n].clone()
     }
 
     /// The latest diagnostics published for `uri`, waiting for a publish that satisfies `pred`.

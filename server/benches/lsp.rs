@@ -1,0 +1,98 @@
+//! Language-server latency over stdio against the release binary: cold start and one-line edits.
+//!
+//! `cargo bench -p memory-index-lsp --bench lsp` prints, for ../shared/corpus/head
+//! (when present) and a generated 10,000-entry workspace: initialize → first
+//! complete set of diagnostics, and a one-line didChange in the index → its
+//! publishDiagnostics (median and worst of 40 edits). Wall time on this machine.
+
+#[path = "../tests/lsp_support/mod.rs"]
+mod lsp_support;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use lsp_support::*;
+use memory_index_lsp::cli::gen::generate;
+use serde_json::json;
+
+fn measure(name: &str, root: &Path) {
+    let root = root.canonicalize().expect("canon");
+    let index_path = root.join("agents/memory-index.md");
+    let index = uri(&index_path);
+    let text = std::fs::read_to_string(&index_path).expect("index");
+    let files = std::fs::read_dir(root.join("agents/decisions")).map(|d| d.count()).unwrap_or(0) + 1;
+    let mut c = Client::spawn();
+    let t = Instant::now();
+    c.initialize(&root, true, json!({}));
+    let published = |c: &Client| {
+        c.seen
+            .iter()
+            .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+            .map(|m| m["params"]["uri"].to_string())
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    };
+    while published(&c) < files {
+        c.wait_more();
+    }
+    let cold = t.elapsed();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    // The first entry after the first section (preamble lines are never entries).
+    let first_section = text.lines().position(|l| l.starts_with("## ")).unwrap_or(0);
+    let (line, l) = text
+        .lines()
+        .enumerate()
+        .skip(first_section)
+        .find(|(_, l)| l.starts_with("/when ") || l.starts_with("/how "))
+        .expect("an entry");
+    let col = l.find(' ').unwrap_or(4) as u32 + 1;
+    c.seen.clear();
+    let mut times = Vec::new();
+    for i in 0..40 {
+        let insert = i % 2 == 0;
+        let range = if insert {
+            json!({"start": {"line": line, "character": col}, "end": {"line": line, "character": col}})
+        } else {
+            json!({"start": {"line": line, "character": col}, "end": {"line": line, "character": col + 1}})
+        };
+        let change = json!({"range": range, "text": if insert { "q" } else { "" }});
+        let t = Instant::now();
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": index, "version": i + 2}, "contentChanges": [change]}),
+        );
+        c.wait(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == index);
+        times.push(t.elapsed());
+        c.seen.clear();
+    }
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "{name:>28} | cold start {:>8.1} ms | one-line edit median {:>7.2} ms, worst {:>7.2} ms",
+        ms(cold),
+        ms(times[times.len() / 2]),
+        ms(times[times.len() - 1])
+    );
+    let _ = c.shutdown();
+}
+
+fn main() {
+    let head = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/head");
+    if head.join("agents/memory-index.md").is_file() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        copy(&head.join("agents"), &tmp.path().join("agents"));
+        measure("corpus head (~400 entries)", tmp.path());
+    } else {
+        eprintln!("skipped: ../shared/corpus/head is absent");
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    for (p, t) in generate(10_000, 500, 42) {
+        let path = tmp.path().join(p);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, t).expect("write");
+    }
+    measure("generated, 10,000 entries", tmp.path());
+}
