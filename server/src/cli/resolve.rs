@@ -1,7 +1,88 @@
-//! Placeholder for the `resolve` command; the resolver work replaces this file.
+//! `memory-index-lsp resolve [--no-nav] [--root DIR] [QUERY]...`: the agent's `/when`.
+//!
+//! Contract (compatible with the reference tool so agents' skills can switch):
+//! queries come from the arguments, then from stdin lines when stdin is not a
+//! terminal (blank lines skipped); a leading `when`/`how` word is the
+//! operator; the query `null` (any case, with or without operator) is
+//! ignored; results are de-duplicated and joined by `\n---\n`, errors follow
+//! on stdout. Exit 0 if every query resolved, 1 if any failed, 2 for usage
+//! errors (no queries, bad options, unreadable root). The root is `--root`,
+//! else `$CLAUDE_PROJECT_DIR`, else the current directory.
 
-/// Runs the command; returns the process exit code.
-pub fn run(_args: &[String]) -> i32 {
-    eprintln!("memory-index-lsp: this command is not available in this build");
-    2
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+use super::usage_error;
+use crate::ide::resolve;
+use crate::load;
+
+/// Runs `resolve`; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let mut nav = true;
+    let mut root: Option<PathBuf> = None;
+    let mut queries: Vec<String> = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--no-nav" => nav = false,
+            "--root" => match it.next() {
+                Some(r) => root = Some(PathBuf::from(r)),
+                None => return usage_error("--root needs a directory"),
+            },
+            "--" => queries.extend(it.by_ref().cloned()),
+            s if s.starts_with("--") => return usage_error(&format!("unknown option `{s}`")),
+            s => queries.push(s.to_string()),
+        }
+    }
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        for line in stdin.lock().lines().map_while(Result::ok) {
+            if !line.trim().is_empty() {
+                queries.push(line.trim().to_string());
+            }
+        }
+    }
+    let queries: Vec<String> = queries.into_iter().filter(|q| !is_null(q)).collect();
+    if queries.is_empty() {
+        if args.iter().any(|a| is_null(a)) {
+            return 0;
+        }
+        return usage_error("No queries provided: pass one or more queries, e.g. `resolve when writing mock tests`");
+    }
+    let root = root
+        .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let ws = match load::load(&root) {
+        Ok(ws) => ws,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let mut results: Vec<String> = Vec::new();
+    let mut errors: Vec<String> = Vec::new();
+    for q in &queries {
+        match resolve::resolve(&ws, q, nav) {
+            Ok(r) if !results.contains(&r.text) => results.push(r.text),
+            Ok(_) => {}
+            Err(e) => errors.push(e),
+        }
+    }
+    let mut out = results.join("\n---\n");
+    for e in &errors {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(e);
+    }
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    if writeln!(lock, "{out}").is_err() {
+        return 2;
+    }
+    i32::from(!errors.is_empty())
+}
+
+/// `null`, `when null`, `how null` (any case): a reserved no-op query.
+fn is_null(q: &str) -> bool {
+    let q = q.trim().to_lowercase();
+    let q = q.strip_prefix("when ").or_else(|| q.strip_prefix("how ")).unwrap_or(&q).trim().to_string();
+    q == "null"
 }

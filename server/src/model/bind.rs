@@ -148,6 +148,11 @@ impl Bindings {
         self.titles.get(normalized).map_or(&[], Vec::as_slice)
     }
 
+    /// Structural headings whose name (without the `.`) normalizes to this.
+    pub fn structural_titled(&self, normalized: &str) -> &[HeadingId] {
+        self.structural.get(normalized).map_or(&[], Vec::as_slice)
+    }
+
     /// Entries that bind `heading`, in index order.
     pub fn entries_of(&self, heading: HeadingId) -> &[EntryId] {
         self.heading_entries.get(&heading).map_or(&[], Vec::as_slice)

@@ -8,31 +8,12 @@ use std::collections::HashMap;
 
 use super::{q, Ctx, Finding, Rule};
 use crate::model::{bind::EntryInfo, HeadingId};
-use crate::search::similar;
+use crate::search::triggers;
 
 pub(crate) const DOC: &str = "Two entries resolve to the same heading: one binds it, the other \
 only resembles it (e.g. `/when mock test` and `/when mock testing` with the heading `When Mock \
 Testing`). An agent typing either gets the same section, so one of them is stale. No automatic \
 fix: delete the stale entry or point it at its own heading.";
-
-/// The heading an entry resolves to: bound, else the closest heading of its section's file.
-pub(crate) fn target(ctx: &Ctx, e: &EntryInfo) -> Option<HeadingId> {
-    if e.heading.is_some() {
-        return e.heading;
-    }
-    if e.trigger.is_empty() || e.structural.is_some() {
-        return None;
-    }
-    let file = e.section_file?;
-    let d = ctx.ws.file(file)?.decision()?;
-    let cands = d
-        .headings
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| h.is_semantic())
-        .map(|(i, h)| (HeadingId { file, idx: i as u32 }, h.title.as_str()));
-    similar::rank(&e.trigger, cands, 1).first().map(|(h, _)| *h)
-}
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
@@ -44,7 +25,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         if dups[i] {
             continue;
         }
-        let Some(h) = target(ctx, e) else { continue };
+        let Some(h) = triggers::entry_target(ctx.ws, e) else { continue };
         match first.get(&h) {
             None => {
                 first.insert(h, i);

@@ -2,6 +2,7 @@
 
 use super::{q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
+use crate::search::words::one_edit;
 use crate::syntax::index::LineKind;
 use crate::text::TextRange;
 
@@ -55,23 +56,6 @@ fn intended(word: &str) -> Option<&'static str> {
         [one] => Some(one),
         _ => None,
     }
-}
-
-fn one_edit(a: &str, b: &str) -> bool {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    if a.len() == b.len() {
-        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
-        return match diff.as_slice() {
-            [_] => true,
-            [i, j] => *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i],
-            _ => false,
-        };
-    }
-    let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
-    if long.len() != short.len() + 1 {
-        return false;
-    }
-    (0..long.len()).any(|skip| long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short.iter()))
 }
 
 #[cfg(test)]

@@ -7,5 +7,6 @@
 pub mod fuzzy;
 pub mod similar;
 pub mod triggers;
+pub mod words;
 
 pub use triggers::{Hit, HitKind, TriggerQuery};

@@ -5,10 +5,13 @@
 //! 2. equals one of its extras, same operator;
 //! 3. 1–2 with the other operator (or no operator given);
 //! 4. the best fuzzy score of `OPERATOR QUERY` against `OPERATOR TRIGGER` and
-//!    each `OPERATOR EXTRA`, above the fuzzy engine's threshold.
+//!    each `OPERATOR EXTRA`, above the fuzzy engine's threshold; when the
+//!    letters do not match in order, the same with both sides stemmed, then
+//!    with one-edit typos in words of 5+ letters corrected (see [`words`]).
 
-use super::fuzzy;
-use crate::model::{EntryId, Workspace};
+use super::{fuzzy, similar, words};
+use crate::model::bind::EntryInfo;
+use crate::model::{EntryId, HeadingId, Workspace};
 use crate::syntax::index::Op;
 use crate::syntax::normalize;
 
@@ -60,50 +63,50 @@ pub struct Hit {
     pub score: u32,
 }
 
-/// Ranks entries for `query`, best first (at most `limit`).
+/// Ranks entries for `query`, best first (at most `limit`). The exact tiers
+/// come from the binding's hash map ([`crate::model::Bindings::exact_match`]);
+/// only when nothing matches exactly is every entry scored fuzzily.
 pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
     let b = ws.bindings();
     let q = normalize(&query.text);
-    if q.is_empty() {
+    if q.is_empty() || limit == 0 {
         return Vec::new();
     }
-    // Exact tiers.
-    let mut exact: Vec<(u8, Hit)> = Vec::new();
-    for (i, e) in b.entries.iter().enumerate() {
-        let same_op = query.op.is_none_or(|op| op == e.op);
-        let tier_base = if same_op { 0 } else { 2 };
-        let entry = EntryId(i as u32);
-        if e.trigger == q {
-            exact.push((tier_base, Hit { entry, kind: HitKind::ExactTrigger, score: u32::MAX }));
-        } else if e.extras.iter().any(|x| *x == q) {
-            exact.push((tier_base + 1, Hit { entry, kind: HitKind::ExactExtra, score: u32::MAX }));
+    let mut hits: Vec<Hit> = Vec::new();
+    if let Some((entry, extra)) = b.exact_match(query.op, &q) {
+        let kind = if extra { HitKind::ExactExtra } else { HitKind::ExactTrigger };
+        hits.push(Hit { entry, kind, score: u32::MAX });
+        if limit == 1 {
+            return hits;
         }
-    }
-    exact.sort_by_key(|(t, h)| (*t, h.entry));
-    let mut hits: Vec<Hit> = exact.into_iter().map(|(_, h)| h).collect();
-    if hits.len() >= limit {
-        hits.truncate(limit);
-        return hits;
     }
     let query_text = match query.op {
         Some(op) => format!("{} {q}", op.word()),
         None => q.clone(),
     };
     let mut fuzzy_hits: Vec<Hit> = Vec::new();
+    let mut cand = String::new();
     for (i, e) in b.entries.iter().enumerate() {
         let entry = EntryId(i as u32);
-        if hits.iter().any(|h| h.entry == entry) || e.trigger.is_empty() {
+        if e.trigger.is_empty() || hits.iter().any(|h| h.entry == entry) {
             continue;
         }
-        let with_op = |s: &str| {
+        let mut best: Option<u32> = None;
+        for c in std::iter::once(&e.trigger).chain(&e.extras) {
+            cand.clear();
             if query.op.is_some() {
-                format!("{} {s}", e.op.word())
-            } else {
-                s.to_string()
+                cand.push_str(e.op.word());
+                cand.push(' ');
             }
-        };
-        let best =
-            std::iter::once(&e.trigger).chain(&e.extras).filter_map(|c| fuzzy::score(&query_text, &with_op(c))).max();
+            cand.push_str(c);
+            // Letters in order; else word forms (stems on both sides); else one typo per long word.
+            let score = fuzzy::score(&query_text, &cand)
+                .or_else(|| fuzzy::score(&words::stem_phrase(&query_text), &words::stem_phrase(&cand)))
+                .or_else(|| fuzzy::score(&words::correct_typos(&query_text, &cand)?, &cand));
+            if let Some(s) = score {
+                best = Some(best.map_or(s, |b| b.max(s)));
+            }
+        }
         if let Some(score) = best {
             fuzzy_hits.push(Hit { entry, kind: HitKind::Fuzzy, score });
         }
@@ -112,6 +115,28 @@ pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
     hits.extend(fuzzy_hits);
     hits.truncate(limit);
     hits
+}
+
+/// The heading an entry resolves to: the one it binds, else (a drifted,
+/// orphan entry) the semantic heading of its section's file it most resembles
+/// ([`similar`]), as the resolver prints it. None for empty, structural or
+/// unplaced entries.
+pub fn entry_target(ws: &Workspace, e: &EntryInfo) -> Option<HeadingId> {
+    if e.heading.is_some() {
+        return e.heading;
+    }
+    if e.trigger.is_empty() || e.structural.is_some() {
+        return None;
+    }
+    let file = e.section_file?;
+    let d = ws.file(file)?.decision()?;
+    let cands = d
+        .headings
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.is_semantic())
+        .map(|(i, h)| (HeadingId { file, idx: i as u32 }, h.title.as_str()));
+    similar::rank(&e.trigger, cands, 1).first().map(|(h, _)| *h)
 }
 
 /// The entry a query resolves to, if any.

@@ -1,0 +1,276 @@
+//! The resolver (spec §6): what `/when QUERY` prints, in trigger, section (`.Title`) and file (`..name.md`) mode.
+//!
+//! Pure: it reads the [`Workspace`] only, so file mode can never read a path
+//! outside the decision files the loader accepted (and the loader never
+//! follows a link out of the root). Output for a trigger:
+//!
+//! ```text
+//! # When Writing Mock Tests
+//!
+//! <the section body, verbatim, up to the next heading of the same or higher level outside code>
+//!
+//! Broader:
+//! /when .Mock Patching
+//! /when ..testing.md
+//!
+//! Related:
+//! /how split test modules
+//!
+//! Source: agents/decisions/testing.md
+//! ```
+//!
+//! Decisions: the H1 (the file's title) is never listed under `Broader:` (the
+//! file link covers it); `Related:` lists the entries of the headings that
+//! share the heading's parent (file-level headings share the file), in
+//! heading order; section and file modes end with the same `Source:` line.
+
+use crate::model::{EntryId, HeadingId, Workspace};
+use crate::search::{fuzzy, similar, triggers, TriggerQuery};
+use crate::syntax::decision::Heading;
+use crate::syntax::normalize;
+
+/// What the resolver printed, and what for (editors navigate with it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    pub text: String,
+    /// The heading printed (None in file mode).
+    pub heading: Option<HeadingId>,
+    /// The file printed from.
+    pub path: String,
+    /// The entry that matched (trigger mode).
+    pub entry: Option<EntryId>,
+}
+
+/// The three modes, after the operator word is taken off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Trigger(TriggerQuery),
+    Section(String),
+    File(String),
+}
+
+/// Parses a query as typed after `/when` or `/how` (a leading `when`/`how` word is the operator).
+pub fn parse(query: &str) -> Mode {
+    let q = TriggerQuery::parse(query);
+    let text = q.text.trim();
+    if let Some(name) = text.strip_prefix("..") {
+        Mode::File(name.trim().to_string())
+    } else if let Some(title) = text.strip_prefix('.') {
+        Mode::Section(title.trim().to_string())
+    } else {
+        Mode::Trigger(q)
+    }
+}
+
+/// Resolves one query. `nav` adds the `Broader:` and `Related:` blocks.
+pub fn resolve(ws: &Workspace, query: &str, nav: bool) -> Result<Resolved, String> {
+    match parse(query) {
+        Mode::Trigger(q) => trigger(ws, &q, nav),
+        Mode::Section(title) => section(ws, &title),
+        Mode::File(name) => file(ws, &name),
+    }
+}
+
+fn trigger(ws: &Workspace, q: &TriggerQuery, nav: bool) -> Result<Resolved, String> {
+    if q.text.trim().is_empty() {
+        return Err("Empty query: type the trigger after /when or /how".into());
+    }
+    let Some(hit) = triggers::resolve(ws, q) else {
+        return Err(no_match(ws, q));
+    };
+    let b = ws.bindings();
+    let e = b.entry(hit.entry);
+    let Some(hid) = triggers::entry_target(ws, e) else {
+        let line = e.line + 1;
+        return Err(format!(
+            "The entry `{}` ({}:{line}) has no heading to print; run `memory-index-lsp check` to see why",
+            written(ws, hit.entry),
+            ws.config().index
+        ));
+    };
+    let (path, h) = heading(ws, hid).ok_or("the matched heading is gone")?;
+    let mut out = format!("# {}\n", h.title);
+    let body = body_of(ws, hid);
+    if !body.is_empty() {
+        out.push('\n');
+        out.push_str(body);
+        out.push('\n');
+    }
+    if nav {
+        let broader = broader(ws, hid);
+        if !broader.is_empty() {
+            out.push_str(&format!("\nBroader:\n{}\n", broader.join("\n")));
+        }
+        let related = related(ws, hid);
+        if !related.is_empty() {
+            out.push_str(&format!("\nRelated:\n{}\n", related.join("\n")));
+        }
+    }
+    out.push_str(&format!("\nSource: {path}"));
+    Ok(Resolved { text: out, heading: Some(hid), path: path.to_string(), entry: Some(hit.entry) })
+}
+
+fn no_match(ws: &Workspace, q: &TriggerQuery) -> String {
+    let mut msg = format!("No match for '{}'", q.text.trim());
+    let b = ws.bindings();
+    let words: Vec<&str> = q.text.split_whitespace().collect();
+    let mut sugg: Vec<(u32, usize)> = b
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !e.trigger.is_empty())
+        .filter_map(|(i, e)| {
+            let s = similar::resemblance(&q.text, &e.trigger)
+                .or_else(|| fuzzy::raw_score(&words, &e.trigger).filter(|&s| s > 0))?;
+            Some((s, i))
+        })
+        .collect();
+    sugg.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if !sugg.is_empty() {
+        msg.push_str("\nDid you mean:");
+        for (_, i) in sugg.into_iter().take(3) {
+            msg.push_str(&format!("\n  {}", written(ws, EntryId(i as u32))));
+        }
+    }
+    msg
+}
+
+fn section(ws: &Workspace, title: &str) -> Result<Resolved, String> {
+    let key = normalize(title);
+    let b = ws.bindings();
+    let found: Vec<HeadingId> = b.headings_titled(&key).iter().chain(b.structural_titled(&key)).copied().collect();
+    match found.as_slice() {
+        [] => {
+            let mut all: Vec<(HeadingId, &str)> = Vec::new();
+            for (file, _, d) in ws.decisions() {
+                for (i, h) in d.headings.iter().enumerate().filter(|(_, h)| h.level >= 2) {
+                    all.push((HeadingId { file, idx: i as u32 }, h.name()));
+                }
+            }
+            let words: Vec<&str> = title.split_whitespace().collect();
+            let mut scored: Vec<(u32, usize)> =
+                all.iter().enumerate().filter_map(|(i, (_, t))| Some((fuzzy::raw_score(&words, t)?, i))).collect();
+            scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let mut msg = format!("Section '{title}' not found.");
+            if !scored.is_empty() {
+                msg.push_str("\nClosest:");
+                for (_, i) in scored.into_iter().take(10) {
+                    msg.push_str(&format!("\n  /when .{}", all[i].1));
+                }
+            }
+            Err(msg)
+        }
+        [one] => {
+            let (path, h) = heading(ws, *one).ok_or("the heading is gone")?;
+            let text = ws.file(one.file).map_or("", |f| h.section.slice(&f.text)).trim_end();
+            Ok(Resolved {
+                text: format!("{text}\n\nSource: {path}"),
+                heading: Some(*one),
+                path: path.to_string(),
+                entry: None,
+            })
+        }
+        many => {
+            let locs: Vec<String> = many
+                .iter()
+                .filter_map(|id| {
+                    let f = ws.file(id.file)?;
+                    let h = heading(ws, *id)?.1;
+                    Some(format!("{}:{}", f.path, h.line + 1))
+                })
+                .collect();
+            Err(format!("Ambiguous heading '{title}' found in: {}", locs.join(", ")))
+        }
+    }
+}
+
+/// File mode. The name is relative to the decisions directory: absolute
+/// paths, `..` parts and anything that is not a loaded decision file are
+/// refused before anything is read.
+fn file(ws: &Workspace, name: &str) -> Result<Resolved, String> {
+    let dir = &ws.config().decisions;
+    let escapes = name.is_empty()
+        || name.starts_with('/')
+        || name.starts_with('\\')
+        || name.contains(':')
+        || name.split(['/', '\\']).any(|p| p == ".." || p == ".");
+    if escapes {
+        return Err(format!("Refused: '..{name}' is not a file inside {dir}/ (file mode reads decision files only)"));
+    }
+    let path = ws.decision_path(name);
+    let Some(f) = ws.file_id(&path).and_then(|id| ws.file(id)).filter(|f| f.decision().is_some()) else {
+        let names: Vec<String> =
+            ws.decisions().map(|(_, f, _)| format!("  ..{}", f.path.rsplit('/').next().unwrap_or(&f.path))).collect();
+        let mut msg = format!("File '{name}' not found in {dir}/.");
+        if !names.is_empty() {
+            msg.push_str(&format!("\nAvailable:\n{}", names.join("\n")));
+        }
+        return Err(msg);
+    };
+    if f.problem.is_some() {
+        return Err(format!("Cannot print {}: it could not be read as UTF-8 text", f.path));
+    }
+    Ok(Resolved {
+        text: format!("{}\n\nSource: {}", f.text.trim_end(), f.path),
+        heading: None,
+        path: f.path.clone(),
+        entry: None,
+    })
+}
+
+/// `/when trigger` as written in the index.
+fn written(ws: &Workspace, id: EntryId) -> String {
+    let e = ws.bindings().entry(id);
+    let raw = ws.index().and_then(|(_, f, i)| Some(i.entry(e.line)?.trigger.slice(&f.text).to_string()));
+    format!("{} {}", e.op.token(), raw.unwrap_or_else(|| e.trigger.clone()))
+}
+
+fn heading(ws: &Workspace, id: HeadingId) -> Option<(&str, &Heading)> {
+    let f = ws.file(id.file)?;
+    Some((f.path.as_str(), f.decision()?.headings.get(id.idx as usize)?))
+}
+
+/// The section's text after its heading line(s), without surrounding blank lines.
+pub fn body_of(ws: &Workspace, id: HeadingId) -> &str {
+    let Some((_, h)) = heading(ws, id) else { return "" };
+    let Some(f) = ws.file(id.file) else { return "" };
+    let body = f.text.get(h.range.end..h.section.end).unwrap_or("");
+    body.trim_start_matches(['\n', '\r']).trim_end()
+}
+
+fn broader(ws: &Workspace, id: HeadingId) -> Vec<String> {
+    let Some(d) = ws.file(id.file).and_then(|f| f.decision()) else { return Vec::new() };
+    let mut chain = Vec::new();
+    let mut cur = d.headings.get(id.idx as usize).and_then(|h| h.parent);
+    while let Some(p) = cur {
+        let h = &d.headings[p];
+        if h.level >= 2 {
+            chain.push(format!("/when .{}", h.name()));
+        }
+        cur = h.parent;
+    }
+    chain.reverse();
+    if let Some(f) = ws.file(id.file) {
+        chain.push(format!("/when ..{}", f.path.rsplit('/').next().unwrap_or(&f.path)));
+    }
+    chain
+}
+
+fn related(ws: &Workspace, id: HeadingId) -> Vec<String> {
+    let Some(d) = ws.file(id.file).and_then(|f| f.decision()) else { return Vec::new() };
+    let parent = d.headings.get(id.idx as usize).and_then(|h| h.parent);
+    let b = ws.bindings();
+    let mut out = Vec::new();
+    for (i, h) in d.headings.iter().enumerate() {
+        if i as u32 == id.idx || h.parent != parent || !h.is_semantic() {
+            continue;
+        }
+        if let Some(&e) = b.entries_of(HeadingId { file: id.file, idx: i as u32 }).first() {
+            out.push(written(ws, e));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,89 @@
+//! Resolver output and refusals on small in-memory workspaces.
+
+use super::*;
+use crate::model::{Config, FileText};
+
+fn ws(files: &[(&str, &str)]) -> Workspace {
+    let mut ws = Workspace::new(Config::default());
+    for (p, t) in files {
+        ws.set_file(p, FileText::from(*t));
+    }
+    ws
+}
+
+const INDEX: &str = "# Memory Index\n/when <trigger>\n\n## agents/decisions/testing.md\n\n/when writing mock tests | mock patch, test doubles\n/how split test modules\n/when mock testing old\n";
+const TESTING: &str = "# Testing\n\n## .Mock Patching\n\n### When Writing Mock Tests\n\nPatch where used.\n\n```python\n# not a heading\npatch('x')\n```\n\n### How to Split Test Modules\n\nBy feature.\n";
+
+fn demo() -> Workspace {
+    ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/testing.md", TESTING)])
+}
+
+#[test]
+fn trigger_mode_prints_section_navigation_and_source() {
+    let r = resolve(&demo(), "when writing mock tests", true).expect("resolves");
+    assert_eq!(
+        r.text,
+        "# When Writing Mock Tests\n\nPatch where used.\n\n```python\n# not a heading\npatch('x')\n```\n\nBroader:\n/when .Mock Patching\n/when ..testing.md\n\nRelated:\n/how split test modules\n\nSource: agents/decisions/testing.md"
+    );
+    let plain = resolve(&demo(), "writing mock tests", false).expect("resolves");
+    assert!(!plain.text.contains("Broader:") && !plain.text.contains("Related:"));
+    assert!(plain.text.ends_with("```\n\nSource: agents/decisions/testing.md"));
+}
+
+#[test]
+fn extras_fuzzy_and_exact_precedence() {
+    let w = demo();
+    assert_eq!(
+        resolve(&w, "when test doubles", false).map(|r| r.heading),
+        resolve(&w, "writing mock tests", false).map(|r| r.heading)
+    );
+    let fuzzy = resolve(&w, "how split modules", false).expect("fuzzy");
+    assert!(fuzzy.text.starts_with("# How to Split Test Modules"));
+}
+
+#[test]
+fn drifted_entries_print_the_closest_heading_of_their_file() {
+    let r = resolve(&demo(), "mock testing old", false);
+    // `mock testing old` resembles no heading strongly enough: refused, not a wrong section.
+    assert!(r.is_err() || r.as_ref().is_ok_and(|r| r.text.starts_with("# When Writing Mock Tests")));
+}
+
+#[test]
+fn no_match_suggests_by_the_same_engine() {
+    let err = resolve(&demo(), "kubernetes pod autoscaling", false).unwrap_err();
+    assert!(err.starts_with("No match for 'kubernetes pod autoscaling'"), "{err}");
+    let err = resolve(&demo(), "mock tsts writing zzz", false).unwrap_err();
+    assert!(err.contains("Did you mean:\n  /when writing mock tests"), "{err}");
+}
+
+#[test]
+fn section_mode_reaches_semantic_and_structural_headings() {
+    let r = resolve(&demo(), ".Mock Patching", false).expect("structural");
+    assert!(r.text.starts_with("## .Mock Patching\n\n### When Writing Mock Tests"));
+    let r = resolve(&demo(), "when .how to split test modules", false).expect("semantic");
+    assert!(r.text.starts_with("### How to Split Test Modules\n\nBy feature."));
+    let err = resolve(&demo(), ".Mock Pathing", false).unwrap_err();
+    assert!(err.starts_with("Section 'Mock Pathing' not found.\nClosest:\n  /when .Mock Patching"), "{err}");
+    let dup = ws(&[("agents/decisions/a.md", "## When X\n"), ("agents/decisions/b.md", "## When X\n")]);
+    let err = resolve(&dup, ".when x", false).unwrap_err();
+    assert_eq!(err, "Ambiguous heading 'when x' found in: agents/decisions/a.md:1, agents/decisions/b.md:1");
+}
+
+#[test]
+fn file_mode_stays_inside_the_decisions_directory() {
+    let r = resolve(&demo(), "..testing.md", false).expect("file");
+    assert!(r.text.starts_with("# Testing\n") && r.text.ends_with("Source: agents/decisions/testing.md"));
+    for bad in ["..../etc/passwd", "../x.md", "../../memory-index.md", "../sub/../../x.md", "../", ".."] {
+        let err = resolve(&demo(), bad, false).unwrap_err();
+        assert!(err.starts_with("Refused:") || err.starts_with("File '"), "{bad}: {err}");
+        assert!(!err.contains("Patch where used"), "nothing of a file is printed");
+    }
+    let err = resolve(&demo(), "..nope.md", false).unwrap_err();
+    assert_eq!(err, "File 'nope.md' not found in agents/decisions/.\nAvailable:\n  ..testing.md");
+}
+
+#[test]
+fn preamble_examples_are_never_targets() {
+    let err = resolve(&demo(), "<trigger>", false).unwrap_err();
+    assert!(err.starts_with("No match"), "{err}");
+}

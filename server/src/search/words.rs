@@ -1,0 +1,80 @@
+//! Word-level helpers for ranking: English stemming (both sides) and one-edit typo tolerance.
+//!
+//! Stemming uses the Snowball English stemmer (`rust-stemmers`), so `gates`,
+//! `gate` and `gating` meet. A query word of five letters or more that is one
+//! edit (substitution, insertion, deletion or adjacent transposition) away
+//! from a candidate word is read as that word: `wirting` finds `writing`.
+
+use std::cell::RefCell;
+
+use rust_stemmers::{Algorithm, Stemmer};
+
+thread_local! {
+    static STEMMER: RefCell<Stemmer> = RefCell::new(Stemmer::create(Algorithm::English));
+}
+
+/// Shortest word a typo is tolerated in.
+pub const MIN_TYPO_LEN: usize = 5;
+
+/// Each whitespace-separated word stemmed (input should already be lowercase).
+pub fn stem_phrase(s: &str) -> String {
+    STEMMER.with(|st| {
+        let st = st.borrow();
+        s.split_whitespace().map(|w| st.stem(w).into_owned()).collect::<Vec<_>>().join(" ")
+    })
+}
+
+/// True when `a` and `b` differ by one substitution, insertion, deletion or adjacent transposition.
+pub fn one_edit(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a == b {
+        return false;
+    }
+    if a.len() == b.len() {
+        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+        return match diff.as_slice() {
+            [_] => true,
+            [i, j] => *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i],
+            _ => false,
+        };
+    }
+    let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
+    long.len() == short.len() + 1
+        && (0..long.len())
+            .any(|skip| long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short.iter()))
+}
+
+/// `query` with each word of 5+ letters that is one edit from a word of `candidate` replaced by that word.
+pub fn correct_typos(query: &str, candidate: &str) -> Option<String> {
+    let cand: Vec<&str> = candidate.split_whitespace().collect();
+    let mut changed = false;
+    let words: Vec<&str> = query
+        .split_whitespace()
+        .map(|w| {
+            if w.chars().count() >= MIN_TYPO_LEN && !cand.contains(&w) {
+                if let Some(c) = cand.iter().find(|c| one_edit(w, c)) {
+                    changed = true;
+                    return *c;
+                }
+            }
+            w
+        })
+        .collect();
+    changed.then(|| words.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stems_and_edits() {
+        assert_eq!(stem_phrase("choosing review gates"), stem_phrase("choosing review gate"));
+        assert!(one_edit("wirting", "writing"));
+        assert!(one_edit("writng", "writing"));
+        assert!(one_edit("wrxting", "writing"));
+        assert!(!one_edit("wrtign", "writing"));
+        assert_eq!(correct_typos("wirting mock tests", "writing mock tests").as_deref(), Some("writing mock tests"));
+        assert_eq!(correct_typos("mokc tests", "mock tests"), None, "short words are not corrected");
+    }
+}

@@ -1,0 +1,100 @@
+//! The `resolve` command as an agent calls it, on fixtures/demo and the real corpus.
+
+mod support;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use support::*;
+
+fn resolve(args: &[&str], stdin: &str, root: &std::path::Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+        .arg("resolve")
+        .args(args)
+        .current_dir(root)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write");
+    child.wait_with_output().expect("wait")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn contract_args_stdin_null_dedup_and_exit_codes() {
+    let demo = repo().join("fixtures/demo");
+    let o = resolve(&["when writing mock tests", "how paginate list responses"], "", &demo);
+    assert_eq!(o.status.code(), Some(0));
+    let text = out(&o);
+    assert!(text.starts_with("# When Writing Mock Tests\n"), "{text}");
+    assert!(text.contains("\n---\n# How to Paginate List Responses\n"), "{text}");
+    let o = resolve(&["null"], "when null\n\n", &demo);
+    assert_eq!((o.status.code(), out(&o).as_str()), (Some(0), ""));
+    let o = resolve(&["writing mock tests"], "when writing mock tests\nmock patch\nkubernetes autoscaling\n", &demo);
+    assert_eq!(o.status.code(), Some(1), "one query failed");
+    let text = out(&o);
+    assert_eq!(text.matches("# When Writing Mock Tests").count(), 1, "identical results once:\n{text}");
+    assert!(text.trim_end().ends_with("No match for 'kubernetes autoscaling'"), "errors last:\n{text}");
+    let o = resolve(&[], "", &demo);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("No queries provided"));
+    let o =
+        resolve(&["--root", demo.to_str().expect("path"), "--no-nav", "..operations.md"], "", &std::env::temp_dir());
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out(&o).starts_with("# Operations Decisions\n"));
+}
+
+#[test]
+fn file_mode_refuses_paths_outside_the_decisions_directory() {
+    let demo = repo().join("fixtures/demo");
+    let pwd = std::env::current_dir().expect("cwd");
+    for q in ["..../etc/passwd".to_string(), format!("..{}/x.md", pwd.display()), "../../README.md".to_string()] {
+        let o = resolve(&[&q], "", &demo);
+        assert_eq!(o.status.code(), Some(1), "{q}");
+        let text = out(&o);
+        assert!(text.starts_with("Refused:") || text.starts_with("File '"), "{q}: {text}");
+        assert!(!text.contains("root:") && !text.contains("# Memory Index"), "prints nothing of any file");
+    }
+}
+
+#[test]
+fn corpus_sections_are_whole_and_end_with_source() {
+    let Some(head) = corpus("head") else { return };
+    let o = resolve(&["how encode file paths"], "", &head);
+    assert_eq!(o.status.code(), Some(0));
+    let text = out(&o);
+    assert!(text.starts_with("# How to Encode File Paths\n"), "{text}");
+    assert!(text.trim_end().ends_with("Source: agents/decisions/data-processing.md"), "{text}");
+    let o = resolve(&["--no-nav", "/how apply mock patches correctly"], "", &head);
+    let text = out(&o);
+    assert!(text.starts_with("# How to Apply Mock Patches Correctly\n"), "{text}");
+    let fence = text.find("```python").expect("the code block is printed");
+    assert!(text[fence..].matches("```").count() >= 2, "not cut inside its code block:\n{text}");
+}
+
+#[test]
+fn every_trigger_and_extra_of_the_corpus_resolves_to_its_own_entry() {
+    let Some(head) = corpus("head") else { return };
+    let ws = memory_index_lsp::load::load(&head).expect("load");
+    let b = ws.bindings();
+    let (_, src, index) = ws.index().expect("index");
+    let mut failures = Vec::new();
+    for (i, e) in b.entries.iter().enumerate() {
+        let entry = index.entry(e.line).expect("entry");
+        let words = std::iter::once(entry.trigger).chain(entry.extras.iter().copied().filter(|r| !r.is_empty()));
+        for r in words {
+            let q = format!("{} {}", e.op.word(), r.slice(&src.text));
+            let got = memory_index_lsp::ide::resolve::resolve(&ws, &q, false).ok().and_then(|r| r.entry);
+            if got != Some(memory_index_lsp::model::EntryId(i as u32)) {
+                failures.push(q);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} queries resolve elsewhere: {failures:#?}", failures.len());
+}
