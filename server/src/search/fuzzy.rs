@@ -53,10 +53,8 @@ pub fn raw_score(words: &[&str], candidate: &str) -> Option<u32> {
             let atom = Atom::new(w, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy, false);
             total += u32::from(atom.score(hay, matcher)?);
         }
-        let cand_words: Vec<String> = candidate.split_whitespace().map(str::to_lowercase).collect();
         for w in words {
-            let w = w.to_lowercase();
-            if cand_words.iter().any(|c| *c == w) {
+            if candidate.split_whitespace().any(|c| same_word(c, w)) {
                 total += WHOLE_WORD_BONUS;
             }
         }
@@ -66,6 +64,14 @@ pub fn raw_score(words: &[&str], candidate: &str) -> Option<u32> {
         let extra = candidate.chars().count().saturating_sub(q_len) as u32;
         Some(total.saturating_sub((extra / 4).min(LENGTH_PENALTY_CAP)))
     })
+}
+
+/// Case-insensitive word equality without allocating (ASCII fast path).
+fn same_word(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        return a.eq_ignore_ascii_case(b);
+    }
+    a.chars().flat_map(char::to_lowercase).eq(b.chars().flat_map(char::to_lowercase))
 }
 
 /// Ranks `candidates` for `query`, best first; ties keep input order.
