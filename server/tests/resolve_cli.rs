@@ -98,3 +98,26 @@ fn every_trigger_and_extra_of_the_corpus_resolves_to_its_own_entry() {
     }
     assert!(failures.is_empty(), "{} queries resolve elsewhere: {failures:#?}", failures.len());
 }
+
+#[test]
+fn compressed_keys_resolve_to_their_own_heading() {
+    let Some(head) = corpus("head") else { return };
+    let ws = memory_index_lsp::load::load(&head).expect("load");
+    let titles: Vec<String> = ws
+        .decisions()
+        .flat_map(|(_, _, d)| d.headings.iter().filter(|h| h.is_semantic()).map(|h| h.title.clone()))
+        .collect();
+    for title in titles.iter().step_by(12) {
+        let (op, key) = memory_index_lsp::ide::compress::compress_title(&ws, title).expect("prefixed title");
+        assert!(key.split_whitespace().count() <= title.split_whitespace().count());
+        let r = memory_index_lsp::ide::resolve::resolve(&ws, &format!("{} {key}", op.word()), false).expect("resolves");
+        assert!(r.text.starts_with(&format!("# {title}\n")), "{key} -> {}", r.text.lines().next().unwrap_or(""));
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+        .args(["compress-key", "--root"])
+        .arg(&head)
+        .arg("How to Encode File Paths")
+        .output()
+        .expect("run");
+    assert_eq!(out(&o), "How to Encode File Paths\t/how file\n");
+}

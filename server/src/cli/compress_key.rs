@@ -1,7 +1,60 @@
-//! Placeholder for the `compress_key` command; the resolver work replaces this file.
+//! `memory-index-lsp compress-key [--root DIR] [TITLE]...`: suggests the shortest unique trigger per heading.
+//!
+//! Prints `TITLE<TAB>TRIGGER` per title (the trigger with its operator); with
+//! no title, for every semantic heading of the workspace. Exit 0, or 2 for
+//! usage errors (a title without `When `/`How to ` is reported on stderr and
+//! makes the exit code 1).
 
-/// Runs the command; returns the process exit code.
-pub fn run(_args: &[String]) -> i32 {
-    eprintln!("memory-index-lsp: this command is not available in this build");
-    2
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::usage_error;
+use crate::ide::compress;
+use crate::load;
+
+/// Runs `compress-key`; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let mut root: Option<PathBuf> = None;
+    let mut titles: Vec<String> = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--root" => match it.next() {
+                Some(r) => root = Some(PathBuf::from(r)),
+                None => return usage_error("--root needs a directory"),
+            },
+            s if s.starts_with("--") => return usage_error(&format!("unknown option `{s}`")),
+            s => titles.push(s.to_string()),
+        }
+    }
+    let root = root
+        .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let ws = match load::load(&root) {
+        Ok(ws) => ws,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    if titles.is_empty() {
+        titles = ws
+            .decisions()
+            .flat_map(|(_, _, d)| d.headings.iter().filter(|h| h.is_semantic()).map(|h| h.title.clone()))
+            .collect();
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut code = 0;
+    for t in &titles {
+        match compress::compress_title(&ws, t) {
+            Some((op, trigger)) => {
+                if writeln!(out, "{t}\t{} {trigger}", op.token()).is_err() {
+                    return 2;
+                }
+            }
+            None => {
+                eprintln!("memory-index-lsp: `{t}` starts with neither `When ` nor `How to `: no trigger can bind it");
+                code = 1;
+            }
+        }
+    }
+    code
 }

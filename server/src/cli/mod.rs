@@ -6,7 +6,6 @@
 
 pub mod check;
 pub mod compress_key;
-pub mod eval;
 pub mod fix;
 pub mod gen;
 pub mod output;
@@ -45,7 +44,6 @@ pub fn run(args: &[String]) -> Option<i32> {
         "fix" => fix::run(rest),
         "resolve" | "when" => resolve::run(rest),
         "compress-key" => compress_key::run(rest),
-        "eval" => eval::run(rest),
         "gen" => gen::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");

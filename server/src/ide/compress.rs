@@ -1,0 +1,131 @@
+//! Key compression (spec §6): the shortest trigger that resolves to a heading and to no other.
+//!
+//! Candidates are order-preserving subsets of the title's words (after its
+//! `When `/`How to ` prefix), tried by fewest words, then shortest text. A
+//! candidate wins when, by the resolver's own matching, it would return this
+//! heading's entry: no other entry's trigger or extra equals it, it matches
+//! the heading's own trigger, and it scores strictly higher against that
+//! trigger than against any other entry. Unlike the reference tool, the
+//! winner must be the heading itself. Work is bounded: at most
+//! [`MAX_CANDIDATES`] candidates per title, so a 20-word title returns in
+//! milliseconds; when none wins, the full trigger is returned.
+
+use crate::model::{HeadingId, Workspace};
+use crate::rules::placement::trigger_from_title;
+use crate::search::{fuzzy, triggers, words, TriggerQuery};
+use crate::syntax::index::Op;
+use crate::syntax::normalize;
+
+/// Most candidates evaluated for one title.
+pub const MAX_CANDIDATES: usize = 1500;
+
+/// The compressed trigger (with its operator) for `title`, or None when the
+/// title has no `When `/`How to ` prefix.
+pub fn compress_title(ws: &Workspace, title: &str) -> Option<(Op, String)> {
+    let (op, full) = trigger_from_title(title)?;
+    let own = ws.bindings().headings_titled(&normalize(title)).first().copied();
+    let words_: Vec<&str> = full.split_whitespace().collect();
+    let mut tried = 0;
+    for k in 1..words_.len() {
+        let mut best: Option<String> = None;
+        let mut combo: Vec<usize> = (0..k).collect();
+        loop {
+            tried += 1;
+            if tried > MAX_CANDIDATES {
+                return Some((op, full));
+            }
+            let cand: String = combo.iter().map(|&i| words_[i]).collect::<Vec<_>>().join(" ");
+            if best.as_ref().is_none_or(|b| cand.len() < b.len()) && wins(ws, op, &cand, &full, own) {
+                best = Some(cand);
+            }
+            if !next_combination(&mut combo, words_.len()) {
+                break;
+            }
+        }
+        if let Some(b) = best {
+            return Some((op, b));
+        }
+    }
+    Some((op, full))
+}
+
+/// The compressed trigger of a heading.
+pub fn compress_heading(ws: &Workspace, id: HeadingId) -> Option<(Op, String)> {
+    compress_title(ws, &ws.heading(id)?.title)
+}
+
+fn wins(ws: &Workspace, op: Op, cand: &str, full: &str, own: Option<HeadingId>) -> bool {
+    let b = ws.bindings();
+    let q = normalize(cand);
+    // Another entry that owns these exact words would win.
+    if let Some((e, _)) = b.exact_match(Some(op), &q) {
+        return own.is_some_and(|h| b.entry(e).heading == Some(h));
+    }
+    let text = format!("{} {q}", op.word());
+    let score = |target: &str| {
+        let t = format!("{} {target}", op.word());
+        fuzzy::score(&text, &t).or_else(|| fuzzy::score(&words::stem_phrase(&text), &words::stem_phrase(&t)))
+    };
+    let Some(mine) = score(&normalize(full)) else { return false };
+    let others = triggers::rank(ws, &TriggerQuery { op: Some(op), text: q.clone() }, 3);
+    others.iter().all(|h| {
+        let e = b.entry(h.entry);
+        own.is_some_and(|o| e.heading == Some(o)) || h.score < mine
+    })
+}
+
+/// Advances `c` to the next k-combination of 0..n in lexicographic order.
+fn next_combination(c: &mut [usize], n: usize) -> bool {
+    let k = c.len();
+    for i in (0..k).rev() {
+        if c[i] < n - k + i {
+            c[i] += 1;
+            for j in i + 1..k {
+                c[j] = c[j - 1] + 1;
+            }
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Config, FileText};
+
+    fn ws() -> Workspace {
+        let mut ws = Workspace::new(Config::default());
+        ws.set_file(
+            "agents/memory-index.md",
+            FileText::from(
+                "## agents/decisions/a.md\n/how encode file paths\n/how encode urls\n/when writing cli output\n",
+            ),
+        );
+        ws.set_file(
+            "agents/decisions/a.md",
+            FileText::from("## How to Encode File Paths\nx\n## How to Encode URLs\ny\n## When Writing CLI Output\nz\n"),
+        );
+        ws
+    }
+
+    #[test]
+    fn shortest_unique_trigger_that_resolves_to_the_heading() {
+        let w = ws();
+        assert_eq!(compress_title(&w, "How to Encode File Paths"), Some((Op::How, "file".into())));
+        assert_eq!(compress_title(&w, "When Writing CLI Output"), Some((Op::When, "CLI".into())));
+        let (_, urls) = compress_title(&w, "How to Encode URLs").expect("key");
+        assert_ne!(urls, "encode", "`encode` is shared, so it cannot be the key");
+        assert_eq!(compress_title(&w, "Inline Criteria"), None);
+    }
+
+    #[test]
+    fn long_titles_are_bounded() {
+        let w = ws();
+        let title = format!("When {}", (0..20).map(|i| format!("word{i}")).collect::<Vec<_>>().join(" "));
+        let t = std::time::Instant::now();
+        let got = compress_title(&w, &title);
+        assert!(got.is_some());
+        assert!(t.elapsed() < std::time::Duration::from_secs(5), "bounded work");
+    }
+}
