@@ -25,6 +25,7 @@
 //! heading order; section and file modes end with the same `Source:` line.
 
 use crate::model::{EntryId, HeadingId, Workspace};
+use crate::search::bm25::Bm25;
 use crate::search::{fuzzy, similar, triggers, TriggerQuery};
 use crate::syntax::decision::Heading;
 use crate::syntax::normalize;
@@ -75,16 +76,19 @@ fn trigger(ws: &Workspace, q: &TriggerQuery, nav: bool) -> Result<Resolved, Stri
     if q.text.trim().is_empty() {
         return Err("Empty query: type the trigger after /when or /how".into());
     }
-    let Some(hit) = triggers::resolve(ws, q) else {
+    // Letters first (exact, fuzzy, stems, typos); reworded queries fall back to BM25.
+    let hit =
+        triggers::resolve(ws, q).map(|h| h.entry).or_else(|| Bm25::build(ws).rank(&q.text, 1).first().map(|h| h.0));
+    let Some(hit) = hit else {
         return Err(no_match(ws, q));
     };
     let b = ws.bindings();
-    let e = b.entry(hit.entry);
+    let e = b.entry(hit);
     let Some(hid) = triggers::entry_target(ws, e) else {
         let line = e.line + 1;
         return Err(format!(
             "The entry `{}` ({}:{line}) has no heading to print; run `memory-index-lsp check` to see why",
-            written(ws, hit.entry),
+            written(ws, hit),
             ws.config().index
         ));
     };
@@ -107,7 +111,7 @@ fn trigger(ws: &Workspace, q: &TriggerQuery, nav: bool) -> Result<Resolved, Stri
         }
     }
     out.push_str(&format!("\nSource: {path}"));
-    Ok(Resolved { text: out, heading: Some(hid), path: path.to_string(), entry: Some(hit.entry) })
+    Ok(Resolved { text: out, heading: Some(hid), path: path.to_string(), entry: Some(hit) })
 }
 
 fn no_match(ws: &Workspace, q: &TriggerQuery) -> String {

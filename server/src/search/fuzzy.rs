@@ -11,6 +11,10 @@
 //! four characters the candidate has beyond the query (at most
 //! [`LENGTH_PENALTY_CAP`]).
 //!
+//! Each word must also score at least [`MIN_WORD_SCORE_PER_CHAR`] per
+//! character, so a word whose letters are scattered over the candidate does
+//! not match.
+//!
 //! Threshold: a match whose score is below [`MIN_SCORE_PER_CHAR`] × the
 //! query's non-space character count is no match. Tie-breaks are the
 //! caller's (the resolver keeps index order).
@@ -22,6 +26,9 @@ use nucleo_matcher::{Config, Matcher, Utf32Str};
 
 /// Added per query word that equals a whole candidate word.
 pub const WHOLE_WORD_BONUS: u32 = 24;
+/// Minimum score per character of each query word: scattered letters
+/// (`turn` across "…triaging… code…") do not count as the word.
+pub const MIN_WORD_SCORE_PER_CHAR: u32 = 6;
 /// Most points taken off a long candidate (see [`raw_score`]).
 pub const LENGTH_PENALTY_CAP: u32 = 12;
 /// Minimum average score per query character for a match to count.
@@ -51,7 +58,12 @@ pub fn raw_score(words: &[&str], candidate: &str) -> Option<u32> {
         let mut total = 0u32;
         for w in words {
             let atom = Atom::new(w, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy, false);
-            total += u32::from(atom.score(hay, matcher)?);
+            let score = u32::from(atom.score(hay, matcher)?);
+            // A word whose letters are scattered across the candidate is no match.
+            if score < MIN_WORD_SCORE_PER_CHAR * w.chars().count() as u32 {
+                return None;
+            }
+            total += score;
         }
         for w in words {
             if candidate.split_whitespace().any(|c| same_word(c, w)) {

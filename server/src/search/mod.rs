@@ -4,6 +4,7 @@
 //! rules, `collision` and `shadowed-trigger`, are defined by what the resolver
 //! would return. Binding never uses it: binding is exact (see `model::bind`).
 
+pub mod bm25;
 pub mod fuzzy;
 pub mod similar;
 pub mod triggers;
