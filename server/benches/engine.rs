@@ -34,6 +34,29 @@ fn bench(c: &mut Criterion) {
     let files: Vec<(String, String)> = ws.files().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
     c.bench_function("check head (parse + bind + all rules)", |b| b.iter(|| full_check(&files)));
     c.bench_function("rules only on head (parsed)", |b| b.iter(|| rules::check(&ws).len()));
+    let _ = ws.bindings();
+    c.bench_function("resolve one trigger on head (exact)", |b| {
+        b.iter(|| ide::resolve::resolve(&ws, "how encode file paths", true).map(|r| r.text.len()))
+    });
+    c.bench_function("resolve one trigger on head (typo, fuzzy)", |b| {
+        b.iter(|| ide::resolve::resolve(&ws, "when wirting cli output", true).map(|r| r.text.len()))
+    });
+    c.bench_function("resolve on head (reworded, BM25 fallback)", |b| {
+        b.iter(|| ide::resolve::resolve(&ws, "when patching mocks correctly", true).map(|r| r.text.len()))
+    });
+    c.bench_function("resolve on head (no match)", |b| {
+        b.iter(|| ide::resolve::resolve(&ws, "kubernetes pod autoscaling", true).is_err())
+    });
+    let titles: Vec<String> = ws
+        .decisions()
+        .flat_map(|(_, _, d)| d.headings.iter().filter(|h| h.is_semantic()).map(|h| h.title.clone()))
+        .collect();
+    let mut group = c.benchmark_group("compress-key");
+    group.sample_size(10);
+    group.bench_function(format!("every heading of head ({})", titles.len()), |b| {
+        b.iter(|| titles.iter().filter_map(|t| ide::compress::compress_title(&ws, t)).count())
+    });
+    group.finish();
     c.bench_function("fix-all on head", |b| {
         b.iter(|| {
             let mut w = ws.clone();

@@ -25,7 +25,7 @@
 //! heading order; section and file modes end with the same `Source:` line.
 
 use crate::model::{EntryId, HeadingId, Workspace};
-use crate::search::bm25::Bm25;
+use crate::search::index as search_index;
 use crate::search::{fuzzy, similar, triggers, TriggerQuery};
 use crate::syntax::decision::Heading;
 use crate::syntax::normalize;
@@ -77,8 +77,9 @@ fn trigger(ws: &Workspace, q: &TriggerQuery, nav: bool) -> Result<Resolved, Stri
         return Err("Empty query: type the trigger after /when or /how".into());
     }
     // Letters first (exact, fuzzy, stems, typos); reworded queries fall back to BM25.
-    let hit =
-        triggers::resolve(ws, q).map(|h| h.entry).or_else(|| Bm25::build(ws).rank(&q.text, 1).first().map(|h| h.0));
+    let hit = triggers::resolve(ws, q)
+        .map(|h| h.entry)
+        .or_else(|| search_index::of(ws).bm25(ws).rank(&q.text, 1).first().map(|h| h.0));
     let Some(hit) = hit else {
         return Err(no_match(ws, q));
     };

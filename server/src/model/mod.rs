@@ -116,6 +116,25 @@ pub struct Workspace {
     files: Vec<Option<SourceFile>>,
     by_path: BTreeMap<String, FileId>,
     bindings: OnceLock<Bindings>,
+    derived: Derived,
+}
+
+/// Data a later layer derives from one workspace state (the search index),
+/// cached until the next change. Type-erased so the model does not depend on
+/// the layers above it; a clone starts empty.
+#[derive(Default)]
+struct Derived(OnceLock<Box<dyn std::any::Any + Send + Sync>>);
+
+impl Clone for Derived {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for Derived {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() { "Derived(cached)" } else { "Derived(empty)" })
+    }
 }
 
 impl Workspace {
@@ -155,6 +174,7 @@ impl Workspace {
             }
         }
         self.bindings = OnceLock::new();
+        self.derived = Derived::default();
     }
 
     /// Adds or replaces the file at `path` (relative, `/`-separated). Returns its id.
@@ -173,6 +193,7 @@ impl Workspace {
             parsed,
         };
         self.bindings = OnceLock::new();
+        self.derived = Derived::default();
         match self.by_path.get(path) {
             Some(&id) => {
                 self.files[id.0 as usize] = Some(file);
@@ -193,6 +214,7 @@ impl Workspace {
             Some(id) => {
                 self.files[id.0 as usize] = None;
                 self.bindings = OnceLock::new();
+                self.derived = Derived::default();
                 true
             }
             None => false,
@@ -227,6 +249,13 @@ impl Workspace {
     /// The entry ↔ heading binding, computed once per workspace state.
     pub fn bindings(&self) -> &Bindings {
         self.bindings.get_or_init(|| Bindings::compute(self))
+    }
+
+    /// Data derived by a later layer from this workspace state, built once by
+    /// `init` and dropped on the next change. Only one type may be cached;
+    /// asking for another returns None.
+    pub fn derived<T: std::any::Any + Send + Sync>(&self, init: impl FnOnce(&Workspace) -> T) -> Option<&T> {
+        self.derived.0.get_or_init(|| Box::new(init(self))).downcast_ref::<T>()
     }
 
     /// The decision file's path for a directory-relative name (`testing.md`).

@@ -41,41 +41,68 @@ thread_local! {
 /// Scores `candidate` for `query`; None when some word does not match or the
 /// total is under the threshold.
 pub fn score(query: &str, candidate: &str) -> Option<u32> {
-    let words: Vec<&str> = query.split_whitespace().collect();
-    if words.is_empty() {
-        return None;
-    }
-    let raw = raw_score(&words, candidate)?;
-    let chars: u32 = words.iter().map(|w| w.chars().count() as u32).sum();
-    (raw >= MIN_SCORE_PER_CHAR * chars).then_some(raw)
+    Prepared::new(query).score(candidate)
 }
 
 /// Like [`score`] without the threshold (for ranking suggestions).
 pub fn raw_score(words: &[&str], candidate: &str) -> Option<u32> {
-    MATCHER.with(|m| {
-        let (matcher, buf) = &mut *m.borrow_mut();
-        let hay = Utf32Str::new(candidate, buf);
-        let mut total = 0u32;
-        for w in words {
-            let atom = Atom::new(w, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy, false);
-            let score = u32::from(atom.score(hay, matcher)?);
-            // A word whose letters are scattered across the candidate is no match.
-            if score < MIN_WORD_SCORE_PER_CHAR * w.chars().count() as u32 {
-                return None;
-            }
-            total += score;
+    Prepared::new(&words.join(" ")).raw(candidate)
+}
+
+/// A query parsed once (one fuzzy atom per word) and scored against many candidates.
+pub struct Prepared {
+    words: Vec<(String, Atom, u32)>,
+    chars: u32,
+}
+
+impl Prepared {
+    pub fn new(query: &str) -> Self {
+        let words: Vec<(String, Atom, u32)> = query
+            .split_whitespace()
+            .map(|w| {
+                let atom = Atom::new(w, CaseMatching::Ignore, Normalization::Smart, AtomKind::Fuzzy, false);
+                (w.to_string(), atom, w.chars().count() as u32)
+            })
+            .collect();
+        let chars = words.iter().map(|w| w.2).sum();
+        Self { words, chars }
+    }
+
+    /// [`score`] of this query against `candidate`.
+    pub fn score(&self, candidate: &str) -> Option<u32> {
+        if self.words.is_empty() {
+            return None;
         }
-        for w in words {
-            if candidate.split_whitespace().any(|c| same_word(c, w)) {
-                total += WHOLE_WORD_BONUS;
+        let raw = self.raw(candidate)?;
+        (raw >= MIN_SCORE_PER_CHAR * self.chars).then_some(raw)
+    }
+
+    /// [`raw_score`] of this query against `candidate`.
+    pub fn raw(&self, candidate: &str) -> Option<u32> {
+        MATCHER.with(|m| {
+            let (matcher, buf) = &mut *m.borrow_mut();
+            let hay = Utf32Str::new(candidate, buf);
+            let mut total = 0u32;
+            for (_, atom, len) in &self.words {
+                let score = u32::from(atom.score(hay, matcher)?);
+                // A word whose letters are scattered across the candidate is no match.
+                if score < MIN_WORD_SCORE_PER_CHAR * len {
+                    return None;
+                }
+                total += score;
             }
-        }
-        // Prefer the tighter candidate among equals: one point per 4 unmatched
-        // characters, at most LENGTH_PENALTY_CAP.
-        let q_len: usize = words.iter().map(|w| w.chars().count() + 1).sum();
-        let extra = candidate.chars().count().saturating_sub(q_len) as u32;
-        Some(total.saturating_sub((extra / 4).min(LENGTH_PENALTY_CAP)))
-    })
+            for (w, _, _) in &self.words {
+                if candidate.split_whitespace().any(|c| same_word(c, w)) {
+                    total += WHOLE_WORD_BONUS;
+                }
+            }
+            // Prefer the tighter candidate among equals: one point per 4 unmatched
+            // characters, at most LENGTH_PENALTY_CAP.
+            let q_len = self.chars as usize + self.words.len();
+            let extra = candidate.chars().count().saturating_sub(q_len) as u32;
+            Some(total.saturating_sub((extra / 4).min(LENGTH_PENALTY_CAP)))
+        })
+    }
 }
 
 /// Case-insensitive word equality without allocating (ASCII fast path).

@@ -6,6 +6,7 @@
 
 pub mod bm25;
 pub mod fuzzy;
+pub mod index;
 pub mod similar;
 pub mod triggers;
 pub mod words;

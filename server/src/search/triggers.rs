@@ -85,23 +85,32 @@ pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
         None => q.clone(),
     };
     let mut fuzzy_hits: Vec<Hit> = Vec::new();
+    let idx = super::index::of(ws);
+    let query_stems = words::stem_phrase(&query_text);
+    let (letters, stems) = (fuzzy::Prepared::new(&query_text), fuzzy::Prepared::new(&query_stems));
     let mut cand = String::new();
+    let mut stemmed = String::new();
     for (i, e) in b.entries.iter().enumerate() {
         let entry = EntryId(i as u32);
         if e.trigger.is_empty() || hits.iter().any(|h| h.entry == entry) {
             continue;
         }
         let mut best: Option<u32> = None;
-        for c in std::iter::once(&e.trigger).chain(&e.extras) {
+        for (k, c) in std::iter::once(&e.trigger).chain(&e.extras).enumerate() {
             cand.clear();
+            stemmed.clear();
             if query.op.is_some() {
                 cand.push_str(e.op.word());
                 cand.push(' ');
+                stemmed.push_str(e.op.word());
+                stemmed.push(' ');
             }
             cand.push_str(c);
+            stemmed.push_str(idx.stems.get(i).and_then(|s| s.get(k)).map_or(c.as_str(), String::as_str));
             // Letters in order; else word forms (stems on both sides); else one typo per long word.
-            let score = fuzzy::score(&query_text, &cand)
-                .or_else(|| fuzzy::score(&words::stem_phrase(&query_text), &words::stem_phrase(&cand)))
+            let score = letters
+                .score(&cand)
+                .or_else(|| stems.score(&stemmed))
                 .or_else(|| fuzzy::score(&words::correct_typos(&query_text, &cand)?, &cand));
             if let Some(s) = score {
                 best = Some(best.map_or(s, |b| b.max(s)));

@@ -26,22 +26,31 @@ pub fn stem_phrase(s: &str) -> String {
 
 /// True when `a` and `b` differ by one substitution, insertion, deletion or adjacent transposition.
 pub fn one_edit(a: &str, b: &str) -> bool {
+    if a.len().abs_diff(b.len()) > 4 {
+        return false; // more than one character apart in any encoding
+    }
+    if a.is_ascii() && b.is_ascii() {
+        return one_edit_slices(a.as_bytes(), b.as_bytes());
+    }
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    one_edit_slices(&a, &b)
+}
+
+fn one_edit_slices<T: PartialEq>(a: &[T], b: &[T]) -> bool {
     if a == b {
         return false;
     }
-    if a.len() == b.len() {
-        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
-        return match diff.as_slice() {
-            [_] => true,
-            [i, j] => *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i],
-            _ => false,
-        };
+    // Skip the common prefix; what differs must be one substitution,
+    // one adjacent transposition, or one insertion/deletion.
+    let i = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    match a.len().cmp(&b.len()) {
+        std::cmp::Ordering::Equal => {
+            a[i + 1..] == b[i + 1..]
+                || (i + 1 < a.len() && a[i] == b[i + 1] && a[i + 1] == b[i] && a[i + 2..] == b[i + 2..])
+        }
+        std::cmp::Ordering::Greater => a.len() == b.len() + 1 && a[i + 1..] == b[i..],
+        std::cmp::Ordering::Less => b.len() == a.len() + 1 && b[i + 1..] == a[i..],
     }
-    let (long, short) = if a.len() > b.len() { (&a, &b) } else { (&b, &a) };
-    long.len() == short.len() + 1
-        && (0..long.len())
-            .any(|skip| long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short.iter()))
 }
 
 /// `query` with each word of 5+ letters that is one edit from a word of `candidate` replaced by that word.
@@ -74,6 +83,8 @@ mod tests {
         assert!(one_edit("writng", "writing"));
         assert!(one_edit("wrxting", "writing"));
         assert!(!one_edit("wrtign", "writing"));
+        assert!(one_edit("writingx", "writing") && one_edit("xwriting", "writing") && one_edit("wirting", "writing"));
+        assert!(!one_edit("wiritng", "writing") && !one_edit("writing", "writing") && !one_edit("ab", "ba c"));
         assert_eq!(correct_typos("wirting mock tests", "writing mock tests").as_deref(), Some("writing mock tests"));
         assert_eq!(correct_typos("mokc tests", "mock tests"), None, "short words are not corrected");
     }
