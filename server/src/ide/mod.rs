@@ -2,4 +2,8 @@
 
 pub mod compress;
 pub mod fix_all;
+pub mod hover;
+pub mod navigate;
 pub mod resolve;
+pub mod symbols;
+pub mod target;

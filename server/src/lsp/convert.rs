@@ -79,6 +79,12 @@ pub fn diagnostic(ws: &Workspace, root: &Path, f: &Finding, enc: Encoding) -> Op
     })
 }
 
+/// A workspace location as an LSP location.
+pub fn location(ws: &Workspace, root: &Path, r: crate::model::FileRange, enc: Encoding) -> Option<Location> {
+    let f = ws.file(r.file)?;
+    Some(Location { uri: uri_of(root, &f.path)?, range: range(f, r.range, enc) })
+}
+
 /// Per-file engine edits as a plain `changes` workspace edit.
 pub fn workspace_edit(ws: &Workspace, root: &Path, changes: &[FileEdit], enc: Encoding) -> WorkspaceEdit {
     let mut map: HashMap<Uri, Vec<LspEdit>> = HashMap::new();

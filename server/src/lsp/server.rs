@@ -21,7 +21,7 @@ use tower_lsp_server::{Client, LanguageServer};
 use super::convert;
 use super::state::{apply_change, State};
 use crate::edit::{Applicability, FileEdit};
-use crate::ide::fix_all;
+use crate::ide::{fix_all, hover, navigate, symbols};
 use crate::model::config::ConfigPatch;
 use crate::model::FileText;
 use crate::rules;
@@ -105,6 +105,33 @@ pub fn disk_changes(state: &mut State, paths: &[PathBuf]) -> Vec<(Uri, Vec<Diagn
         }
     }
     touched.into_iter().flat_map(|i| state.changed_diagnostics(i)).collect()
+}
+
+/// The root, file and byte offset of a client position.
+fn at_position(st: &State, uri: &Uri, pos: Position) -> Option<(usize, crate::model::FileId, usize)> {
+    let (i, rel) = st.locate_uri(uri)?;
+    let ws = &st.roots[i].ws;
+    let file = ws.file_id(&rel)?;
+    Some((i, file, convert::offset(ws.file(file)?, pos, st.enc)))
+}
+
+#[allow(deprecated)]
+fn document_symbol(f: &crate::model::SourceFile, s: &symbols::Symbol, enc: Encoding) -> DocumentSymbol {
+    DocumentSymbol {
+        name: if s.name.is_empty() { "(untitled)".into() } else { s.name.clone() },
+        detail: None,
+        kind: match s.kind {
+            symbols::SymbolKind::File => SymbolKind::FILE,
+            symbols::SymbolKind::Entry => SymbolKind::KEY,
+            symbols::SymbolKind::Heading => SymbolKind::STRING,
+            symbols::SymbolKind::Namespace => SymbolKind::NAMESPACE,
+        },
+        tags: None,
+        deprecated: None,
+        range: convert::range(f, s.range, enc),
+        selection_range: convert::range(f, s.selection, enc),
+        children: Some(s.children.iter().map(|c| document_symbol(f, c, enc)).collect()),
+    }
 }
 
 fn client_patch(v: &Value) -> std::result::Result<ConfigPatch, String> {
@@ -267,6 +294,11 @@ impl LanguageServer for Backend {
                     code_action_kinds: Some(fix_kinds),
                     ..Default::default()
                 })),
+                definition_provider: Some(OneOf::Left(true)),
+                references_provider: Some(OneOf::Left(true)),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                document_symbol_provider: Some(OneOf::Left(true)),
+                folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 execute_command_provider: Some(ExecuteCommandOptions {
                     commands: vec![FIX_ALL_COMMAND.into()],
                     ..Default::default()
@@ -513,6 +545,79 @@ impl LanguageServer for Backend {
             out
         })
         .map(|v| (!v.is_empty()).then_some(v))
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        let p = params.text_document_position_params;
+        let st = lock(&self.state);
+        let Some((i, file, offset)) = at_position(&st, &p.text_document.uri, p.position) else { return Ok(None) };
+        let root = &st.roots[i];
+        guarded("definition", || {
+            navigate::definition(&root.ws, file, offset)
+                .and_then(|r| convert::location(&root.ws, &root.path, r, st.enc))
+                .map(GotoDefinitionResponse::Scalar)
+        })
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let p = params.text_document_position;
+        let st = lock(&self.state);
+        let Some((i, file, offset)) = at_position(&st, &p.text_document.uri, p.position) else { return Ok(None) };
+        let root = &st.roots[i];
+        guarded("references", || {
+            let refs: Vec<Location> = navigate::references(&root.ws, file, offset)
+                .into_iter()
+                .filter_map(|r| convert::location(&root.ws, &root.path, r, st.enc))
+                .collect();
+            (!refs.is_empty()).then_some(refs)
+        })
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let p = params.text_document_position_params;
+        let st = lock(&self.state);
+        let Some((i, file, offset)) = at_position(&st, &p.text_document.uri, p.position) else { return Ok(None) };
+        let root = &st.roots[i];
+        guarded("hover", || {
+            let (range, text) = hover::hover(&root.ws, file, offset)?;
+            let f = root.ws.file(file)?;
+            Some(Hover {
+                contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: text }),
+                range: Some(convert::range(f, range, st.enc)),
+            })
+        })
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        let st = lock(&self.state);
+        let Some((i, rel)) = st.locate_uri(&params.text_document.uri) else { return Ok(None) };
+        let root = &st.roots[i];
+        let Some(file) = root.ws.file_id(&rel) else { return Ok(None) };
+        guarded("documentSymbol", || {
+            let f = root.ws.file(file)?;
+            let syms = symbols::document_symbols(&root.ws, file);
+            Some(DocumentSymbolResponse::Nested(syms.iter().map(|s| document_symbol(f, s, st.enc)).collect()))
+        })
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let st = lock(&self.state);
+        let Some((i, rel)) = st.locate_uri(&params.text_document.uri) else { return Ok(None) };
+        let root = &st.roots[i];
+        let Some(file) = root.ws.file_id(&rel) else { return Ok(None) };
+        guarded("foldingRange", || {
+            Some(
+                symbols::folding_ranges(&root.ws, file)
+                    .into_iter()
+                    .map(|(a, b)| FoldingRange {
+                        start_line: a,
+                        end_line: b,
+                        kind: Some(FoldingRangeKind::Region),
+                        ..Default::default()
+                    })
+                    .collect(),
+            )
+        })
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {

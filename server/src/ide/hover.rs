@@ -1,0 +1,87 @@
+//! Hover: the resolver's preview for entries and invocations; indexing status for headings and sections.
+
+use super::target::{self, Target};
+use super::{compress, resolve};
+use crate::model::{FileId, HeadingId, Workspace};
+use crate::search::triggers;
+use crate::text::TextRange;
+
+/// Most lines of a section shown in a hover before it is cut.
+pub const MAX_LINES: usize = 30;
+
+/// Markdown for the thing at `offset`, with the range it applies to.
+pub fn hover(ws: &Workspace, file: FileId, offset: usize) -> Option<(TextRange, String)> {
+    match target::at(ws, file, offset)? {
+        Target::Entry(id, range) => {
+            let h = triggers::entry_target(ws, ws.bindings().entry(id))?;
+            Some((range, preview(ws, h)?))
+        }
+        Target::Invocation(inv) => {
+            let f = ws.file(file)?;
+            let query = format!("{} {}", inv.op.word(), inv.query.slice(&f.text));
+            let range = TextRange::new(inv.op_range.start, inv.query.end);
+            match resolve::resolve(ws, &query, false) {
+                Ok(r) => match r.heading {
+                    Some(h) => Some((range, preview(ws, h)?)),
+                    None => Some((range, cut(&r.text))),
+                },
+                Err(e) => Some((range, e)),
+            }
+        }
+        Target::Heading(h, range) => {
+            let b = ws.bindings();
+            let index = &ws.config().index;
+            let text = match b.entries_of(h).first() {
+                Some(&e) => {
+                    let e = b.entry(e);
+                    format!("Indexed by `{} {}` ({index}:{})", e.op.token(), e.trigger, e.line + 1)
+                }
+                None => match compress::compress_heading(ws, h) {
+                    Some((op, key)) => {
+                        format!("Not indexed in {index}. Suggested trigger: `{} {key}` (`compress-key`)", op.token())
+                    }
+                    None => "Not indexable: the title starts with neither `When ` nor `How to `".to_string(),
+                },
+            };
+            Some((range, text))
+        }
+        Target::Section(name, range) => {
+            let path = crate::model::bind::section_path(&name);
+            let id = ws.file_id(path);
+            let title = id.and_then(|id| {
+                ws.file(id)?.decision()?.headings.iter().find(|h| h.level == 1).map(|h| h.title.clone())
+            });
+            let count =
+                ws.bindings().entries.iter().filter(|e| e.section_file.is_some() && e.section_file == id).count();
+            let text = match (id, title) {
+                (Some(_), Some(t)) => format!("**{t}** ({path}): {count} entries in this section"),
+                (Some(_), None) => format!("{path}: {count} entries in this section"),
+                (None, _) => format!("{path} is not a decision file"),
+            };
+            Some((range, text))
+        }
+    }
+}
+
+/// The resolver's output for a heading, cut to [`MAX_LINES`], with `path:line`.
+fn preview(ws: &Workspace, h: HeadingId) -> Option<String> {
+    let heading = ws.heading(h)?;
+    let path = &ws.file(h.file)?.path;
+    let body = resolve::body_of(ws, h);
+    let text = format!("# {}\n\n{}", heading.title, body);
+    Some(format!("{}\n\nSource: {path}:{}", cut(&text), heading.line + 1))
+}
+
+fn cut(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() <= MAX_LINES {
+        return text.trim_end().to_string();
+    }
+    let mut out = lines[..MAX_LINES].join("\n");
+    // Close an open code fence so the rest of the hover renders.
+    if out.matches("```").count() % 2 == 1 {
+        out.push_str("\n```");
+    }
+    out.push_str(&format!("\n\n… {} more lines", lines.len() - MAX_LINES));
+    out
+}

@@ -1,0 +1,108 @@
+//! Document symbols (index sections and entries; the decision heading tree) and folding ranges.
+
+use crate::model::{FileId, Workspace};
+use crate::syntax::index::LineKind;
+use crate::text::TextRange;
+
+/// What a symbol is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// An index section (a decision file).
+    File,
+    /// An index entry.
+    Entry,
+    /// A semantic heading.
+    Heading,
+    /// A structural heading (a container).
+    Namespace,
+}
+
+/// One symbol with its children.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    pub kind: SymbolKind,
+    pub range: TextRange,
+    pub selection: TextRange,
+    pub children: Vec<Symbol>,
+}
+
+/// The symbols of one file.
+pub fn document_symbols(ws: &Workspace, file: FileId) -> Vec<Symbol> {
+    let Some(f) = ws.file(file) else { return Vec::new() };
+    if let Some(index) = f.index() {
+        return index
+            .sections
+            .iter()
+            .map(|s| {
+                let end = index.lines.get(s.end_line.saturating_sub(1)).map_or(f.text.len(), |l| l.range.end);
+                let head = &index.lines[s.heading_line];
+                let children = (s.heading_line + 1..s.end_line)
+                    .filter(|&l| matches!(index.lines[l].kind, LineKind::Entry(_)))
+                    .map(|l| {
+                        let r = index.lines[l].range;
+                        Symbol {
+                            name: r.slice(&f.text).trim().to_string(),
+                            kind: SymbolKind::Entry,
+                            range: r,
+                            selection: r,
+                            children: vec![],
+                        }
+                    })
+                    .collect();
+                Symbol {
+                    name: s.name_text.clone(),
+                    kind: SymbolKind::File,
+                    range: TextRange::new(head.range.start, end.max(head.range.end)),
+                    selection: s.name,
+                    children,
+                }
+            })
+            .collect();
+    }
+    let Some(d) = f.decision() else { return Vec::new() };
+    // Build the tree from parent links, deepest first.
+    let mut nodes: Vec<Option<Symbol>> = d
+        .headings
+        .iter()
+        .map(|h| {
+            let kind = if h.structural { SymbolKind::Namespace } else { SymbolKind::Heading };
+            let section_end = f.text[..h.section.end].trim_end().len().max(h.range.end);
+            Some(Symbol {
+                name: h.title.clone(),
+                kind,
+                range: TextRange::new(h.range.start, section_end),
+                selection: h.title_range,
+                children: vec![],
+            })
+        })
+        .collect();
+    for i in (0..d.headings.len()).rev() {
+        if let Some(p) = d.headings[i].parent {
+            if let Some(child) = nodes[i].take() {
+                if let Some(parent) = nodes[p].as_mut() {
+                    parent.children.insert(0, child);
+                }
+            }
+        }
+    }
+    nodes.into_iter().flatten().collect()
+}
+
+/// Folding ranges as (first line, last line), zero-based: index sections and decision sections.
+pub fn folding_ranges(ws: &Workspace, file: FileId) -> Vec<(u32, u32)> {
+    fn walk(s: &[Symbol], f: &crate::model::SourceFile, out: &mut Vec<(u32, u32)>) {
+        for sym in s {
+            let a = f.line_index.line_of(sym.range.start) as u32;
+            let b = f.line_index.line_of(sym.range.end) as u32;
+            if b > a {
+                out.push((a, b));
+            }
+            walk(&sym.children, f, out);
+        }
+    }
+    let Some(f) = ws.file(file) else { return Vec::new() };
+    let mut out = Vec::new();
+    walk(&document_symbols(ws, file), f, &mut out);
+    out
+}

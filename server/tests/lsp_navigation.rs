@@ -1,0 +1,69 @@
+//! Navigation over stdio: definition, references, hover, symbols, folding (real corpus and demo).
+
+mod lsp_support;
+
+use lsp_support::*;
+use serde_json::{json, Value};
+
+fn pos(line: u32, character: u32) -> Value {
+    json!({"line": line, "character": character})
+}
+
+#[test]
+fn corpus_definition_references_and_hover() {
+    let head = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/head");
+    if !head.join("agents/memory-index.md").is_file() {
+        eprintln!("skipped: ../shared/corpus/head is absent");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy(&head.join("agents"), &tmp.path().join("agents"));
+    let root = tmp.path().canonicalize().expect("canon");
+    let index = uri(&root.join("agents/memory-index.md"));
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    // `/how encode file paths` is on line 53 (1-based) of the index.
+    let d = c.request("textDocument/definition", json!({"textDocument": {"uri": index}, "position": pos(52, 10)}));
+    assert_eq!(d["result"]["uri"], json!(uri(&root.join("agents/decisions/data-processing.md"))));
+    assert_eq!(d["result"]["range"]["start"]["line"], 42);
+    let h = c.request("textDocument/hover", json!({"textDocument": {"uri": index}, "position": pos(52, 3)}));
+    let text = h["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(text.starts_with("# How to Encode File Paths"), "{text}");
+    assert!(text.contains("Source: agents/decisions/data-processing.md:43"), "{text}");
+    // References from the heading "### When Choosing Name".
+    let tooling = uri(&root.join("agents/decisions/operational-tooling.md"));
+    let r = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": tooling}, "position": pos(293, 10), "context": {"includeDeclaration": true}}),
+    );
+    let refs: Vec<(String, u64)> = r["result"]
+        .as_array()
+        .expect("locations")
+        .iter()
+        .map(|l| {
+            (
+                l["uri"].as_str().unwrap_or("").rsplit('/').next().unwrap_or("").to_string(),
+                l["range"]["start"]["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    assert!(refs.contains(&("memory-index.md".into(), 218)), "{refs:?}");
+    assert!(refs.contains(&("workflow-advanced.md".into(), 76)), "{refs:?}");
+    assert!(refs.contains(&("operational-tooling.md".into(), 293)), "{refs:?}");
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn demo_symbols_and_folding() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let index = uri(&root.join("agents/memory-index.md"));
+    let mut c = Client::spawn();
+    c.initialize(&root, false, json!({}));
+    let s = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": index}}));
+    let names: Vec<&str> = s["result"].as_array().expect("symbols").iter().filter_map(|x| x["name"].as_str()).collect();
+    assert_eq!(names, ["agents/decisions/api.md", "agents/decisions/data.md", "agents/decisions/testing.md"]);
+    let f = c.request("textDocument/foldingRange", json!({"textDocument": {"uri": index}}));
+    assert_eq!(f["result"].as_array().map(Vec::len), Some(3));
+    assert_eq!(c.shutdown(), Some(0));
+}

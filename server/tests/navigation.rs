@@ -1,0 +1,164 @@
+//! Navigation in the engine: definition, references, hover, symbols; `$0` marks the cursor.
+
+mod support;
+
+use memory_index_lsp::ide::{hover, navigate, symbols};
+use memory_index_lsp::model::{FileId, Workspace};
+use support::*;
+
+/// The workspace, the file holding `$0`, and the cursor offset (marker removed).
+fn cursor(fixture: &str) -> (Workspace, FileId, usize) {
+    let mut at = None;
+    let mut clean = String::new();
+    for (path, text) in files(fixture) {
+        if let Some(i) = text.find("$0") {
+            at = Some((path.clone(), i));
+        }
+        clean.push_str(&format!("//- {path}\n{}", text.replace("$0", "")));
+    }
+    let (path, offset) = at.expect("a $0 marker");
+    let ws = workspace(&clean);
+    let id = ws.file_id(&path).expect("file");
+    (ws, id, offset)
+}
+
+const WS: &str = "//- agents/memory-index.md
+# Index
+/when writing $0mock tests
+## agents/decisions/testing.md
+/when writing mock tests | mock patch
+/how split test modules
+//- agents/decisions/testing.md
+# Testing
+## .Mock Patching
+### When Writing Mock Tests
+Patch where used.
+```
+### When In Code
+```
+### How to Split Test Modules
+Same principle as `/when writing mock tests`.
+//- CLAUDE.md
+Recall with `/when mock patch` before testing.
+```sh
+/when writing mock tests
+```
+";
+
+fn loc(ws: &Workspace, r: &memory_index_lsp::model::FileRange) -> String {
+    let f = ws.file(r.file).expect("file");
+    format!("{}:{}", f.path, f.line_col_1(r.range.start).0)
+}
+
+/// `WS` with the cursor placed where `marker` (a piece of WS with `$0` in it) says.
+fn at(marker: &str) -> (Workspace, FileId, usize) {
+    let plain = marker.replace("$0", "");
+    let ws = WS.replace("$0", "");
+    let start = ws.find(&plain).unwrap_or_else(|| panic!("{plain:?} not in the fixture"));
+    let cut = start + marker.find("$0").expect("marker has $0");
+    cursor(&format!("{}$0{}", &ws[..cut], &ws[cut..]))
+}
+
+#[test]
+fn definition_from_entries_invocations_and_section_names() {
+    let (ws, f, o) = at("/how split $0test modules");
+    assert_eq!(navigate::definition(&ws, f, o).map(|r| loc(&ws, &r)).as_deref(), Some("agents/decisions/testing.md:8"));
+    let (ws, f, o) = at("/when writing mo$0ck tests | mock patch");
+    assert_eq!(navigate::definition(&ws, f, o).map(|r| loc(&ws, &r)).as_deref(), Some("agents/decisions/testing.md:3"));
+    let (ws, f, o) = at("Recall with `/when mock pa$0tch`");
+    assert_eq!(
+        navigate::definition(&ws, f, o).map(|r| loc(&ws, &r)).as_deref(),
+        Some("agents/decisions/testing.md:3"),
+        "an extra in inline code"
+    );
+    let (ws, f, o) = at("```sh\n/when writ$0ing");
+    assert_eq!(
+        navigate::definition(&ws, f, o).map(|r| loc(&ws, &r)).as_deref(),
+        Some("agents/decisions/testing.md:3"),
+        "inside a code block"
+    );
+    let (ws, f, o) = at("## agents/decisions/te$0sting.md");
+    assert_eq!(navigate::definition(&ws, f, o).map(|r| loc(&ws, &r)).as_deref(), Some("agents/decisions/testing.md:1"));
+}
+
+#[test]
+fn preamble_lines_and_code_headings_are_not_navigable() {
+    let (ws, f, o) = cursor(WS);
+    // The preamble line `/when writing mock tests` is an invocation example, resolved like one,
+    // never an entry of its own.
+    let def = navigate::definition(&ws, f, o).map(|r| loc(&ws, &r));
+    assert_eq!(def.as_deref(), Some("agents/decisions/testing.md:3"));
+    let (ws, f, o) = at("### When In $0Code");
+    assert!(navigate::definition(&ws, f, o).is_none());
+    assert!(navigate::references(&ws, f, o).is_empty(), "a heading inside a code block is never a target");
+}
+
+#[test]
+fn references_from_a_heading_include_entries_and_invocations_everywhere() {
+    let (ws, f, o) = at("### When Writing $0Mock Tests");
+    let mut refs: Vec<String> = navigate::references(&ws, f, o).iter().map(|r| loc(&ws, r)).collect();
+    refs.sort();
+    assert_eq!(
+        refs,
+        [
+            "CLAUDE.md:1",
+            "CLAUDE.md:3",
+            "agents/decisions/testing.md:3",
+            "agents/decisions/testing.md:9",
+            "agents/memory-index.md:2",
+            "agents/memory-index.md:4",
+        ]
+    );
+}
+
+#[test]
+fn hover_previews_and_heading_status() {
+    let (ws, f, o) = at("/when writing mo$0ck tests | mock patch");
+    let (_, text) = hover::hover(&ws, f, o).expect("hover");
+    assert!(text.starts_with("# When Writing Mock Tests\n\nPatch where used."), "{text}");
+    assert!(text.ends_with("Source: agents/decisions/testing.md:3"), "{text}");
+    let (ws, f, o) = at("### How to Split $0Test Modules");
+    assert_eq!(
+        hover::hover(&ws, f, o).map(|h| h.1).as_deref(),
+        Some("Indexed by `/how split test modules` (agents/memory-index.md:5)")
+    );
+    let unindexed = "//- agents/memory-index.md\n## agents/decisions/a.md\n//- agents/decisions/a.md\n## When Caching $0Sailing Searches\nx\n";
+    let (ws, f, o) = cursor(unindexed);
+    let text = hover::hover(&ws, f, o).map(|h| h.1).unwrap_or_default();
+    assert!(text.starts_with("Not indexed in agents/memory-index.md. Suggested trigger: `/when "), "{text}");
+}
+
+#[test]
+fn utf16_and_utf8_clients_get_the_same_targets() {
+    let fixture = "//- agents/memory-index.md\n## agents/decisions/a.md\n/when 😀 émoji $0trigger\n//- agents/decisions/a.md\n## When 😀 Émoji Trigger\nx\n";
+    let (ws, f, o) = cursor(fixture);
+    let file = ws.file(f).expect("file");
+    let idx = &file.line_index;
+    for enc in [memory_index_lsp::text::Encoding::Utf8, memory_index_lsp::text::Encoding::Utf16] {
+        let p = idx.position(&file.text, o, enc);
+        let back = idx.offset(&file.text, p, enc);
+        assert_eq!(
+            navigate::definition(&ws, f, back).map(|r| loc(&ws, &r)).as_deref(),
+            Some("agents/decisions/a.md:1")
+        );
+    }
+}
+
+#[test]
+fn symbols_and_folding() {
+    let (ws, _, _) = cursor(WS);
+    let index = ws.file_id("agents/memory-index.md").expect("index");
+    let syms = symbols::document_symbols(&ws, index);
+    assert_eq!(syms.len(), 1);
+    assert_eq!(syms[0].name, "agents/decisions/testing.md");
+    assert_eq!(syms[0].children.len(), 2);
+    let d = ws.file_id("agents/decisions/testing.md").expect("decision");
+    let tree = symbols::document_symbols(&ws, d);
+    assert_eq!(tree[0].name, "Testing");
+    assert_eq!(tree[0].children[0].kind, symbols::SymbolKind::Namespace);
+    assert_eq!(
+        tree[0].children[0].children.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["When Writing Mock Tests", "How to Split Test Modules"]
+    );
+    assert!(!symbols::folding_ranges(&ws, index).is_empty());
+}
