@@ -67,3 +67,29 @@ fn demo_symbols_and_folding() {
     assert_eq!(f["result"].as_array().map(Vec::len), Some(3));
     assert_eq!(c.shutdown(), Some(0));
 }
+
+#[test]
+fn corpus_completion_after_when_merg() {
+    let head = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/head");
+    if !head.join("agents/memory-index.md").is_file() {
+        eprintln!("skipped: ../shared/corpus/head is absent");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy(&head.join("agents"), &tmp.path().join("agents"));
+    let root = tmp.path().canonicalize().expect("canon");
+    let skill = root.join("SKILL.md");
+    std::fs::write(&skill, "Before merging, recall:\n/when merg\n").expect("write");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let doc = uri(&skill);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": doc, "languageId": "markdown", "version": 1, "text": "Before merging, recall:\n/when merg\n"}}));
+    let r = c.request("textDocument/completion", json!({"textDocument": {"uri": doc}, "position": pos(1, 10)}));
+    let labels: Vec<&str> = r["result"].as_array().expect("items").iter().filter_map(|i| i["label"].as_str()).collect();
+    assert!(labels.contains(&"merging worktree with consolidated learnings"), "{labels:?}");
+    let last_merge = labels.iter().rposition(|l| l.contains("merg")).unwrap_or(0);
+    assert!(labels[..=last_merge].iter().all(|l| l.contains("merg")), "merge triggers rank first: {labels:?}");
+    let hints = c.request("textDocument/inlayHint", json!({"textDocument": {"uri": uri(&root.join("agents/memory-index.md"))}, "range": {"start": pos(0, 0), "end": pos(500, 0)}}));
+    assert!(hints["result"].as_array().is_some_and(|h| h.len() > 300));
+    assert_eq!(c.shutdown(), Some(0));
+}

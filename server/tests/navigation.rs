@@ -162,3 +162,45 @@ fn symbols_and_folding() {
     );
     assert!(!symbols::folding_ranges(&ws, index).is_empty());
 }
+
+#[test]
+fn completion_in_the_index_and_in_any_markdown() {
+    use memory_index_lsp::ide::completion::complete;
+    let labels = |fixture: &str| {
+        let (ws, f, o) = cursor(fixture);
+        complete(&ws, f, o).into_iter().map(|i| i.label).collect::<Vec<_>>()
+    };
+    let base = "//- agents/memory-index.md\n## agents/decisions/a.md\n/when alpha\n$0\n//- agents/decisions/a.md\n## When Alpha\nx\n## How to Beta Things\ny\n//- agents/decisions/b.md\n## .Group\n";
+    assert_eq!(labels(&base.replace("$0", "/$0")), ["/when", "/how"]);
+    assert_eq!(
+        labels(&base.replace("$0", "/when $0")),
+        ["beta things", "alpha"],
+        "unindexed heading first, then triggers"
+    );
+    let (ws, f, o) = cursor(&base.replace("$0", "/when $0"));
+    let first = complete(&ws, f, o).remove(0);
+    assert_eq!(first.insert, "/how beta things", "the operator follows the heading");
+    assert!(first.documentation.unwrap_or_default().contains("How to Beta Things"));
+    assert_eq!(
+        labels(&base.replace("$0", "## $0")),
+        ["agents/decisions/b.md", "agents/decisions/a.md"],
+        "files without a section first"
+    );
+    let skill = format!("{base}//- CLAUDE.md\nsee `/when .Gr$0`\nand /when ..$0\n");
+    let (ws, f, o) = cursor(&skill.replacen("$0", "", 1).replacen("\n$0\n", "\n\n", 1));
+    let _ = (ws, f, o);
+    assert_eq!(labels(&format!("{}//- CLAUDE.md\nsee `/when .Gr$0`\n", base.replace("$0", ""))), [".Group"]);
+    assert_eq!(labels(&format!("{}//- CLAUDE.md\nand /when ..$0\n", base.replace("$0", ""))), ["..a.md", "..b.md"]);
+    assert_eq!(labels(&format!("{}//- CLAUDE.md\nrecall /when alp$0\n", base.replace("$0", ""))), ["alpha"]);
+}
+
+#[test]
+fn inlay_hints_and_links() {
+    use memory_index_lsp::ide::hints;
+    let (ws, _, _) = cursor(WS);
+    let index = ws.file_id("agents/memory-index.md").expect("index");
+    let h: Vec<String> = hints::inlay_hints(&ws, index).into_iter().map(|x| x.1).collect();
+    assert_eq!(h, [" → testing.md:3", " → testing.md:8"]);
+    let links: Vec<String> = hints::document_links(&ws, index).into_iter().map(|x| x.1).collect();
+    assert_eq!(links, ["agents/decisions/testing.md"]);
+}

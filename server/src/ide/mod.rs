@@ -1,7 +1,9 @@
 //! Editor and CLI features over the engine, one module per feature; plain data in and out.
 
+pub mod completion;
 pub mod compress;
 pub mod fix_all;
+pub mod hints;
 pub mod hover;
 pub mod navigate;
 pub mod resolve;

@@ -21,7 +21,7 @@ use tower_lsp_server::{Client, LanguageServer};
 use super::convert;
 use super::state::{apply_change, State};
 use crate::edit::{Applicability, FileEdit};
-use crate::ide::{fix_all, hover, navigate, symbols};
+use crate::ide::{completion, fix_all, hints, hover, navigate, symbols};
 use crate::model::config::ConfigPatch;
 use crate::model::FileText;
 use crate::rules;
@@ -299,6 +299,15 @@ impl LanguageServer for Backend {
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 document_symbol_provider: Some(OneOf::Left(true)),
                 folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+                completion_provider: Some(CompletionOptions {
+                    trigger_characters: Some(["/", " ", ".", "#"].iter().map(|c| c.to_string()).collect()),
+                    ..Default::default()
+                }),
+                inlay_hint_provider: Some(OneOf::Left(true)),
+                document_link_provider: Some(DocumentLinkOptions {
+                    resolve_provider: Some(false),
+                    work_done_progress_options: Default::default(),
+                }),
                 execute_command_provider: Some(ExecuteCommandOptions {
                     commands: vec![FIX_ALL_COMMAND.into()],
                     ..Default::default()
@@ -614,6 +623,83 @@ impl LanguageServer for Backend {
                         end_line: b,
                         kind: Some(FoldingRangeKind::Region),
                         ..Default::default()
+                    })
+                    .collect(),
+            )
+        })
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let p = params.text_document_position;
+        let st = lock(&self.state);
+        let Some((i, file, offset)) = at_position(&st, &p.text_document.uri, p.position) else { return Ok(None) };
+        let root = &st.roots[i];
+        guarded("completion", || {
+            let f = root.ws.file(file)?;
+            let items: Vec<CompletionItem> = completion::complete(&root.ws, file, offset)
+                .into_iter()
+                .enumerate()
+                .map(|(n, it)| CompletionItem {
+                    label: it.label.clone(),
+                    detail: it.detail,
+                    documentation: it
+                        .documentation
+                        .map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
+                    sort_text: Some(format!("{n:04}")),
+                    filter_text: Some(it.insert.clone()),
+                    text_edit: Some(CompletionTextEdit::Edit(TextEdit {
+                        range: convert::range(f, it.range, st.enc),
+                        new_text: it.insert,
+                    })),
+                    ..Default::default()
+                })
+                .collect();
+            (!items.is_empty()).then_some(CompletionResponse::Array(items))
+        })
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let st = lock(&self.state);
+        let Some((i, rel)) = st.locate_uri(&params.text_document.uri) else { return Ok(None) };
+        let root = &st.roots[i];
+        let Some(file) = root.ws.file_id(&rel) else { return Ok(None) };
+        guarded("inlayHint", || {
+            let f = root.ws.file(file)?;
+            Some(
+                hints::inlay_hints(&root.ws, file)
+                    .into_iter()
+                    .map(|(at, label)| InlayHint {
+                        position: convert::position(f, at, st.enc),
+                        label: InlayHintLabel::String(label),
+                        kind: None,
+                        text_edits: None,
+                        tooltip: None,
+                        padding_left: Some(true),
+                        padding_right: None,
+                        data: None,
+                    })
+                    .collect(),
+            )
+        })
+    }
+
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        let st = lock(&self.state);
+        let Some((i, rel)) = st.locate_uri(&params.text_document.uri) else { return Ok(None) };
+        let root = &st.roots[i];
+        let Some(file) = root.ws.file_id(&rel) else { return Ok(None) };
+        guarded("documentLink", || {
+            let f = root.ws.file(file)?;
+            Some(
+                hints::document_links(&root.ws, file)
+                    .into_iter()
+                    .filter_map(|(r, path)| {
+                        Some(DocumentLink {
+                            range: convert::range(f, r, st.enc),
+                            target: convert::uri_of(&root.path, &path),
+                            tooltip: Some(path),
+                            data: None,
+                        })
                     })
                     .collect(),
             )

@@ -1,0 +1,206 @@
+//! Completion: operators, triggers, `.Title` and `..file.md` targets, and index section paths.
+//!
+//! In the index, after `/when `/`/how `: first the semantic headings of the
+//! section's file that no entry binds (the item inserts the exact trigger
+//! that binds them), then existing triggers; after `/` at the start of a
+//! line: the two operators; after `## `: decision files without a section,
+//! then the others. In any Markdown file, after `/when ` or `/how `: existing
+//! triggers and extras ranked by the resolver's own fuzzy matching; after
+//! `/when .`: heading titles; after `/when ..`: decision file names.
+
+use super::hover;
+use crate::model::bind::section_path;
+use crate::model::{FileId, HeadingId, Workspace};
+use crate::rules::placement::trigger_from_title;
+use crate::search::fuzzy;
+use crate::syntax::index::LineKind;
+use crate::text::TextRange;
+
+/// Most items returned.
+pub const MAX_ITEMS: usize = 50;
+
+/// One completion item: what to show and the edit that inserts it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    pub label: String,
+    pub range: TextRange,
+    pub insert: String,
+    pub detail: Option<String>,
+    pub documentation: Option<String>,
+}
+
+/// Items for the cursor at `offset` of `file`.
+pub fn complete(ws: &Workspace, file: FileId, offset: usize) -> Vec<Item> {
+    let Some(f) = ws.file(file) else { return Vec::new() };
+    let line = f.line_index.line_content(&f.text, f.line_index.line_of(offset));
+    let before = f.text.get(line.start..offset.min(line.end)).unwrap_or("");
+    let in_section = f.index().is_some_and(|i| {
+        i.lines
+            .get(f.line_index.line_of(offset))
+            .is_some_and(|l| l.section.is_some() && !matches!(l.kind, LineKind::SectionHeading(_)))
+    });
+    if let Some(index) = f.index() {
+        if let Some(typed) = before.strip_prefix("## ") {
+            let start = line.start + 3;
+            let with: Vec<&str> = index.sections.iter().map(|s| section_path(&s.name_text)).collect();
+            let mut paths: Vec<(bool, String)> =
+                ws.decisions().map(|(_, d, _)| (with.contains(&d.path.as_str()), d.path.clone())).collect();
+            paths.sort();
+            return paths
+                .into_iter()
+                .filter(|(_, p)| typed.is_empty() || fuzzy::score(typed, p).is_some())
+                .map(|(_, p)| Item {
+                    label: p.clone(),
+                    range: TextRange::new(start, offset),
+                    insert: p,
+                    detail: None,
+                    documentation: None,
+                })
+                .take(MAX_ITEMS)
+                .collect();
+        }
+        let t = before.trim_start();
+        if in_section && t.starts_with('/') && !t.contains(char::is_whitespace) {
+            let start = offset - t.len();
+            return ["/when ", "/how "]
+                .iter()
+                .filter(|op| op.starts_with(t))
+                .map(|op| Item {
+                    label: op.trim().into(),
+                    range: TextRange::new(start, offset),
+                    insert: (*op).into(),
+                    detail: None,
+                    documentation: None,
+                })
+                .collect();
+        }
+    }
+    // `/when ` or `/how ` followed by what is typed so far.
+    let Some((op_at, op)) =
+        ["/when ", "/how "].iter().filter_map(|op| before.rfind(op).map(|i| (i, *op))).max_by_key(|x| x.0)
+    else {
+        return Vec::new();
+    };
+    let typed = &before[op_at + op.len()..];
+    let start = line.start + op_at + op.len();
+    let range = TextRange::new(start, offset);
+    if let Some(name) = typed.strip_prefix("..") {
+        return ws
+            .decisions()
+            .map(|(_, d, _)| d.path.rsplit('/').next().unwrap_or(&d.path).to_string())
+            .filter(|n| name.is_empty() || fuzzy::score(name, n).is_some())
+            .map(|n| Item {
+                label: format!("..{n}"),
+                range,
+                insert: format!("..{n}"),
+                detail: None,
+                documentation: None,
+            })
+            .take(MAX_ITEMS)
+            .collect();
+    }
+    if let Some(title) = typed.strip_prefix('.') {
+        let mut out: Vec<(u32, Item)> = Vec::new();
+        for (_, d, parsed) in ws.decisions() {
+            for h in parsed.headings.iter().filter(|h| h.level >= 2) {
+                let score = if title.is_empty() { Some(0) } else { fuzzy::score(title, h.name()) };
+                if let Some(s) = score {
+                    let label = format!(".{}", h.name());
+                    out.push((
+                        s,
+                        Item {
+                            label: label.clone(),
+                            range,
+                            insert: label,
+                            detail: Some(d.path.clone()),
+                            documentation: None,
+                        },
+                    ));
+                }
+            }
+        }
+        out.sort_by(|a, b| b.0.cmp(&a.0));
+        return out.into_iter().map(|x| x.1).take(MAX_ITEMS).collect();
+    }
+    triggers(ws, file, in_section, op.trim(), typed, range)
+}
+
+fn triggers(
+    ws: &Workspace,
+    file: FileId,
+    in_index_section: bool,
+    op: &str,
+    typed: &str,
+    range: TextRange,
+) -> Vec<Item> {
+    let b = ws.bindings();
+    let mut items: Vec<(u8, u32, Item)> = Vec::new();
+    // In the index: unindexed headings of the section's file first.
+    if in_index_section {
+        let section_file = ws.file(file).and_then(|f| {
+            let index = f.index()?;
+            let line = f.line_index.line_of(range.start);
+            let s = index.lines.get(line)?.section?;
+            ws.file_id(section_path(&index.sections[s].name_text))
+        });
+        if let Some(sf) = section_file.and_then(|id| Some((id, ws.file(id)?.decision()?))) {
+            for (i, h) in sf.1.headings.iter().enumerate() {
+                let hid = HeadingId { file: sf.0, idx: i as u32 };
+                if !h.is_semantic() || !b.entries_of(hid).is_empty() {
+                    continue;
+                }
+                let Some((hop, trigger)) = trigger_from_title(&h.title) else { continue };
+                let score = if typed.trim().is_empty() { Some(0) } else { fuzzy::score(typed, &trigger) };
+                if let Some(s) = score {
+                    // The operator follows the heading: replace `/when` with `/how` when needed.
+                    let (r, insert) = if hop.token() == op {
+                        (range, trigger.clone())
+                    } else {
+                        (TextRange::new(range.start - op.len() - 1, range.end), format!("{} {trigger}", hop.token()))
+                    };
+                    let doc = hover_preview(ws, hid);
+                    items.push((
+                        0,
+                        s,
+                        Item {
+                            label: trigger,
+                            range: r,
+                            insert,
+                            detail: Some(format!("unindexed: {}", h.title)),
+                            documentation: doc,
+                        },
+                    ));
+                }
+            }
+        }
+    }
+    for e in &b.entries {
+        if e.trigger.is_empty() {
+            continue;
+        }
+        for word in std::iter::once(&e.trigger).chain(&e.extras) {
+            let score = if typed.trim().is_empty() { Some(0) } else { fuzzy::score(typed, word) };
+            if let Some(s) = score {
+                let detail = e.heading.and_then(|h| ws.heading(h)).map(|h| h.title.clone());
+                items.push((
+                    1,
+                    s,
+                    Item { label: word.clone(), range, insert: word.clone(), detail, documentation: None },
+                ));
+            }
+        }
+    }
+    // Existing triggers: only those within 60% of the best score (scattered-letter matches go).
+    let best = items.iter().filter(|x| x.0 == 1).map(|x| x.1).max().unwrap_or(0);
+    items.retain(|x| x.0 == 0 || x.1 * 10 >= best * 6);
+    items.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let mut out: Vec<Item> = items.into_iter().map(|x| x.2).take(MAX_ITEMS).collect();
+    out.dedup_by(|a, b| a.label == b.label);
+    out
+}
+
+fn hover_preview(ws: &Workspace, h: HeadingId) -> Option<String> {
+    let f = ws.file(h.file)?;
+    let heading = ws.heading(h)?;
+    hover::hover(ws, h.file, heading.range.start).map(|x| x.1).map(|s| format!("{s}\n\n({})", f.path))
+}

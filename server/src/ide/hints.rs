@@ -1,0 +1,52 @@
+//! Inlay hints (where each index entry resolves) and document links (section names, `..file.md`).
+
+use crate::model::bind::section_path;
+use crate::model::{FileId, Workspace};
+use crate::search::triggers;
+use crate::syntax::invocation::{self, Mode};
+use crate::text::TextRange;
+
+/// `→ testing.md:42` after each entry that resolves, at the end of its line.
+pub fn inlay_hints(ws: &Workspace, file: FileId) -> Vec<(usize, String)> {
+    let Some((index_id, _, index)) = ws.index() else { return Vec::new() };
+    if index_id != file {
+        return Vec::new();
+    }
+    let b = ws.bindings();
+    b.entries
+        .iter()
+        .filter_map(|e| {
+            let h = triggers::entry_target(ws, e)?;
+            let f = ws.file(h.file)?;
+            let heading = ws.heading(h)?;
+            let name = f.path.rsplit('/').next().unwrap_or(&f.path);
+            let mark = if e.heading.is_some() { "→" } else { "≈" };
+            Some((index.lines[e.line].range.end, format!(" {mark} {name}:{}", heading.line + 1)))
+        })
+        .collect()
+}
+
+/// Links: index section names to their files, `/when ..name.md` to decision files.
+pub fn document_links(ws: &Workspace, file: FileId) -> Vec<(TextRange, String)> {
+    let Some(f) = ws.file(file) else { return Vec::new() };
+    let mut out = Vec::new();
+    if let Some(index) = f.index() {
+        for s in &index.sections {
+            let path = section_path(&s.name_text);
+            if ws.file_id(path).is_some() {
+                out.push((s.name, path.to_string()));
+            }
+        }
+    }
+    for inv in invocation::scan(&f.text).into_iter().filter(|i| i.mode == Mode::File) {
+        let name = inv.target.slice(&f.text);
+        if name.contains("..") || name.starts_with('/') {
+            continue; // never link outside the decisions directory
+        }
+        let path = ws.decision_path(name);
+        if ws.file_id(&path).is_some() {
+            out.push((inv.target, path));
+        }
+    }
+    out
+}
