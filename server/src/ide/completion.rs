@@ -158,7 +158,7 @@ fn triggers(
                     } else {
                         (TextRange::new(range.start - op.len() - 1, range.end), format!("{} {trigger}", hop.token()))
                     };
-                    let doc = hover_preview(ws, hid);
+                    let doc = hover::preview(ws, hid);
                     items.push((
                         0,
                         s,
@@ -197,10 +197,4 @@ fn triggers(
     let mut out: Vec<Item> = items.into_iter().map(|x| x.2).take(MAX_ITEMS).collect();
     out.dedup_by(|a, b| a.label == b.label);
     out
-}
-
-fn hover_preview(ws: &Workspace, h: HeadingId) -> Option<String> {
-    let f = ws.file(h.file)?;
-    let heading = ws.heading(h)?;
-    hover::hover(ws, h.file, heading.range.start).map(|x| x.1).map(|s| format!("{s}\n\n({})", f.path))
 }

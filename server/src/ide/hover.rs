@@ -64,7 +64,7 @@ pub fn hover(ws: &Workspace, file: FileId, offset: usize) -> Option<(TextRange, 
 }
 
 /// The resolver's output for a heading, cut to [`MAX_LINES`], with `path:line`.
-fn preview(ws: &Workspace, h: HeadingId) -> Option<String> {
+pub fn preview(ws: &Workspace, h: HeadingId) -> Option<String> {
     let heading = ws.heading(h)?;
     let path = &ws.file(h.file)?.path;
     let body = resolve::body_of(ws, h);
