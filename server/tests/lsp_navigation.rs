@@ -93,3 +93,32 @@ fn corpus_completion_after_when_merg() {
     assert!(hints["result"].as_array().is_some_and(|h| h.len() > 300));
     assert_eq!(c.shutdown(), Some(0));
 }
+
+#[test]
+fn demo_semantic_tokens_and_workspace_symbols() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let index = uri(&root.join("agents/memory-index.md"));
+    let mut c = Client::spawn();
+    let init = c.initialize(&root, false, json!({}));
+    assert!(init["result"]["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"]
+        .as_array()
+        .is_some_and(|l| l.len() == 5));
+    let t = c.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": index}}));
+    let data = t["result"]["data"].as_array().expect("data");
+    assert_eq!(data.len() % 5, 0);
+    // The first token is the first section path, `agents/decisions/api.md` on line 10, column 3.
+    assert_eq!(&data[..5], &[json!(9), json!(3), json!(23), json!(4), json!(0)]);
+    let r = c.request(
+        "textDocument/semanticTokens/range",
+        json!({"textDocument": {"uri": index}, "range": {"start": pos(11, 0), "end": pos(11, 80)}}),
+    );
+    assert_eq!(
+        r["result"]["data"][3],
+        json!(0),
+        "the first token in range is an operator: /when versioning public endpoints"
+    );
+    let w = c.request("workspace/symbol", json!({"query": "paginate"}));
+    assert_eq!(w["result"][0]["name"], "/how paginate list responses");
+    assert_eq!(c.shutdown(), Some(0));
+}

@@ -84,10 +84,9 @@ fn definition_from_entries_invocations_and_section_names() {
 #[test]
 fn preamble_lines_and_code_headings_are_not_navigable() {
     let (ws, f, o) = cursor(WS);
-    // The preamble line `/when writing mock tests` is an invocation example, resolved like one,
-    // never an entry of its own.
-    let def = navigate::definition(&ws, f, o).map(|r| loc(&ws, &r));
-    assert_eq!(def.as_deref(), Some("agents/decisions/testing.md:3"));
+    // `/when writing mock tests` in the preamble is an example, not an entry: not navigable.
+    assert!(navigate::definition(&ws, f, o).is_none());
+    assert!(hover::hover(&ws, f, o).is_none());
     let (ws, f, o) = at("### When In $0Code");
     assert!(navigate::definition(&ws, f, o).is_none());
     assert!(navigate::references(&ws, f, o).is_empty(), "a heading inside a code block is never a target");
@@ -105,7 +104,6 @@ fn references_from_a_heading_include_entries_and_invocations_everywhere() {
             "CLAUDE.md:3",
             "agents/decisions/testing.md:3",
             "agents/decisions/testing.md:9",
-            "agents/memory-index.md:2",
             "agents/memory-index.md:4",
         ]
     );
@@ -203,4 +201,31 @@ fn inlay_hints_and_links() {
     assert_eq!(h, [" → testing.md:3", " → testing.md:8"]);
     let links: Vec<String> = hints::document_links(&ws, index).into_iter().map(|x| x.1).collect();
     assert_eq!(links, ["agents/decisions/testing.md"]);
+}
+
+#[test]
+fn semantic_tokens_and_workspace_symbols() {
+    use memory_index_lsp::ide::tokens::{self, TokenType};
+    let (ws, _, _) = cursor(WS);
+    let index = ws.file_id("agents/memory-index.md").expect("index");
+    let file = ws.file(index).expect("file");
+    let findings = memory_index_lsp::rules::check(&ws);
+    let toks: Vec<(String, TokenType)> = tokens::tokens(&ws, index, &findings)
+        .into_iter()
+        .map(|(r, t, _)| (r.slice(&file.text).to_string(), t))
+        .collect();
+    assert_eq!(
+        toks[..5],
+        [
+            ("agents/decisions/testing.md".to_string(), TokenType::SectionPath),
+            ("/when".into(), TokenType::Operator),
+            ("writing mock tests".into(), TokenType::Trigger),
+            ("|".into(), TokenType::Separator),
+            ("mock patch".into(), TokenType::Extra),
+        ]
+    );
+    let claude = ws.file_id("CLAUDE.md").expect("claude");
+    assert_eq!(tokens::tokens(&ws, claude, &findings).len(), 4, "two invocations: operator and query each");
+    let syms = symbols::workspace_symbols(&ws, "mock patch", 5);
+    assert_eq!(syms[0].name, "/when mock patch");
 }

@@ -9,3 +9,4 @@ pub mod navigate;
 pub mod resolve;
 pub mod symbols;
 pub mod target;
+pub mod tokens;

@@ -77,9 +77,14 @@ pub fn references(ws: &Workspace, file: FileId, offset: usize) -> Vec<FileRange>
         for inv in invocation::scan(&f.text) {
             if f.index().is_some_and(|i| {
                 let line = f.line_index.line_of(inv.op_range.start);
-                i.lines.get(line).is_some_and(|l| matches!(l.kind, crate::syntax::index::LineKind::Entry(_)))
+                i.lines.get(line).is_some_and(|l| {
+                    matches!(
+                        l.kind,
+                        crate::syntax::index::LineKind::Entry(_) | crate::syntax::index::LineKind::Preamble
+                    )
+                })
             }) {
-                continue; // entries are listed above
+                continue; // entries are listed above; preamble lines are examples
             }
             let query = format!("{} {}", inv.op.word(), inv.query.slice(&f.text));
             let hit = match inv.mode {

@@ -106,3 +106,44 @@ pub fn folding_ranges(ws: &Workspace, file: FileId) -> Vec<(u32, u32)> {
     walk(&document_symbols(ws, file), f, &mut out);
     out
 }
+
+/// A workspace symbol: a trigger, an extra or a heading, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkspaceSymbol {
+    pub name: String,
+    pub kind: SymbolKind,
+    pub location: crate::model::FileRange,
+}
+
+/// Every trigger, extra and semantic heading matching `query`, fuzzy-ranked (at most `limit`).
+pub fn workspace_symbols(ws: &Workspace, query: &str, limit: usize) -> Vec<WorkspaceSymbol> {
+    let mut all: Vec<WorkspaceSymbol> = Vec::new();
+    if let Some((id, _, index)) = ws.index() {
+        for e in &ws.bindings().entries {
+            let range = index.lines[e.line].range;
+            for w in std::iter::once(&e.trigger).chain(&e.extras).filter(|w| !w.is_empty()) {
+                all.push(WorkspaceSymbol {
+                    name: format!("{} {w}", e.op.token()),
+                    kind: SymbolKind::Entry,
+                    location: crate::model::FileRange { file: id, range },
+                });
+            }
+        }
+    }
+    for (id, _, d) in ws.decisions() {
+        for h in d.headings.iter().filter(|h| h.level >= 2) {
+            let kind = if h.structural { SymbolKind::Namespace } else { SymbolKind::Heading };
+            all.push(WorkspaceSymbol {
+                name: h.title.clone(),
+                kind,
+                location: crate::model::FileRange { file: id, range: h.range },
+            });
+        }
+    }
+    if query.trim().is_empty() {
+        all.truncate(limit);
+        return all;
+    }
+    let ranked = crate::search::fuzzy::rank(query, all.iter().enumerate().map(|(i, s)| (i, s.name.as_str())), limit);
+    ranked.into_iter().map(|(i, _)| all[i].clone()).collect()
+}

@@ -33,6 +33,8 @@ pub fn at(ws: &Workspace, file: FileId, offset: usize) -> Option<Target> {
                 let sec = &index.sections[*s];
                 return Some(Target::Section(sec.name_text.clone(), sec.name));
             }
+            // The preamble shows examples (`/when <trigger>`): never navigable.
+            LineKind::Preamble => return None,
             _ => {}
         }
     }

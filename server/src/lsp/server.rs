@@ -21,7 +21,7 @@ use tower_lsp_server::{Client, LanguageServer};
 use super::convert;
 use super::state::{apply_change, State};
 use crate::edit::{Applicability, FileEdit};
-use crate::ide::{completion, fix_all, hints, hover, navigate, symbols};
+use crate::ide::{completion, fix_all, hints, hover, navigate, symbols, tokens};
 use crate::model::config::ConfigPatch;
 use crate::model::FileText;
 use crate::rules;
@@ -132,6 +132,39 @@ fn document_symbol(f: &crate::model::SourceFile, s: &symbols::Symbol, enc: Encod
         selection_range: convert::range(f, s.selection, enc),
         children: Some(s.children.iter().map(|c| document_symbol(f, c, enc)).collect()),
     }
+}
+
+/// Semantic tokens of a document (optionally only those in `range`), delta-encoded.
+fn semantic_tokens(st: &State, uri: &Uri, range: Option<Range>) -> Result<Option<SemanticTokens>> {
+    let Some((i, rel)) = st.locate_uri(uri) else { return Ok(None) };
+    let root = &st.roots[i];
+    let Some(file) = root.ws.file_id(&rel) else { return Ok(None) };
+    guarded("semanticTokens", || {
+        let f = root.ws.file(file)?;
+        let findings = rules::check(&root.ws);
+        let want = range.map(|r| convert::text_range(f, r, st.enc));
+        let mut data = Vec::new();
+        let (mut prev_line, mut prev_col) = (0u32, 0u32);
+        for (r, kind, mods) in tokens::tokens(&root.ws, file, &findings) {
+            if want.is_some_and(|w| r.end < w.start || r.start > w.end) {
+                continue;
+            }
+            let (a, b) = (convert::position(f, r.start, st.enc), convert::position(f, r.end, st.enc));
+            if a.line != b.line || b.character <= a.character {
+                continue;
+            }
+            let delta_start = if a.line == prev_line { a.character - prev_col } else { a.character };
+            data.push(SemanticToken {
+                delta_line: a.line - prev_line,
+                delta_start,
+                length: b.character - a.character,
+                token_type: kind.index(),
+                token_modifiers_bitset: mods,
+            });
+            (prev_line, prev_col) = (a.line, a.character);
+        }
+        Some(SemanticTokens { result_id: None, data })
+    })
 }
 
 fn client_patch(v: &Value) -> std::result::Result<ConfigPatch, String> {
@@ -304,6 +337,18 @@ impl LanguageServer for Backend {
                     ..Default::default()
                 }),
                 inlay_hint_provider: Some(OneOf::Left(true)),
+                workspace_symbol_provider: Some(OneOf::Left(true)),
+                semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+                    SemanticTokensOptions {
+                        legend: SemanticTokensLegend {
+                            token_types: tokens::LEGEND.iter().map(|t| SemanticTokenType::new(t)).collect(),
+                            token_modifiers: tokens::MODIFIERS.iter().map(|m| SemanticTokenModifier::new(m)).collect(),
+                        },
+                        range: Some(true),
+                        full: Some(SemanticTokensFullOptions::Bool(true)),
+                        work_done_progress_options: Default::default(),
+                    },
+                )),
                 document_link_provider: Some(DocumentLinkOptions {
                     resolve_provider: Some(false),
                     work_done_progress_options: Default::default(),
@@ -704,6 +749,41 @@ impl LanguageServer for Backend {
                     .collect(),
             )
         })
+    }
+
+    async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+        let st = lock(&self.state);
+        guarded("workspaceSymbol", || {
+            let mut out = Vec::new();
+            for root in &st.roots {
+                for s in symbols::workspace_symbols(&root.ws, &params.query, 100) {
+                    let Some(location) = convert::location(&root.ws, &root.path, s.location, st.enc) else { continue };
+                    #[allow(deprecated)]
+                    out.push(SymbolInformation {
+                        name: s.name,
+                        kind: if s.kind == symbols::SymbolKind::Entry { SymbolKind::KEY } else { SymbolKind::STRING },
+                        tags: None,
+                        deprecated: None,
+                        location,
+                        container_name: None,
+                    });
+                }
+            }
+            Some(WorkspaceSymbolResponse::Flat(out))
+        })
+    }
+
+    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+        let st = lock(&self.state);
+        Ok(semantic_tokens(&st, &params.text_document.uri, None)?.map(SemanticTokensResult::Tokens))
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        let st = lock(&self.state);
+        Ok(semantic_tokens(&st, &params.text_document.uri, Some(params.range))?.map(SemanticTokensRangeResult::Tokens))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
