@@ -76,6 +76,56 @@ fn measure(name: &str, root: &Path) {
         ms(times[times.len() / 2]),
         ms(times[times.len() - 1])
     );
+    // Navigation: p50 and p99 of 100 requests each.
+    let skill = uri(&root.join("SKILL.md"));
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": skill, "languageId": "markdown", "version": 1, "text": "Recall:\n/when merg\n"}}));
+    let decision = std::fs::read_dir(root.join("agents/decisions"))
+        .expect("dir")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .min()
+        .expect("a decision file");
+    let dtext = std::fs::read_to_string(&decision).expect("read");
+    let heading = |l: &str| ["### When", "## When", "### How", "## How"].iter().any(|p| l.starts_with(p));
+    let hline = dtext.lines().position(heading).unwrap_or(0) as u32;
+    let duri = uri(&decision);
+    let requests: [(&str, &str, serde_json::Value); 4] = [
+        (
+            "completion",
+            "textDocument/completion",
+            json!({"textDocument": {"uri": skill}, "position": {"line": 1, "character": 10}}),
+        ),
+        (
+            "hover",
+            "textDocument/hover",
+            json!({"textDocument": {"uri": index}, "position": {"line": line, "character": col + 2}}),
+        ),
+        (
+            "definition",
+            "textDocument/definition",
+            json!({"textDocument": {"uri": index}, "position": {"line": line, "character": col + 2}}),
+        ),
+        (
+            "references",
+            "textDocument/references",
+            json!({"textDocument": {"uri": duri}, "position": {"line": hline, "character": 6}, "context": {"includeDeclaration": true}}),
+        ),
+    ];
+    let mut row = format!("{:>28} |", "");
+    for (label, method, params) in requests {
+        let mut t: Vec<Duration> = (0..100)
+            .map(|_| {
+                let start = Instant::now();
+                let r = c.request(method, params.clone());
+                assert!(r.get("error").is_none(), "{method}: {r}");
+                c.seen.clear();
+                start.elapsed()
+            })
+            .collect();
+        t.sort();
+        row.push_str(&format!(" {label} p50 {:.2} / p99 {:.2} ms |", ms(t[50]), ms(t[98])));
+    }
+    println!("{row}");
     let _ = c.shutdown();
 }
 

@@ -162,3 +162,51 @@ pub fn display_rel(canon_root: &Path, path: &Path) -> String {
         Err(_) => path.display().to_string(),
     }
 }
+
+/// Most Markdown files [`other_markdown`] reads, and the deepest folder level it enters.
+pub const MAX_MARKDOWN_FILES: usize = 2000;
+pub const MAX_MARKDOWN_DEPTH: usize = 8;
+/// Larger Markdown files are not scanned for invocations.
+pub const MAX_MARKDOWN_BYTES: u64 = 2 * 1024 * 1024;
+
+/// The root's other Markdown files (skills, CLAUDE.md, notes), for invocations:
+/// relative paths and texts, skipping hidden folders, `node_modules`,
+/// `target` and `vendor`, never following links, bounded in count, depth and
+/// size. Files already in `ws` are left out.
+pub fn other_markdown(root: &Path, ws: &Workspace) -> Vec<(String, FileText)> {
+    let mut out = Vec::new();
+    let mut stack = vec![(root.to_path_buf(), 0usize)];
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(rd) = fs::read_dir(&dir) else { continue };
+        let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Ok(meta) = fs::symlink_metadata(e.path()) else { continue };
+            if meta.is_dir() {
+                let skip = name.starts_with('.') || ["node_modules", "target", "vendor"].contains(&name.as_str());
+                if !skip && depth < MAX_MARKDOWN_DEPTH {
+                    stack.push((e.path(), depth + 1));
+                }
+            } else if meta.is_file() && name.ends_with(".md") && meta.len() <= MAX_MARKDOWN_BYTES {
+                let Ok(rel) = e
+                    .path()
+                    .strip_prefix(root)
+                    .map(|r| r.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"))
+                else {
+                    continue;
+                };
+                if ws.file_id(&rel).is_some() {
+                    continue;
+                }
+                if let Ok(bytes) = fs::read(e.path()) {
+                    out.push((rel, FileText::from_bytes(bytes)));
+                }
+                if out.len() >= MAX_MARKDOWN_FILES {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}

@@ -122,3 +122,28 @@ fn demo_semantic_tokens_and_workspace_symbols() {
     assert_eq!(w["result"][0]["name"], "/how paginate list responses");
     assert_eq!(c.shutdown(), Some(0));
 }
+
+#[test]
+fn references_include_invocations_in_unopened_markdown_files() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    std::fs::create_dir_all(root.join("skills/booking")).expect("mkdir");
+    std::fs::write(
+        root.join("skills/booking/SKILL.md"),
+        "# Booking\n\nBefore changing prices, run `/how store ticket prices`.\n",
+    )
+    .expect("write");
+    std::fs::create_dir_all(root.join("node_modules/x")).expect("mkdir");
+    std::fs::write(root.join("node_modules/x/README.md"), "/how store ticket prices\n").expect("write");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let data = uri(&root.join("agents/decisions/data.md"));
+    let r = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": data}, "position": pos(4, 5), "context": {"includeDeclaration": true}}),
+    );
+    let uris: Vec<&str> = r["result"].as_array().expect("refs").iter().filter_map(|l| l["uri"].as_str()).collect();
+    assert!(uris.iter().any(|u| u.ends_with("skills/booking/SKILL.md")), "{uris:?}");
+    assert!(!uris.iter().any(|u| u.contains("node_modules")), "{uris:?}");
+    assert_eq!(c.shutdown(), Some(0));
+}

@@ -74,7 +74,11 @@ impl State {
 
     /// Adds (or reloads) a root folder from disk, then re-applies open documents.
     pub fn load_root(&mut self, path: PathBuf) -> Result<usize, String> {
-        let ws = load::load_with_base(&path, None, self.client_config.as_ref()).map_err(|e| e.to_string())?;
+        let mut ws = load::load_with_base(&path, None, self.client_config.as_ref()).map_err(|e| e.to_string())?;
+        // Skills, CLAUDE.md and notes: their `/when` invocations count for references and rename.
+        for (rel, text) in load::other_markdown(&path, &ws) {
+            ws.set_file(&rel, text);
+        }
         let canon = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         let i = match self.roots.iter().position(|r| r.path == path) {
             Some(i) => {
