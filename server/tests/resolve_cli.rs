@@ -121,3 +121,20 @@ fn compressed_keys_resolve_to_their_own_heading() {
         .expect("run");
     assert_eq!(out(&o), "How to Encode File Paths\t/how file\n");
 }
+
+#[cfg(unix)]
+#[test]
+fn file_mode_refuses_a_symlink_that_leaves_the_root() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let outside = tempfile::tempdir().expect("outside");
+    std::fs::write(outside.path().join("secret.md"), "TOP SECRET\n").expect("write");
+    std::fs::create_dir_all(tmp.path().join("agents/decisions")).expect("mkdir");
+    std::fs::write(tmp.path().join("agents/memory-index.md"), "## agents/decisions/a.md\n").expect("write");
+    std::os::unix::fs::symlink(outside.path().join("secret.md"), tmp.path().join("agents/decisions/a.md"))
+        .expect("link");
+    let o = resolve(&["..a.md"], "", tmp.path());
+    assert_eq!(o.status.code(), Some(1));
+    let text = out(&o);
+    assert!(text.starts_with("Refused: cannot read agents/decisions/a.md: it resolves to"), "{text}");
+    assert!(!text.contains("TOP SECRET"));
+}

@@ -212,8 +212,14 @@ fn file(ws: &Workspace, name: &str) -> Result<Resolved, String> {
         }
         return Err(msg);
     };
-    if f.problem.is_some() {
-        return Err(format!("Cannot print {}: it could not be read as UTF-8 text", f.path));
+    match &f.problem {
+        Some(crate::model::FileProblem::Unreadable(why)) => {
+            return Err(format!("Refused: cannot read {}: {why}", f.path))
+        }
+        Some(crate::model::FileProblem::InvalidUtf8 { .. }) => {
+            return Err(format!("Cannot print {}: it is not valid UTF-8 text", f.path));
+        }
+        None => {}
     }
     Ok(Resolved {
         text: format!("{}\n\nSource: {}", f.text.trim_end(), f.path),

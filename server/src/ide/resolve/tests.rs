@@ -87,3 +87,29 @@ fn preamble_examples_are_never_targets() {
     let err = resolve(&demo(), "<trigger>", false).unwrap_err();
     assert!(err.starts_with("No match"), "{err}");
 }
+
+#[test]
+fn w7_the_section_starts_at_the_heading_itself() {
+    // An H1 and a paragraph with the same text as the heading are not where the section starts.
+    let w = ws(&[
+        ("agents/memory-index.md", "## agents/decisions/a.md\n/when foo\n"),
+        ("agents/decisions/a.md", "# When Foo\n\nWhen Foo\n\nintro\n\n## When Foo\n\nthe body\n"),
+    ]);
+    assert_eq!(
+        resolve(&w, "foo", false).map(|r| r.text).as_deref(),
+        Ok("# When Foo\n\nthe body\n\nSource: agents/decisions/a.md")
+    );
+}
+
+#[test]
+fn w22_empty_bodies_and_file_mode_have_no_stray_blank_lines() {
+    let w = ws(&[
+        ("agents/memory-index.md", "## agents/decisions/a.md\n/when foo\n"),
+        ("agents/decisions/a.md", "## When Foo\n## When Bar\nx\n\n\n"),
+    ]);
+    assert_eq!(resolve(&w, "foo", false).map(|r| r.text).as_deref(), Ok("# When Foo\n\nSource: agents/decisions/a.md"));
+    assert_eq!(
+        resolve(&w, "..a.md", false).map(|r| r.text).as_deref(),
+        Ok("## When Foo\n## When Bar\nx\n\nSource: agents/decisions/a.md")
+    );
+}
