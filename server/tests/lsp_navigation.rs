@@ -147,3 +147,41 @@ fn references_include_invocations_in_unopened_markdown_files() {
     assert!(!uris.iter().any(|u| u.contains("node_modules")), "{uris:?}");
     assert_eq!(c.shutdown(), Some(0));
 }
+
+#[test]
+fn rename_over_stdio_with_versioned_document_changes_and_refusal() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let index_path = root.join("agents/memory-index.md");
+    let index = uri(&index_path);
+    let text = std::fs::read_to_string(&index_path).expect("index");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({"workspace": {"workspaceEdit": {"documentChanges": true}}}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 7, "text": text}}),
+    );
+    let line = text.lines().position(|l| l.starts_with("/how store ticket prices")).expect("line") as u32;
+    let prep =
+        c.request("textDocument/prepareRename", json!({"textDocument": {"uri": index}, "position": pos(line, 8)}));
+    assert_eq!(prep["result"]["placeholder"], "store ticket prices");
+    let r = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": index}, "position": pos(line, 8), "newName": "store fare prices"}),
+    );
+    let docs = r["result"]["documentChanges"].as_array().expect("documentChanges");
+    let idx = docs.iter().find(|d| d["textDocument"]["uri"] == index).expect("index edit");
+    assert_eq!(idx["textDocument"]["version"], 7, "versioned for the open document");
+    assert_eq!(idx["edits"][0]["newText"], "store fare prices");
+    let data = docs
+        .iter()
+        .find(|d| d["textDocument"]["uri"].as_str().is_some_and(|u| u.ends_with("data.md")))
+        .expect("heading edit");
+    assert_eq!(data["edits"][0]["newText"], "How to Store Fare Prices");
+    let refused = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": index}, "position": pos(line, 8), "newName": "migrate the booking schema"}),
+    );
+    assert!(refused["error"]["message"].as_str().is_some_and(|m| m.contains("already exists")), "{refused}");
+    assert_eq!(c.shutdown(), Some(0));
+}

@@ -6,6 +6,7 @@ pub mod fix_all;
 pub mod hints;
 pub mod hover;
 pub mod navigate;
+pub mod rename;
 pub mod resolve;
 pub mod symbols;
 pub mod target;

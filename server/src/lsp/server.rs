@@ -21,7 +21,7 @@ use tower_lsp_server::{Client, LanguageServer};
 use super::convert;
 use super::state::{apply_change, State};
 use crate::edit::{Applicability, FileEdit};
-use crate::ide::{completion, fix_all, hints, hover, navigate, symbols, tokens};
+use crate::ide::{completion, fix_all, hints, hover, navigate, rename, symbols, tokens};
 use crate::model::config::ConfigPatch;
 use crate::model::FileText;
 use crate::rules;
@@ -40,6 +40,7 @@ pub struct ClientCaps {
     pub dynamic_watch: bool,
     pub configuration: bool,
     pub progress: bool,
+    pub document_changes: bool,
 }
 
 /// The server: the client handle and the shared state.
@@ -294,6 +295,12 @@ impl LanguageServer for Backend {
                 .unwrap_or(false),
             configuration: c.workspace.as_ref().and_then(|w| w.configuration).unwrap_or(false),
             progress: c.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false),
+            document_changes: c
+                .workspace
+                .as_ref()
+                .and_then(|w| w.workspace_edit.as_ref())
+                .and_then(|e| e.document_changes)
+                .unwrap_or(false),
         };
         *lock(&self.caps) = caps.clone();
         {
@@ -337,6 +344,10 @@ impl LanguageServer for Backend {
                     ..Default::default()
                 }),
                 inlay_hint_provider: Some(OneOf::Left(true)),
+                rename_provider: Some(OneOf::Right(RenameOptions {
+                    prepare_provider: Some(true),
+                    work_done_progress_options: Default::default(),
+                })),
                 workspace_symbol_provider: Some(OneOf::Left(true)),
                 semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
                     SemanticTokensOptions {
@@ -784,6 +795,55 @@ impl LanguageServer for Backend {
     ) -> Result<Option<SemanticTokensRangeResult>> {
         let st = lock(&self.state);
         Ok(semantic_tokens(&st, &params.text_document.uri, Some(params.range))?.map(SemanticTokensRangeResult::Tokens))
+    }
+
+    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+        let st = lock(&self.state);
+        let Some((i, file, offset)) = at_position(&st, &params.text_document.uri, params.position) else {
+            return Ok(None);
+        };
+        let root = &st.roots[i];
+        match guarded("prepareRename", || rename::prepare(&root.ws, file, offset))? {
+            Ok((range, text)) => {
+                let f = root.ws.file(file).ok_or_else(|| Error::invalid_params("unknown file"))?;
+                Ok(Some(PrepareRenameResponse::RangeWithPlaceholder {
+                    range: convert::range(f, range, st.enc),
+                    placeholder: text,
+                }))
+            }
+            Err(why) => Err(Error::invalid_params(why)),
+        }
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let p = params.text_document_position;
+        let caps = self.caps();
+        let st = lock(&self.state);
+        let Some((i, file, offset)) = at_position(&st, &p.text_document.uri, p.position) else { return Ok(None) };
+        let root = &st.roots[i];
+        let edits = guarded("rename", || rename::rename(&root.ws, file, offset, &params.new_name))?
+            .map_err(Error::invalid_params)?;
+        let plain = convert::workspace_edit(&root.ws, &root.path, &edits, st.enc);
+        if !caps.document_changes {
+            return Ok(Some(plain));
+        }
+        // Versioned edits: the client rejects them if a document changed meanwhile.
+        let changes = plain.changes.unwrap_or_default();
+        let docs = changes
+            .into_iter()
+            .map(|(uri, edits)| {
+                let version = st.docs.get(&uri).map(|d| d.version);
+                TextDocumentEdit {
+                    text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
+                    edits: edits.into_iter().map(OneOf::Left).collect(),
+                }
+            })
+            .collect();
+        Ok(Some(WorkspaceEdit {
+            changes: None,
+            document_changes: Some(DocumentChanges::Edits(docs)),
+            change_annotations: None,
+        }))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {

@@ -239,6 +239,11 @@ pub(crate) fn q(s: &str) -> String {
 #[cfg(test)]
 mod tests;
 
+/// The title an entry asks for, in the case style of an existing title (see `orphan-entry`).
+pub fn orphan_title_like(existing: &str, op: crate::syntax::index::Op, trigger: &str) -> String {
+    orphan_entry::title_like(existing, op, trigger)
+}
+
 /// "Mark structural": insert `.` before a heading's title (a choice, never applied by fix-all).
 pub(crate) fn mark_structural(path: &str, h: &crate::syntax::decision::Heading) -> Fix {
     Fix::new(

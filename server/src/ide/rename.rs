@@ -1,0 +1,139 @@
+//! Rename that keeps trigger and heading in sync, and updates `/when` invocations that resolved to them.
+//!
+//! On a trigger: the new trigger; the bound heading becomes `When …`/`How to …`
+//! in its own case style and level. On a heading title: the new title; the
+//! binding entry's trigger (and operator) follow. Every trigger-mode
+//! invocation in the workspace's Markdown files that resolved to the entry is
+//! rewritten to the new trigger; nothing else is touched. Refused, with a
+//! message, when the result would duplicate a trigger or heading, when a
+//! title would leave no valid trigger, or when a file to edit is not valid
+//! UTF-8.
+
+use super::target::{self, Target};
+use crate::edit::{FileEdit, TextEdit};
+use crate::model::{EntryId, FileId, Workspace};
+use crate::rules::placement::trigger_from_title;
+use crate::search::triggers;
+use crate::syntax::invocation::{self, Mode};
+use crate::syntax::normalize;
+use crate::text::TextRange;
+
+/// The range to rename and its current text, or why nothing can be renamed here.
+pub fn prepare(ws: &Workspace, file: FileId, offset: usize) -> Result<(TextRange, String), String> {
+    let f = ws.file(file).ok_or("unknown file")?;
+    match target::at(ws, file, offset) {
+        Some(Target::Entry(id, _)) => {
+            let e = ws.bindings().entry(id);
+            let range = ws.index().and_then(|(_, _, i)| Some(i.entry(e.line)?.trigger)).ok_or("no trigger")?;
+            if range.is_empty() {
+                return Err("This entry has no trigger to rename".into());
+            }
+            Ok((range, range.slice(&f.text).to_string()))
+        }
+        Some(Target::Heading(h, range)) => {
+            let heading = ws.heading(h).ok_or("no heading")?;
+            if !heading.is_semantic() {
+                return Err("Structural headings and the document title are not indexed; rename them as text".into());
+            }
+            Ok((range, range.slice(&f.text).to_string()))
+        }
+        _ => Err("Rename works on an index trigger or a decision heading".into()),
+    }
+}
+
+/// The edits for renaming the trigger or heading at `offset` to `new_name`.
+pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Result<Vec<FileEdit>, String> {
+    prepare(ws, file, offset)?;
+    let new_name = new_name.trim();
+    if new_name.is_empty() {
+        return Err("The new name is empty".into());
+    }
+    let b = ws.bindings();
+    let (entry, heading, op, trigger, title) = match target::at(ws, file, offset) {
+        Some(Target::Entry(id, _)) => {
+            let e = b.entry(id);
+            let heading = e.heading;
+            let title =
+                heading.and_then(|h| ws.heading(h)).map(|h| crate::rules::orphan_title_like(&h.title, e.op, new_name));
+            (Some(id), heading, e.op, new_name.to_string(), title)
+        }
+        Some(Target::Heading(h, _)) => {
+            let Some((op, trigger)) = trigger_from_title(new_name) else {
+                return Err(format!("`{new_name}` starts with neither `When ` nor `How to `: no entry could bind it"));
+            };
+            (b.entries_of(h).first().copied(), Some(h), op, trigger, Some(new_name.to_string()))
+        }
+        _ => return Err("Rename works on an index trigger or a decision heading".into()),
+    };
+    // Refusals: duplicates.
+    let key = normalize(&trigger);
+    if let Some((other, _)) = b.exact_match(Some(op), &key).filter(|(o, extra)| Some(*o) != entry && !extra) {
+        let line = b.entry(other).line + 1;
+        return Err(format!("`{} {trigger}` already exists ({}:{line})", op.token(), ws.config().index));
+    }
+    if let Some(t) = &title {
+        if let Some(&dup) = b.headings_titled(&normalize(t)).iter().find(|&&h| Some(h) != heading) {
+            let f = ws.file(dup.file).map_or("", |f| f.path.as_str());
+            let line = ws.heading(dup).map_or(0, |h| h.line + 1);
+            return Err(format!("A heading `{t}` already exists ({f}:{line})"));
+        }
+    }
+    let mut edits: Vec<FileEdit> = Vec::new();
+    let mut push = |ws: &Workspace, id: FileId, e: TextEdit| -> Result<(), String> {
+        let f = ws.file(id).ok_or("unknown file")?;
+        if f.problem.is_some() {
+            return Err(format!("{} is not valid UTF-8 (or unreadable); it is never rewritten", f.path));
+        }
+        match edits.iter_mut().find(|x| x.path == f.path) {
+            Some(x) => x.edits.push(e),
+            None => edits.push(FileEdit { path: f.path.clone(), edits: vec![e] }),
+        }
+        Ok(())
+    };
+    if let (Some(h), Some(t)) = (heading, &title) {
+        let hd = ws.heading(h).ok_or("no heading")?;
+        push(ws, h.file, TextEdit::replace(hd.title_range, t.clone()))?;
+    }
+    if let Some(id) = entry {
+        let (index_id, _, index) = ws.index().ok_or("no index")?;
+        let e = b.entry(id);
+        let parsed = index.entry(e.line).ok_or("no entry")?;
+        push(ws, index_id, TextEdit::replace(parsed.trigger, trigger.clone()))?;
+        if e.op != op {
+            push(ws, index_id, TextEdit::replace(parsed.op_range, op.token()))?;
+        }
+        for (file, op_range, query) in invocations_of(ws, id) {
+            push(ws, file, TextEdit::replace(query, trigger.clone()))?;
+            if e.op != op {
+                push(ws, file, TextEdit::replace(op_range, op.token()))?;
+            }
+        }
+    }
+    Ok(edits)
+}
+
+/// Trigger-mode invocations (outside index entries and the preamble) that resolve to `entry`.
+fn invocations_of(ws: &Workspace, entry: EntryId) -> Vec<(FileId, TextRange, TextRange)> {
+    let mut out = Vec::new();
+    for (id, f) in ws.files() {
+        for inv in invocation::scan(&f.text).into_iter().filter(|i| i.mode == Mode::Trigger) {
+            if let Some(index) = f.index() {
+                let line = f.line_index.line_of(inv.op_range.start);
+                if index
+                    .lines
+                    .get(line)
+                    .is_some_and(|l| l.section.is_none() || matches!(l.kind, crate::syntax::index::LineKind::Entry(_)))
+                {
+                    continue;
+                }
+            }
+            let q = triggers::TriggerQuery { op: Some(inv.op), text: inv.query.slice(&f.text).to_string() };
+            // Invocations that used one of the entry's extras keep their words.
+            let hit = triggers::resolve(ws, &q).filter(|h| h.kind != triggers::HitKind::ExactExtra);
+            if hit.map(|h| h.entry) == Some(entry) {
+                out.push((id, inv.op_range, inv.query));
+            }
+        }
+    }
+    out
+}
