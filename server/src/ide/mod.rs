@@ -2,6 +2,7 @@
 
 pub mod completion;
 pub mod compress;
+pub mod file_rename;
 pub mod fix_all;
 pub mod hints;
 pub mod hover;

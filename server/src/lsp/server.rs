@@ -21,7 +21,7 @@ use tower_lsp_server::{Client, LanguageServer};
 use super::convert;
 use super::state::{apply_change, State};
 use crate::edit::{Applicability, FileEdit};
-use crate::ide::{completion, fix_all, hints, hover, navigate, rename, symbols, tokens};
+use crate::ide::{completion, file_rename, fix_all, hints, hover, navigate, rename, symbols, tokens};
 use crate::model::config::ConfigPatch;
 use crate::model::FileText;
 use crate::rules;
@@ -41,6 +41,7 @@ pub struct ClientCaps {
     pub configuration: bool,
     pub progress: bool,
     pub document_changes: bool,
+    pub code_action_resolve: bool,
 }
 
 /// The server: the client handle and the shared state.
@@ -168,6 +169,38 @@ fn semantic_tokens(st: &State, uri: &Uri, range: Option<Range>) -> Result<Option
     })
 }
 
+/// "Add entry with its short key": the full trigger (binding is exact) with the
+/// `compress-key` suggestion as an extra.
+fn compressed_entry_fix(ws: &crate::model::Workspace, f: &rules::Finding) -> Option<crate::edit::Fix> {
+    let d = ws.file(f.file)?.decision()?;
+    let idx = d.headings.iter().position(|h| h.title_range == f.range)?;
+    let hid = crate::model::HeadingId { file: f.file, idx: idx as u32 };
+    let (op, key) = crate::ide::compress::compress_heading(ws, hid)?;
+    let full = crate::rules::placement::trigger_from_title(&d.headings[idx].title)?.1;
+    if key == full {
+        return None;
+    }
+    // Binding is exact, so the full trigger stays; the short key becomes an extra.
+    let line = format!("{} {full} | {key}", op.token());
+    let edit = crate::rules::placement::insert_entry(ws, hid, &line)?;
+    Some(crate::edit::Fix::new(
+        format!("Add `{line}` to the index (with its shortest unique key)"),
+        Applicability::Suggestion,
+        &ws.config().index,
+        vec![edit],
+    ))
+}
+
+/// File-operation filters: Markdown files.
+fn md_files() -> FileOperationRegistrationOptions {
+    FileOperationRegistrationOptions {
+        filters: vec![FileOperationFilter {
+            scheme: Some("file".into()),
+            pattern: FileOperationPattern { glob: "**/*.md".into(), matches: None, options: None },
+        }],
+    }
+}
+
 fn client_patch(v: &Value) -> std::result::Result<ConfigPatch, String> {
     let v = v.get("memoryIndex").unwrap_or(v);
     serde_json::from_value::<ConfigPatch>(v.clone()).map_err(|e| format!("memory-index settings ignored: {e}"))
@@ -229,6 +262,15 @@ impl Backend {
         if let Some(p) = progress {
             p.finish().await;
         }
+    }
+
+    /// Re-reads files the client says were created, renamed or deleted.
+    async fn files_changed(&self, paths: Vec<PathBuf>) {
+        let batches = {
+            let mut st = lock(&self.state);
+            guarded("fileOperations", || disk_changes(&mut st, &paths)).unwrap_or_default()
+        };
+        publish(&self.client, &self.caps(), batches).await;
     }
 
     /// The root and path of `uri`, finding a root for a lone file when there is none.
@@ -301,6 +343,12 @@ impl LanguageServer for Backend {
                 .and_then(|w| w.workspace_edit.as_ref())
                 .and_then(|e| e.document_changes)
                 .unwrap_or(false),
+            code_action_resolve: c
+                .text_document
+                .as_ref()
+                .and_then(|t| t.code_action.as_ref())
+                .and_then(|a| a.resolve_support.as_ref())
+                .is_some_and(|r| r.properties.iter().any(|p| p == "edit")),
         };
         *lock(&self.caps) = caps.clone();
         {
@@ -332,6 +380,7 @@ impl LanguageServer for Backend {
                 })),
                 code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
                     code_action_kinds: Some(fix_kinds),
+                    resolve_provider: Some(caps.code_action_resolve),
                     ..Default::default()
                 })),
                 definition_provider: Some(OneOf::Left(true)),
@@ -381,7 +430,13 @@ impl LanguageServer for Backend {
                         supported: Some(true),
                         change_notifications: Some(OneOf::Left(true)),
                     }),
-                    file_operations: None,
+                    file_operations: Some(WorkspaceFileOperationsServerCapabilities {
+                        will_rename: Some(md_files()),
+                        did_rename: Some(md_files()),
+                        did_create: Some(md_files()),
+                        did_delete: Some(md_files()),
+                        ..Default::default()
+                    }),
                 }),
                 ..Default::default()
             },
@@ -567,6 +622,7 @@ impl LanguageServer for Backend {
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let lazy = self.caps().code_action_resolve;
         let st = lock(&self.state);
         let Some((i, rel)) = st.locate_uri(&params.text_document.uri) else { return Ok(None) };
         let root = &st.roots[i];
@@ -584,7 +640,11 @@ impl LanguageServer for Backend {
                         continue;
                     }
                     let diag = convert::diagnostic(&root.ws, &root.path, f, st.enc);
-                    for fix in &f.fixes {
+                    let mut fixes = f.fixes.clone();
+                    if f.rule == rules::Rule::UnindexedHeading {
+                        fixes.extend(compressed_entry_fix(&root.ws, f));
+                    }
+                    for fix in &fixes {
                         out.push(CodeActionOrCommand::CodeAction(CodeAction {
                             title: fix.title.clone(),
                             kind: Some(CodeActionKind::QUICKFIX),
@@ -598,9 +658,18 @@ impl LanguageServer for Backend {
             }
             let kind = CodeActionKind::from(FIX_ALL_KIND);
             if wants(&kind) || wants(&CodeActionKind::SOURCE_FIX_ALL) {
-                if let Some(edit) = Self::fix_all_edit(&st, i) {
+                // Fix-all is the expensive one: computed on resolve when the client can.
+                let title = "Fix all memory-index problems".to_string();
+                if lazy {
                     out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                        title: "Fix all memory-index problems".into(),
+                        title,
+                        kind: Some(kind),
+                        data: Some(serde_json::json!({ "fixAll": params.text_document.uri.as_str() })),
+                        ..Default::default()
+                    }));
+                } else if let Some(edit) = Self::fix_all_edit(&st, i) {
+                    out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                        title,
                         kind: Some(kind),
                         edit: Some(edit),
                         ..Default::default()
@@ -844,6 +913,65 @@ impl LanguageServer for Backend {
             document_changes: Some(DocumentChanges::Edits(docs)),
             change_annotations: None,
         }))
+    }
+
+    async fn will_rename_files(&self, params: RenameFilesParams) -> Result<Option<WorkspaceEdit>> {
+        let st = lock(&self.state);
+        let mut all: std::collections::HashMap<Uri, Vec<TextEdit>> = std::collections::HashMap::new();
+        for f in &params.files {
+            let (Ok(old), Ok(new)) = (f.old_uri.parse::<Uri>(), f.new_uri.parse::<Uri>()) else { continue };
+            let (Some((i, old_rel)), Some((j, new_rel))) = (st.locate_uri(&old), st.locate_uri(&new)) else { continue };
+            if i != j {
+                continue;
+            }
+            let root = &st.roots[i];
+            let edits = guarded("willRenameFiles", || file_rename::rename_decision_file(&root.ws, &old_rel, &new_rel))?;
+            for (uri, e) in convert::workspace_edit(&root.ws, &root.path, &edits, st.enc).changes.unwrap_or_default() {
+                all.entry(uri).or_default().extend(e);
+            }
+        }
+        Ok((!all.is_empty()).then(|| WorkspaceEdit {
+            changes: Some(all),
+            document_changes: None,
+            change_annotations: None,
+        }))
+    }
+
+    async fn did_rename_files(&self, params: RenameFilesParams) {
+        let paths: Vec<PathBuf> = params
+            .files
+            .iter()
+            .flat_map(|f| [f.old_uri.parse::<Uri>().ok(), f.new_uri.parse::<Uri>().ok()])
+            .flatten()
+            .filter_map(|u| convert::path_of(&u))
+            .collect();
+        self.files_changed(paths).await;
+    }
+
+    async fn did_create_files(&self, params: CreateFilesParams) {
+        let paths = params.files.iter().filter_map(|f| convert::path_of(&f.uri.parse::<Uri>().ok()?)).collect();
+        self.files_changed(paths).await;
+    }
+
+    async fn did_delete_files(&self, params: DeleteFilesParams) {
+        let paths = params.files.iter().filter_map(|f| convert::path_of(&f.uri.parse::<Uri>().ok()?)).collect();
+        self.files_changed(paths).await;
+    }
+
+    async fn code_action_resolve(&self, mut action: CodeAction) -> Result<CodeAction> {
+        let uri = action
+            .data
+            .as_ref()
+            .and_then(|d| d.get("fixAll"))
+            .and_then(Value::as_str)
+            .and_then(|u| u.parse::<Uri>().ok());
+        if let Some(uri) = uri {
+            let st = lock(&self.state);
+            if let Some((i, _)) = st.locate_uri(&uri) {
+                action.edit = guarded("codeAction/resolve", || Self::fix_all_edit(&st, i))?;
+            }
+        }
+        Ok(action)
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {

@@ -1,0 +1,65 @@
+//! Renaming a decision file: the index section names and `/when ..old.md` invocations follow.
+
+use crate::edit::{FileEdit, TextEdit};
+use crate::model::bind::section_path;
+use crate::model::Workspace;
+use crate::syntax::invocation::{self, Mode};
+
+/// Edits for renaming the decision file `old` to `new` (workspace-relative paths).
+/// File-mode invocations are updated only when both names are in the decisions directory.
+pub fn rename_decision_file(ws: &Workspace, old: &str, new: &str) -> Vec<FileEdit> {
+    let mut out: Vec<FileEdit> = Vec::new();
+    let mut push = |path: &str, e: TextEdit| match out.iter_mut().find(|x| x.path == path) {
+        Some(x) => x.edits.push(e),
+        None => out.push(FileEdit { path: path.to_string(), edits: vec![e] }),
+    };
+    if let Some((_, f, index)) = ws.index() {
+        for s in index.sections.iter().filter(|s| section_path(&s.name_text) == old) {
+            push(&f.path, TextEdit::replace(s.name, new));
+        }
+    }
+    let dir = &ws.config().decisions;
+    let strip = |p: &str| {
+        if dir.is_empty() {
+            Some(p.to_string())
+        } else {
+            p.strip_prefix(&format!("{dir}/")).map(str::to_string)
+        }
+    };
+    let (Some(old_name), Some(new_name)) = (strip(old), strip(new)) else { return out };
+    for (_, f) in ws.files() {
+        if f.problem.is_some() {
+            continue;
+        }
+        for inv in invocation::scan(&f.text).into_iter().filter(|i| i.mode == Mode::File) {
+            if inv.target.slice(&f.text) == old_name {
+                push(&f.path, TextEdit::replace(inv.target, new_name.clone()));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Config, FileText};
+
+    #[test]
+    fn sections_and_file_invocations_follow() {
+        let mut ws = Workspace::new(Config::default());
+        ws.set_file(
+            "agents/memory-index.md",
+            FileText::from("# I\nsee /when ..old.md\n## agents/decisions/old.md\n/when x\n"),
+        );
+        ws.set_file("agents/decisions/old.md", FileText::from("## When X\n"));
+        ws.set_file("CLAUDE.md", FileText::from("Load `/when ..old.md` and /when ..other.md\n"));
+        let edits = rename_decision_file(&ws, "agents/decisions/old.md", "agents/decisions/new.md");
+        let get = |p: &str| {
+            let fe = edits.iter().find(|e| e.path == p).expect("edited");
+            crate::edit::apply(&ws.file(ws.file_id(p).expect("id")).expect("f").text, &fe.edits).0
+        };
+        assert_eq!(get("agents/memory-index.md"), "# I\nsee /when ..new.md\n## agents/decisions/new.md\n/when x\n");
+        assert_eq!(get("CLAUDE.md"), "Load `/when ..new.md` and /when ..other.md\n");
+    }
+}

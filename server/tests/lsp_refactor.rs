@@ -1,0 +1,138 @@
+//! Refactoring over stdio on copies of the real corpus: drift quick fixes, fix-all, file renames.
+
+mod lsp_support;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use lsp_support::*;
+use serde_json::{json, Value};
+
+fn corpus(name: &str) -> Option<tempfile::TempDir> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus").join(name);
+    if !src.join("agents/memory-index.md").is_file() {
+        eprintln!("skipped: ../shared/corpus/{name} is absent");
+        return None;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy(&src.join("agents"), &tmp.path().join("agents"));
+    Some(tmp)
+}
+
+/// Applies a WorkspaceEdit's `changes` to the files on disk.
+fn apply_to_disk(edit: &Value) {
+    let Some(changes) = edit["changes"].as_object() else { return };
+    for (uri, edits) in changes {
+        let path = uri.strip_prefix("file://").expect("file uri");
+        let text = std::fs::read_to_string(path).expect("read");
+        let idx = memory_index_lsp::text::LineIndex::new(&text);
+        let mut es: Vec<memory_index_lsp::edit::TextEdit> = edits
+            .as_array()
+            .expect("edits")
+            .iter()
+            .map(|e| {
+                let at = |p: &Value| {
+                    idx.offset(
+                        &text,
+                        memory_index_lsp::text::LineCol {
+                            line: p["line"].as_u64().unwrap_or(0) as u32,
+                            col: p["character"].as_u64().unwrap_or(0) as u32,
+                        },
+                        memory_index_lsp::text::Encoding::Utf8,
+                    )
+                };
+                memory_index_lsp::edit::TextEdit::replace(
+                    memory_index_lsp::text::TextRange::new(at(&e["range"]["start"]), at(&e["range"]["end"])),
+                    e["newText"].as_str().unwrap_or(""),
+                )
+            })
+            .collect();
+        es.sort_by_key(|e| e.range.start);
+        std::fs::write(path, memory_index_lsp::edit::apply(&text, &es).0).expect("write");
+    }
+}
+
+#[test]
+fn drift_quick_fix_renames_the_vet_heading_and_both_findings_go() {
+    let Some(tmp) = corpus("655f089e") else { return };
+    let root = tmp.path().canonicalize().expect("canon");
+    let index_path = root.join("agents/memory-index.md");
+    let index = uri(&index_path);
+    let text = std::fs::read_to_string(&index_path).expect("index");
+    let line = text.lines().position(|l| l.starts_with("/when review flags unused code")).expect("entry") as u32;
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    c.diagnostics(&index, |d| d.iter().any(|x| x["code"] == "orphan-entry"));
+    let actions = c.request("textDocument/codeAction", json!({"textDocument": {"uri": index}, "range": {"start": {"line": line, "character": 8}, "end": {"line": line, "character": 8}}, "context": {"diagnostics": [], "only": ["quickfix"]}}));
+    let rename = actions["result"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .find(|a| a["title"].as_str().is_some_and(|t| t.contains("Rename heading `When Vet Flags Unused Code`")))
+        .expect("the drift fix is offered")
+        .clone();
+    apply_to_disk(&rename["edit"]);
+    let decision = root.join("agents/decisions/orchestration-execution.md");
+    c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri(&decision), "type": 2}]}));
+    let d = c
+        .diagnostics(&index, |d| !d.iter().any(|x| x["code"] == "orphan-entry" && x["range"]["start"]["line"] == line));
+    assert!(!d.iter().any(|x| x["code"] == "orphan-entry" && x["range"]["start"]["line"] == line));
+    let gone = |d: &[Value]| !d.iter().any(|x| x["code"] == "unindexed-heading" && x["range"]["start"]["line"] == 277);
+    let dd = c.diagnostics(&uri(&decision), gone);
+    assert!(gone(&dd));
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn fix_all_action_equals_the_fix_cli() {
+    let Some(tmp) = corpus("655f089e") else { return };
+    let Some(cli_tmp) = corpus("655f089e") else { return };
+    let root = tmp.path().canonicalize().expect("canon");
+    let index_path = root.join("agents/memory-index.md");
+    let before = std::fs::read_to_string(&index_path).expect("index");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let index = uri(&index_path);
+    c.diagnostics(&index, |d| !d.is_empty());
+    let r = c.request("textDocument/codeAction", json!({"textDocument": {"uri": index}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": [], "only": ["source.fixAll"]}}));
+    let action = r["result"][0].clone();
+    assert_eq!(action["kind"], "source.fixAll.memory-index");
+    apply_to_disk(&action["edit"]);
+    let after = std::fs::read_to_string(&index_path).expect("index");
+    std::process::Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+        .arg("fix")
+        .arg(cli_tmp.path())
+        .output()
+        .expect("fix");
+    let cli = std::fs::read_to_string(cli_tmp.path().join("agents/memory-index.md")).expect("index");
+    assert_eq!(after, cli, "the editor's fix-all and `fix` agree");
+    let lines = |t: &str| {
+        t.lines().filter(|l| !l.trim().is_empty()).fold(BTreeMap::<String, usize>::new(), |mut m, l| {
+            *m.entry(l.to_string()).or_default() += 1;
+            m
+        })
+    };
+    assert_eq!(lines(&before), lines(&after), "every non-blank line survives");
+    c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": index, "type": 2}]}));
+    let d = c
+        .diagnostics(&index, |d| !d.iter().any(|x| x["code"] == "unordered-section" || x["code"] == "misplaced-entry"));
+    assert!(!d.is_empty(), "orphans remain for a person to decide");
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn will_rename_files_updates_section_names_and_file_invocations() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    std::fs::write(root.join("CLAUDE.md"), "Load `/when ..data.md` first.\n").expect("write");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let old = uri(&root.join("agents/decisions/data.md"));
+    let new = uri(&root.join("agents/decisions/storage.md"));
+    let r = c.request("workspace/willRenameFiles", json!({"files": [{"oldUri": old, "newUri": new}]}));
+    let changes = r["result"]["changes"].as_object().expect("changes");
+    let idx = &changes[&uri(&root.join("agents/memory-index.md"))];
+    assert_eq!(idx[0]["newText"], "agents/decisions/storage.md");
+    assert_eq!(changes[&uri(&root.join("CLAUDE.md"))][0]["newText"], "storage.md");
+    assert_eq!(c.shutdown(), Some(0));
+}
