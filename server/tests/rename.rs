@@ -92,3 +92,12 @@ fn corpus_choosing_name_to_choosing_names() {
     }
     assert_eq!(memory_index_lsp::rules::check(&after).len(), before, "check is as clean as before");
 }
+
+#[test]
+fn rename_on_h2_headings_and_how_entries() {
+    let ws = workspace("//- agents/memory-index.md\n## agents/decisions/a.md\n/how encode paths\n//- agents/decisions/a.md\n## How to Encode Paths\nbody\n");
+    let out = renamed(&ws, "agents/decisions/a.md", "How to Encode", "How to Encode File Paths").expect("renames");
+    let get = |p: &str| out.iter().find(|x| x.0 == p).map(|x| x.1.clone()).unwrap_or_default();
+    assert_eq!(get("agents/decisions/a.md"), "## How to Encode File Paths\nbody\n");
+    assert_eq!(get("agents/memory-index.md"), "## agents/decisions/a.md\n/how encode file paths\n");
+}

@@ -174,12 +174,13 @@ fn triggers(
             }
         }
     }
+    let prepared = fuzzy::Prepared::new(typed);
     for e in &b.entries {
         if e.trigger.is_empty() {
             continue;
         }
         for word in std::iter::once(&e.trigger).chain(&e.extras) {
-            let score = if typed.trim().is_empty() { Some(0) } else { fuzzy::score(typed, word) };
+            let score = if typed.trim().is_empty() { Some(0) } else { prepared.score(word) };
             if let Some(s) = score {
                 let detail = e.heading.and_then(|h| ws.heading(h)).map(|h| h.title.clone());
                 items.push((

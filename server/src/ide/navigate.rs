@@ -63,9 +63,10 @@ pub fn references(ws: &Workspace, file: FileId, offset: usize) -> Vec<FileRange>
     }
     let b = ws.bindings();
     if let Some((index_id, _, index)) = ws.index() {
-        for (i, e) in b.entries.iter().enumerate() {
-            if triggers::entry_target(ws, e) == Some(h) {
-                let _ = i;
+        // Bound entries, and drifted entries of the heading's own file (only they can fall back to it).
+        for e in &b.entries {
+            let candidate = e.heading == Some(h) || (e.heading.is_none() && e.section_file == Some(h.file));
+            if candidate && triggers::entry_target(ws, e) == Some(h) {
                 out.push(FileRange { file: index_id, range: index.lines[e.line].range });
             }
         }

@@ -497,6 +497,7 @@ impl LanguageServer for Backend {
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let uri = params.text_document.uri;
         let version = params.text_document.version;
+        let t = std::time::Instant::now();
         let batches = {
             let mut st = lock(&self.state);
             let enc = st.enc;
@@ -521,6 +522,7 @@ impl LanguageServer for Backend {
                 None => Vec::new(),
             }
         };
+        tracing::debug!("didChange v{version} applied and checked in {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
         publish(&self.client, &self.caps(), batches).await;
     }
 

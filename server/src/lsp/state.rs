@@ -128,7 +128,9 @@ impl State {
     pub fn changed_diagnostics(&mut self, i: usize) -> Vec<(Uri, Vec<Diagnostic>)> {
         let enc = self.enc;
         let root = &mut self.roots[i];
+        let t0 = std::time::Instant::now();
         let findings = rules::check(&root.ws);
+        let t1 = std::time::Instant::now();
         let mut now: HashMap<String, Vec<Diagnostic>> = HashMap::new();
         for (_, f) in root.ws.files() {
             if f.index().is_some() || f.decision().is_some() || f.path == root.ws.config_path() {
@@ -157,6 +159,13 @@ impl State {
             }
         }
         root.published = now;
+        tracing::debug!(
+            "check {:.2} ms, convert {:.2} ms, {} findings, {} files to publish",
+            (t1 - t0).as_secs_f64() * 1e3,
+            t1.elapsed().as_secs_f64() * 1e3,
+            findings.len(),
+            out.len()
+        );
         out
     }
 

@@ -2,7 +2,9 @@
 
 use super::bm25::Bm25;
 use super::words::stem_phrase;
+use super::Hit;
 use crate::model::Workspace;
+use crate::syntax::index::Op;
 
 /// What ranking needs beyond the binding, computed once per workspace state.
 #[derive(Debug, Default)]
@@ -10,6 +12,8 @@ pub struct SearchIndex {
     /// Per entry (binding order): the stemmed trigger, then each stemmed extra.
     pub stems: Vec<Vec<String>>,
     bm25: std::sync::OnceLock<Bm25>,
+    /// Trigger-mode answers already computed for this state (query → winner).
+    resolved: std::sync::Mutex<std::collections::HashMap<(Option<Op>, String), Option<Hit>>>,
 }
 
 impl SearchIndex {
@@ -20,7 +24,7 @@ impl SearchIndex {
             .iter()
             .map(|e| std::iter::once(&e.trigger).chain(&e.extras).map(|t| stem_phrase(t)).collect())
             .collect();
-        Self { stems, bm25: Default::default() }
+        Self { stems, bm25: Default::default(), resolved: Default::default() }
     }
 
     /// The BM25 index (built on first use: only reworded queries need it).
@@ -39,6 +43,21 @@ pub fn of(ws: &Workspace) -> std::borrow::Cow<'_, SearchIndex> {
 
 impl Clone for SearchIndex {
     fn clone(&self) -> Self {
-        Self { stems: self.stems.clone(), bm25: Default::default() }
+        Self { stems: self.stems.clone(), bm25: Default::default(), resolved: Default::default() }
+    }
+}
+
+impl SearchIndex {
+    /// The memoised answer for `query`, computing it with `f` the first time.
+    pub fn memo(&self, query: &super::TriggerQuery, f: impl FnOnce() -> Option<Hit>) -> Option<Hit> {
+        let key = (query.op, query.text.clone());
+        if let Some(hit) = self.resolved.lock().ok().and_then(|m| m.get(&key).copied()) {
+            return hit;
+        }
+        let hit = f();
+        if let Ok(mut m) = self.resolved.lock() {
+            m.insert(key, hit);
+        }
+        hit
     }
 }

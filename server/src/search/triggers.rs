@@ -148,9 +148,9 @@ pub fn entry_target(ws: &Workspace, e: &EntryInfo) -> Option<HeadingId> {
     similar::rank(&e.trigger, cands, 1).first().map(|(h, _)| *h)
 }
 
-/// The entry a query resolves to, if any.
+/// The entry a query resolves to, if any (memoised per workspace state).
 pub fn resolve(ws: &Workspace, query: &TriggerQuery) -> Option<Hit> {
-    rank(ws, query, 1).into_iter().next()
+    super::index::of(ws).memo(query, || rank(ws, query, 1).into_iter().next())
 }
 
 #[cfg(test)]
