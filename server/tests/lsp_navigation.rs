@@ -11,13 +11,7 @@ fn pos(line: u32, character: u32) -> Value {
 
 #[test]
 fn corpus_definition_references_and_hover() {
-    let head = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/head");
-    if !head.join("agents/memory-index.md").is_file() {
-        eprintln!("skipped: ../shared/corpus/head is absent");
-        return;
-    }
-    let tmp = tempfile::tempdir().expect("tmp");
-    copy(&head.join("agents"), &tmp.path().join("agents"));
+    let Some(tmp) = corpus_copy("head") else { return };
     let root = tmp.path().canonicalize().expect("canon");
     let index = uri(&root.join("agents/memory-index.md"));
     let mut c = Client::spawn();
@@ -70,13 +64,7 @@ fn demo_symbols_and_folding() {
 
 #[test]
 fn corpus_completion_after_when_merg() {
-    let head = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/head");
-    if !head.join("agents/memory-index.md").is_file() {
-        eprintln!("skipped: ../shared/corpus/head is absent");
-        return;
-    }
-    let tmp = tempfile::tempdir().expect("tmp");
-    copy(&head.join("agents"), &tmp.path().join("agents"));
+    let Some(tmp) = corpus_copy("head") else { return };
     let root = tmp.path().canonicalize().expect("canon");
     let skill = root.join("SKILL.md");
     std::fs::write(&skill, "Before merging, recall:\n/when merg\n").expect("write");

@@ -3,21 +3,9 @@
 mod lsp_support;
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use lsp_support::*;
 use serde_json::{json, Value};
-
-fn corpus(name: &str) -> Option<tempfile::TempDir> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus").join(name);
-    if !src.join("agents/memory-index.md").is_file() {
-        eprintln!("skipped: ../shared/corpus/{name} is absent");
-        return None;
-    }
-    let tmp = tempfile::tempdir().expect("tmp");
-    copy(&src.join("agents"), &tmp.path().join("agents"));
-    Some(tmp)
-}
 
 /// Applies a WorkspaceEdit's `changes` to the files on disk.
 fn apply_to_disk(edit: &Value) {
@@ -54,7 +42,7 @@ fn apply_to_disk(edit: &Value) {
 
 #[test]
 fn drift_quick_fix_renames_the_vet_heading_and_both_findings_go() {
-    let Some(tmp) = corpus("655f089e") else { return };
+    let Some(tmp) = corpus_copy("655f089e") else { return };
     let root = tmp.path().canonicalize().expect("canon");
     let index_path = root.join("agents/memory-index.md");
     let index = uri(&index_path);
@@ -85,8 +73,8 @@ fn drift_quick_fix_renames_the_vet_heading_and_both_findings_go() {
 
 #[test]
 fn fix_all_action_equals_the_fix_cli() {
-    let Some(tmp) = corpus("655f089e") else { return };
-    let Some(cli_tmp) = corpus("655f089e") else { return };
+    let Some(tmp) = corpus_copy("655f089e") else { return };
+    let Some(cli_tmp) = corpus_copy("655f089e") else { return };
     let root = tmp.path().canonicalize().expect("canon");
     let index_path = root.join("agents/memory-index.md");
     let before = std::fs::read_to_string(&index_path).expect("index");

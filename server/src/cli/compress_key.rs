@@ -27,9 +27,7 @@ pub fn run(args: &[String]) -> i32 {
             s => titles.push(s.to_string()),
         }
     }
-    let root = root
-        .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("."));
+    let root = super::project_root(root);
     let ws = match load::load(&root) {
         Ok(ws) => ws,
         Err(e) => return usage_error(&e.to_string()),

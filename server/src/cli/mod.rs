@@ -57,6 +57,12 @@ pub fn run(args: &[String]) -> Option<i32> {
     })
 }
 
+/// The project root for agent-facing commands: `--root`, else
+/// `$CLAUDE_PROJECT_DIR` (as agents' skills set it), else the current directory.
+pub(crate) fn project_root(flag: Option<std::path::PathBuf>) -> std::path::PathBuf {
+    flag.or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(std::path::PathBuf::from)).unwrap_or_else(|| ".".into())
+}
+
 /// Prints `msg` and a pointer to `--help` on stderr; returns exit code 2.
 pub fn usage_error(msg: &str) -> i32 {
     let _ = writeln!(std::io::stderr(), "memory-index-lsp: {msg}\nRun `memory-index-lsp --help` for usage.");

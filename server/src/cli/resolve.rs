@@ -49,9 +49,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         return usage_error("No queries provided: pass one or more queries, e.g. `resolve when writing mock tests`");
     }
-    let root = root
-        .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from("."));
+    let root = super::project_root(root);
     let ws = match load::load(&root) {
         Ok(ws) => ws,
         Err(e) => return usage_error(&e.to_string()),

@@ -96,11 +96,7 @@ impl Client {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.rx.recv_timeout(left) {
                 Ok(m) => {
-                    if m.get("method").is_some() && m.get("id").is_some() {
-                        // A request from the server (configuration, registration, progress): answer it.
-                        let result = if m["method"] == "workspace/configuration" { json!([null]) } else { Value::Null };
-                        self.send(&json!({"jsonrpc": "2.0", "id": m["id"], "result": result}));
-                    }
+                    self.answer_server_request(&m);
                     self.seen.push(m.clone());
                     if pred(&m) {
                         return m;
@@ -111,6 +107,14 @@ impl Client {
                 }
                 Err(RecvTimeoutError::Disconnected) => panic!("server closed its output"),
             }
+        }
+    }
+
+    /// Answers a request from the server (configuration, registration, progress).
+    fn answer_server_request(&mut self, m: &Value) {
+        if m.get("method").is_some() && m.get("id").is_some() {
+            let result = if m["method"] == "workspace/configuration" { json!([null]) } else { Value::Null };
+            self.send(&json!({"jsonrpc": "2.0", "id": m["id"], "result": result}));
         }
     }
 
@@ -126,10 +130,7 @@ impl Client {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.rx.recv_timeout(left) {
                 Ok(m) => {
-                    if m.get("method").is_some() && m.get("id").is_some() {
-                        let result = if m["method"] == "workspace/configuration" { json!([null]) } else { Value::Null };
-                        self.send(&json!({"jsonrpc": "2.0", "id": m["id"], "result": result}));
-                    }
+                    self.answer_server_request(&m);
                     self.seen.push(m);
                 }
                 Err(_) => panic!("timed out waiting for a message"),
@@ -189,6 +190,19 @@ impl Client {
         let _ = self.child.kill();
         None
     }
+}
+
+/// A temporary copy of `../shared/corpus/NAME`'s `agents/`, or None (with a
+/// message) when the corpus is absent.
+pub fn corpus_copy(name: &str) -> Option<tempfile::TempDir> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus").join(name);
+    if !src.join("agents/memory-index.md").is_file() {
+        eprintln!("skipped: ../shared/corpus/{name} is absent");
+        return None;
+    }
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy(&src.join("agents"), &tmp.path().join("agents"));
+    Some(tmp)
 }
 
 /// A temporary copy of `fixtures/demo`.
