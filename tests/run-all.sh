@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the Rust crate (unit, integration, corpus,
-# property, hostile-input and end-to-end tests) and a build of the fuzz
-# targets. The README's test command and .ci/run call exactly this script.
+# property, hostile-input and end-to-end tests), a build of the fuzz targets,
+# and the editor integrations (TextMate grammar tests, the VS Code extension
+# build, and the headless Neovim test through Neovim's own LSP client).
+# The README's test command and .ci/run call exactly this script.
+#
+# Needs: the Rust toolchain, Node.js with npm (grammar and extension), and
+# Neovim 0.11+ for the Neovim test (skipped with a message when missing,
+# unless MI_REQUIRE_NVIM=1, which .ci/run sets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,3 +16,6 @@ cargo test --workspace --locked
 
 echo "== fuzz targets build =="
 cargo build --quiet --manifest-path server/fuzz/Cargo.toml
+
+echo "== editor integrations =="
+bash editors/check.sh

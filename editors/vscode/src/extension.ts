@@ -1,0 +1,225 @@
+// VS Code client for memory-index-lsp. Everything the user sees (diagnostics,
+// completion, hover, navigation, rename, fixes) comes from the server; this
+// file only finds and starts it, passes settings through and adds two commands.
+
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  ConfigurationParams,
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+} from 'vscode-languageclient/node';
+
+const SECTION = 'memoryIndex';
+const SERVER_NAME = 'memory-index-lsp';
+const INSTALL_COMMAND = 'cargo install --path server';
+const SERVER_FIX_ALL = 'memory-index.fixAll';
+
+/** Settings forwarded to the server: VS Code name -> memory-index.toml key. */
+const SERVER_KEYS: ReadonlyArray<readonly [string, string]> = [
+  ['index', 'index'],
+  ['decisions', 'decisions'],
+  ['maxLines', 'max-lines'],
+  ['rules', 'rules'],
+];
+
+let client: LanguageClient | undefined;
+let output: vscode.LogOutputChannel | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel('Memory Index', { log: true });
+  context.subscriptions.push(
+    output,
+    vscode.commands.registerCommand('memoryIndex.fixAll', fixAll),
+    vscode.commands.registerCommand('memoryIndex.restartServer', restart),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`${SECTION}.server.path`)) {
+        void restart();
+      }
+    }),
+  );
+  await start();
+}
+
+export async function deactivate(): Promise<void> {
+  await stop();
+}
+
+/**
+ * The settings the server understands, with the keys of memory-index.toml.
+ * Only values the user actually set are sent, so the server's own defaults
+ * and the project's memory-index.toml stay in charge of everything else.
+ */
+function serverSettings(scope?: vscode.Uri): Record<string, unknown> {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  const settings: Record<string, unknown> = {};
+  for (const [name, key] of SERVER_KEYS) {
+    const i = config.inspect(name);
+    const set = [i?.globalValue, i?.workspaceValue, i?.workspaceFolderValue].some((v) => v !== undefined);
+    if (set) {
+      settings[key] = config.get(name);
+    }
+  }
+  return settings;
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    if (!fs.statSync(file).isFile()) {
+      return false;
+    }
+    if (process.platform !== 'win32') {
+      fs.accessSync(file, fs.constants.X_OK);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function findOnPath(name: string): string | undefined {
+  const exts =
+    process.platform === 'win32' ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) {
+      continue;
+    }
+    for (const ext of exts) {
+      const candidate = path.join(dir, name + ext);
+      if (isExecutableFile(candidate)) {
+        return candidate;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The configured server path, or the one on PATH; `found` is undefined when it is missing. */
+function serverPath(): { configured: string; found: string | undefined } {
+  const configured = (vscode.workspace.getConfiguration(SECTION).get<string>('server.path') ?? '').trim();
+  if (!configured) {
+    return { configured, found: findOnPath(SERVER_NAME) };
+  }
+  let file = configured.replace(/^~(?=$|[\\/])/, os.homedir());
+  if (!file.includes('/') && !file.includes('\\')) {
+    return { configured, found: findOnPath(file) };
+  }
+  if (!path.isAbsolute(file)) {
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+    if (folder) {
+      file = path.join(folder.uri.fsPath, file);
+    }
+  }
+  return { configured, found: isExecutableFile(file) ? file : undefined };
+}
+
+async function reportMissingServer(configured: string): Promise<void> {
+  const message = configured
+    ? `Memory Index: the language server "${configured}" (setting memoryIndex.server.path) was not found or is not executable.`
+    : `Memory Index: the language server "${SERVER_NAME}" was not found on PATH. ` +
+      `Install it from a checkout of memory-index-lsp with "${INSTALL_COMMAND}", or set memoryIndex.server.path.`;
+  const copy = 'Copy Install Command';
+  const settings = 'Open Settings';
+  const choice = await vscode.window.showErrorMessage(message, copy, settings);
+  if (choice === copy) {
+    await vscode.env.clipboard.writeText(INSTALL_COMMAND);
+    void vscode.window.showInformationMessage(
+      `Copied "${INSTALL_COMMAND}". Run it in a checkout of memory-index-lsp, then run "Memory Index: Restart Server".`,
+    );
+  } else if (choice === settings) {
+    await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.server.path`);
+  }
+}
+
+async function start(): Promise<void> {
+  const { configured, found } = serverPath();
+  if (!found) {
+    output?.error(`memory-index-lsp not found (memoryIndex.server.path = "${configured}")`);
+    void reportMissingServer(configured);
+    return;
+  }
+  const serverOptions: ServerOptions = { command: found, args: ['serve'] };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ language: 'markdown', scheme: 'file' }],
+    initializationOptions: serverSettings(),
+    synchronize: { configurationSection: SECTION },
+    outputChannel: output,
+    traceOutputChannel: output,
+    middleware: {
+      workspace: {
+        // Answer `memoryIndex` with the server's keys only (never server.path or trace).
+        configuration: async (params: ConfigurationParams, token, next) => {
+          const answer = await next(params, token);
+          if (!Array.isArray(answer)) {
+            return answer;
+          }
+          return params.items.map((item, i) =>
+            item.section === SECTION
+              ? serverSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
+              : answer[i],
+          );
+        },
+        // Tell the server that settings changed; it pulls them through workspace/configuration.
+        didChangeConfiguration: (_sections, next) => next(undefined),
+      },
+    },
+  };
+  const c = new LanguageClient(SECTION, 'Memory Index', serverOptions, clientOptions);
+  client = c;
+  try {
+    await c.start();
+  } catch (err) {
+    output?.show(true);
+    void vscode.window.showErrorMessage(`Memory Index: the language server (${found}) failed to start: ${String(err)}`);
+  }
+}
+
+async function stop(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) {
+    try {
+      await c.dispose();
+    } catch (err) {
+      output?.warn(`stopping the server: ${String(err)}`);
+    }
+  }
+}
+
+let restarting: Promise<void> = Promise.resolve();
+
+/** Stops and starts the server again (re-reading memoryIndex.server.path); restarts run one at a time. */
+function restart(): Promise<void> {
+  restarting = restarting.then(async () => {
+    await stop();
+    await start();
+    if (client?.isRunning()) {
+      vscode.window.setStatusBarMessage('Memory Index: server restarted', 3000);
+    }
+  });
+  return restarting;
+}
+
+async function fixAll(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== 'markdown') {
+    void vscode.window.showWarningMessage('Memory Index: Fix All works on the active Markdown editor.');
+    return;
+  }
+  if (!client?.isRunning()) {
+    void vscode.window.showWarningMessage('Memory Index: the language server is not running. Run "Memory Index: Restart Server".');
+    return;
+  }
+  try {
+    await client.sendRequest(ExecuteCommandRequest.type, {
+      command: SERVER_FIX_ALL,
+      arguments: [client.code2ProtocolConverter.asUri(editor.document.uri)],
+    });
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Memory Index: Fix All failed: ${String(err)}`);
+  }
+}
