@@ -109,6 +109,13 @@ pub fn disk_changes(state: &mut State, paths: &[PathBuf]) -> Vec<(Uri, Vec<Diagn
     touched.into_iter().flat_map(|i| state.changed_diagnostics(i)).collect()
 }
 
+/// The root holding a document and its file id.
+fn doc_in_root<'a>(st: &'a State, uri: &Uri) -> Option<(&'a super::state::Root, crate::model::FileId)> {
+    let (i, rel) = st.locate_uri(uri)?;
+    let root = &st.roots[i];
+    Some((root, root.ws.file_id(&rel)?))
+}
+
 /// The root, file and byte offset of a client position.
 fn at_position(st: &State, uri: &Uri, pos: Position) -> Option<(usize, crate::model::FileId, usize)> {
     let (i, rel) = st.locate_uri(uri)?;
@@ -138,9 +145,7 @@ fn document_symbol(f: &crate::model::SourceFile, s: &symbols::Symbol, enc: Encod
 
 /// Semantic tokens of a document (optionally only those in `range`), delta-encoded.
 fn semantic_tokens(st: &State, uri: &Uri, range: Option<Range>) -> Result<Option<SemanticTokens>> {
-    let Some((i, rel)) = st.locate_uri(uri) else { return Ok(None) };
-    let root = &st.roots[i];
-    let Some(file) = root.ws.file_id(&rel) else { return Ok(None) };
+    let Some((root, file)) = doc_in_root(st, uri) else { return Ok(None) };
     guarded("semanticTokens", || {
         let f = root.ws.file(file)?;
         let findings = rules::check(&root.ws);
@@ -726,9 +731,7 @@ impl LanguageServer for Backend {
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
         let st = lock(&self.state);
-        let Some((i, rel)) = st.locate_uri(&params.text_document.uri) else { return Ok(None) };
-        let root = &st.roots[i];
-        let Some(file) = root.ws.file_id(&rel) else { return Ok(None) };
+        let Some((root, file)) = doc_in_root(&st, &params.text_document.uri) else { return Ok(None) };
         guarded("documentSymbol", || {
             let f = root.ws.file(file)?;
             let syms = symbols::document_symbols(&root.ws, file);
@@ -738,9 +741,7 @@ impl LanguageServer for Backend {
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         let st = lock(&self.state);
-        let Some((i, rel)) = st.locate_uri(&params.text_document.uri) else { return Ok(None) };
-        let root = &st.roots[i];
-        let Some(file) = root.ws.file_id(&rel) else { return Ok(None) };
+        let Some((root, file)) = doc_in_root(&st, &params.text_document.uri) else { return Ok(None) };
         guarded("foldingRange", || {
             Some(
                 symbols::folding_ranges(&root.ws, file)
@@ -787,9 +788,7 @@ impl LanguageServer for Backend {
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         let st = lock(&self.state);
-        let Some((i, rel)) = st.locate_uri(&params.text_document.uri) else { return Ok(None) };
-        let root = &st.roots[i];
-        let Some(file) = root.ws.file_id(&rel) else { return Ok(None) };
+        let Some((root, file)) = doc_in_root(&st, &params.text_document.uri) else { return Ok(None) };
         guarded("inlayHint", || {
             let f = root.ws.file(file)?;
             Some(
@@ -812,9 +811,7 @@ impl LanguageServer for Backend {
 
     async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
         let st = lock(&self.state);
-        let Some((i, rel)) = st.locate_uri(&params.text_document.uri) else { return Ok(None) };
-        let root = &st.roots[i];
-        let Some(file) = root.ws.file_id(&rel) else { return Ok(None) };
+        let Some((root, file)) = doc_in_root(&st, &params.text_document.uri) else { return Ok(None) };
         guarded("documentLink", || {
             let f = root.ws.file(file)?;
             Some(
