@@ -149,3 +149,36 @@ fn hundreds_of_rapid_incremental_edits_keep_their_order() {
     assert!(!d.is_empty());
     assert_eq!(c.shutdown(), Some(0));
 }
+
+#[test]
+fn the_server_exits_when_its_client_disappears_mid_request() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // A client that supports workspace/configuration, then vanishes without answering it.
+    for msg in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {"workspace": {"configuration": true}}, "workspaceFolders": [{"uri": uri(&root), "name": "r"}]}}),
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    ] {
+        let body = msg.to_string();
+        stdin.write_all(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes()).expect("write");
+    }
+    drop(stdin);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::time::Instant::now() < deadline {
+        if child.try_wait().expect("wait").is_some() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    panic!("the server outlived its client");
+}

@@ -21,7 +21,7 @@ if ! "$nvim" --headless --clean -l /dev/stdin <<<'os.exit(vim.fn.has("nvim-0.11"
 fi
 
 if [ -z "${SERVER:-}" ]; then
-  SERVER="$repo/target/debug/memory-index-lsp"
+  SERVER="${CARGO_TARGET_DIR:-$repo/target}/debug/memory-index-lsp"
   if [ ! -x "$SERVER" ]; then
     echo "building $SERVER"
     (cd "$repo" && cargo build --quiet --locked --bin memory-index-lsp)

@@ -33,10 +33,23 @@ pub fn run(log_level: Option<&str>) -> i32 {
         let (to_server, server_in) = tokio::io::duplex(1 << 20);
         let (server_out, from_server) = tokio::io::duplex(1 << 20);
         let (err_tx, err_rx) = tokio::sync::mpsc::unbounded_channel();
-        let reader = tokio::spawn(transport::filter_input(tokio::io::stdin(), to_server, err_tx));
+        let (eof_tx, eof_rx) = tokio::sync::oneshot::channel::<()>();
+        let reader = tokio::spawn(async move {
+            transport::filter_input(tokio::io::stdin(), to_server, err_tx).await;
+            let _ = eof_tx.send(());
+        });
         let writer = tokio::spawn(transport::merge_output(from_server, err_rx, tokio::io::stdout()));
         let (service, socket) = LspService::new(server::Backend::new);
-        Server::new(server_in, server_out, socket).serve(service).await;
+        // End of input means the client is gone: a handler still waiting on a
+        // request to the client must not keep the process alive for ever.
+        let client_gone = async {
+            let _ = eof_rx.await;
+            tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+        };
+        tokio::select! {
+            _ = Server::new(server_in, server_out, socket).serve(service) => {}
+            _ = client_gone => tracing::info!("input closed; exiting"),
+        }
         // The server's output side is closed now. Stop reading stdin (which closes
         // the error channel), then let the writer drain what is left.
         reader.abort();
