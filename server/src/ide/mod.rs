@@ -6,6 +6,7 @@ pub mod file_rename;
 pub mod fix_all;
 pub mod hints;
 pub mod hover;
+pub mod invocations;
 pub mod navigate;
 pub mod rename;
 pub mod resolve;

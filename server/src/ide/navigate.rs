@@ -1,10 +1,10 @@
 //! Go to definition and references: entries, invocations and headings lead to each other.
 
-use super::resolve;
+use super::invocations;
+use super::resolve::Located;
 use super::target::{self, Target};
 use crate::model::{FileId, FileRange, HeadingId, Workspace};
 use crate::search::triggers;
-use crate::syntax::invocation::{self, Mode};
 use crate::text::TextRange;
 
 /// Where the thing at `offset` is defined: the heading an entry or invocation
@@ -16,15 +16,10 @@ pub fn definition(ws: &Workspace, file: FileId, offset: usize) -> Option<FileRan
             let id = ws.file_id(crate::model::bind::section_path(&name))?;
             Some(FileRange { file: id, range: TextRange::empty(0) })
         }
-        Target::Invocation(inv) => {
-            let f = ws.file(file)?;
-            let query = format!("{} {}", inv.op.word(), inv.query.slice(&f.text));
-            let r = resolve::resolve(ws, &query, false).ok()?;
-            match r.heading {
-                Some(h) => heading_range(ws, h),
-                None => Some(FileRange { file: ws.file_id(&r.path)?, range: TextRange::empty(0) }),
-            }
-        }
+        Target::Invocation(inv) => match invocations::locate(ws, &invocations::Found { file, inv })? {
+            Located::Heading(h) => heading_range(ws, h),
+            Located::File(f) => Some(FileRange { file: f, range: TextRange::empty(0) }),
+        },
         Target::Heading(..) => None,
     }
 }
@@ -38,15 +33,10 @@ fn heading_of(ws: &Workspace, file: FileId, offset: usize) -> Option<HeadingId> 
     match target::at(ws, file, offset)? {
         Target::Heading(h, _) => Some(h),
         Target::Entry(id, _) => triggers::entry_target(ws, ws.bindings().entry(id)),
-        Target::Invocation(_) => {
-            let d = definition(ws, file, offset)?;
-            ws.file(d.file)?
-                .decision()?
-                .headings
-                .iter()
-                .position(|h| h.range == d.range)
-                .map(|i| HeadingId { file: d.file, idx: i as u32 })
-        }
+        Target::Invocation(inv) => match invocations::locate(ws, &invocations::Found { file, inv })? {
+            Located::Heading(h) => Some(h),
+            Located::File(_) => None,
+        },
         Target::Section(..) => None,
     }
 }
@@ -71,31 +61,9 @@ pub fn references(ws: &Workspace, file: FileId, offset: usize) -> Vec<FileRange>
             }
         }
     }
-    for (id, f) in ws.files() {
-        if f.index().is_none() && f.decision().is_none() && !f.path.ends_with(".md") {
-            continue;
-        }
-        for inv in invocation::scan(&f.text) {
-            if f.index().is_some_and(|i| {
-                let line = f.line_index.line_of(inv.op_range.start);
-                i.lines.get(line).is_some_and(|l| {
-                    matches!(
-                        l.kind,
-                        crate::syntax::index::LineKind::Entry(_) | crate::syntax::index::LineKind::Preamble
-                    )
-                })
-            }) {
-                continue; // entries are listed above; preamble lines are examples
-            }
-            let query = format!("{} {}", inv.op.word(), inv.query.slice(&f.text));
-            let hit = match inv.mode {
-                Mode::File => None,
-                _ => resolve::resolve(ws, &query, false).ok().and_then(|r| r.heading),
-            };
-            if hit == Some(h) {
-                out.push(FileRange { file: id, range: TextRange::new(inv.op_range.start, inv.query.end) });
-            }
-        }
+    // Entries are listed above; preamble lines are examples, never references.
+    for found in invocations::of(ws).resolving_to(ws, Located::Heading(h)) {
+        out.push(FileRange { file: found.file, range: TextRange::new(found.inv.op_range.start, found.inv.query.end) });
     }
     out
 }

@@ -9,12 +9,13 @@
 //! title would leave no valid trigger, or when a file to edit is not valid
 //! UTF-8.
 
+use super::invocations;
 use super::target::{self, Target};
 use crate::edit::{FileEdit, TextEdit};
 use crate::model::{EntryId, FileId, Workspace};
 use crate::rules::placement::trigger_from_title;
 use crate::search::triggers;
-use crate::syntax::invocation::{self, Mode};
+use crate::syntax::invocation::Mode;
 use crate::syntax::normalize;
 use crate::text::TextRange;
 
@@ -115,24 +116,14 @@ pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Re
 /// Trigger-mode invocations (outside index entries and the preamble) that resolve to `entry`.
 fn invocations_of(ws: &Workspace, entry: EntryId) -> Vec<(FileId, TextRange, TextRange)> {
     let mut out = Vec::new();
-    for (id, f) in ws.files() {
-        for inv in invocation::scan(&f.text).into_iter().filter(|i| i.mode == Mode::Trigger) {
-            if let Some(index) = f.index() {
-                let line = f.line_index.line_of(inv.op_range.start);
-                if index
-                    .lines
-                    .get(line)
-                    .is_some_and(|l| l.section.is_none() || matches!(l.kind, crate::syntax::index::LineKind::Entry(_)))
-                {
-                    continue;
-                }
-            }
-            let q = triggers::TriggerQuery { op: Some(inv.op), text: inv.query.slice(&f.text).to_string() };
-            // Invocations that used one of the entry's extras keep their words.
-            let hit = triggers::resolve(ws, &q).filter(|h| h.kind != triggers::HitKind::ExactExtra);
-            if hit.map(|h| h.entry) == Some(entry) {
-                out.push((id, inv.op_range, inv.query));
-            }
+    for found in invocations::of(ws).all.iter().filter(|f| f.inv.mode == Mode::Trigger) {
+        let Some(f) = ws.file(found.file) else { continue };
+        let inv = &found.inv;
+        let q = triggers::TriggerQuery { op: Some(inv.op), text: inv.query.slice(&f.text).to_string() };
+        // Invocations that used one of the entry's extras keep their words.
+        let hit = triggers::resolve(ws, &q).filter(|h| h.kind != triggers::HitKind::ExactExtra);
+        if hit.map(|h| h.entry) == Some(entry) {
+            out.push((found.file, inv.op_range, inv.query));
         }
     }
     out

@@ -24,7 +24,7 @@
 //! share the heading's parent (file-level headings share the file), in
 //! heading order; section and file modes end with the same `Source:` line.
 
-use crate::model::{EntryId, HeadingId, Workspace};
+use crate::model::{EntryId, FileId, HeadingId, SourceFile, Workspace};
 use crate::search::index as search_index;
 use crate::search::{fuzzy, similar, triggers, TriggerQuery};
 use crate::syntax::decision::Heading;
@@ -72,15 +72,46 @@ pub fn resolve(ws: &Workspace, query: &str, nav: bool) -> Result<Resolved, Strin
     }
 }
 
+/// Where a query leads, found without printing anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Located {
+    /// Trigger and section modes: the one heading printed.
+    Heading(HeadingId),
+    /// File mode: the decision file printed.
+    File(FileId),
+}
+
+/// What [`resolve`] would print for `query`, for navigation: no text is
+/// built, so asking for many invocations costs only the (memoised) matching.
+/// None when the resolver would answer with an error.
+pub fn locate(ws: &Workspace, query: &str) -> Option<Located> {
+    match parse(query) {
+        Mode::Trigger(q) => {
+            let hit = trigger_entry(ws, &q)?;
+            triggers::entry_target(ws, ws.bindings().entry(hit)).map(Located::Heading)
+        }
+        Mode::Section(title) => match sections_titled(ws, &title).as_slice() {
+            [one] => Some(Located::Heading(*one)),
+            _ => None,
+        },
+        Mode::File(name) => find_file(ws, &name).ok().and_then(|f| ws.file_id(&f.path)).map(Located::File),
+    }
+}
+
+/// The entry a trigger-mode query means: letters first (exact, fuzzy, stems,
+/// typos), then BM25 for reworded queries; both memoised per workspace state.
+fn trigger_entry(ws: &Workspace, q: &TriggerQuery) -> Option<EntryId> {
+    if q.text.trim().is_empty() {
+        return None;
+    }
+    triggers::resolve(ws, q).map(|h| h.entry).or_else(|| search_index::of(ws).reworded(ws, &q.text))
+}
+
 fn trigger(ws: &Workspace, q: &TriggerQuery, nav: bool) -> Result<Resolved, String> {
     if q.text.trim().is_empty() {
         return Err("Empty query: type the trigger after /when or /how".into());
     }
-    // Letters first (exact, fuzzy, stems, typos); reworded queries fall back to BM25.
-    let hit = triggers::resolve(ws, q)
-        .map(|h| h.entry)
-        .or_else(|| search_index::of(ws).bm25(ws).rank(&q.text, 1).first().map(|h| h.0));
-    let Some(hit) = hit else {
+    let Some(hit) = trigger_entry(ws, q) else {
         return Err(no_match(ws, q));
     };
     let b = ws.bindings();
@@ -140,10 +171,15 @@ fn no_match(ws: &Workspace, q: &TriggerQuery) -> String {
     msg
 }
 
-fn section(ws: &Workspace, title: &str) -> Result<Resolved, String> {
+/// Semantic and structural headings titled `title` (without the dot), case-insensitively.
+fn sections_titled(ws: &Workspace, title: &str) -> Vec<HeadingId> {
     let key = normalize(title);
     let b = ws.bindings();
-    let found: Vec<HeadingId> = b.headings_titled(&key).iter().chain(b.structural_titled(&key)).copied().collect();
+    b.headings_titled(&key).iter().chain(b.structural_titled(&key)).copied().collect()
+}
+
+fn section(ws: &Workspace, title: &str) -> Result<Resolved, String> {
+    let found = sections_titled(ws, title);
     match found.as_slice() {
         [] => {
             let mut all: Vec<(HeadingId, &str)> = Vec::new();
@@ -193,6 +229,26 @@ fn section(ws: &Workspace, title: &str) -> Result<Resolved, String> {
 /// paths, `..` parts and anything that is not a loaded decision file are
 /// refused before anything is read.
 fn file(ws: &Workspace, name: &str) -> Result<Resolved, String> {
+    let f = find_file(ws, name)?;
+    match &f.problem {
+        Some(crate::model::FileProblem::Unreadable(why)) => {
+            return Err(format!("Refused: cannot read {}: {why}", f.path))
+        }
+        Some(crate::model::FileProblem::InvalidUtf8 { .. }) => {
+            return Err(format!("Cannot print {}: it is not valid UTF-8 text", f.path));
+        }
+        None => {}
+    }
+    Ok(Resolved {
+        text: format!("{}\n\nSource: {}", f.text.trim_end(), f.path),
+        heading: None,
+        path: f.path.clone(),
+        entry: None,
+    })
+}
+
+/// The decision file file mode names, or why there is none.
+fn find_file<'a>(ws: &'a Workspace, name: &str) -> Result<&'a SourceFile, String> {
     let dir = &ws.config().decisions;
     let escapes = name.is_empty()
         || name.starts_with('/')
@@ -212,21 +268,7 @@ fn file(ws: &Workspace, name: &str) -> Result<Resolved, String> {
         }
         return Err(msg);
     };
-    match &f.problem {
-        Some(crate::model::FileProblem::Unreadable(why)) => {
-            return Err(format!("Refused: cannot read {}: {why}", f.path))
-        }
-        Some(crate::model::FileProblem::InvalidUtf8 { .. }) => {
-            return Err(format!("Cannot print {}: it is not valid UTF-8 text", f.path));
-        }
-        None => {}
-    }
-    Ok(Resolved {
-        text: format!("{}\n\nSource: {}", f.text.trim_end(), f.path),
-        heading: None,
-        path: f.path.clone(),
-        entry: None,
-    })
+    Ok(f)
 }
 
 /// `/when trigger` as written in the index.

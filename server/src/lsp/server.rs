@@ -148,7 +148,7 @@ fn semantic_tokens(st: &State, uri: &Uri, range: Option<Range>) -> Result<Option
     let Some((root, file)) = doc_in_root(st, uri) else { return Ok(None) };
     guarded("semanticTokens", || {
         let f = root.ws.file(file)?;
-        let findings = rules::check(&root.ws);
+        let findings = rules::findings(&root.ws);
         let want = range.map(|r| convert::text_range(f, r, st.enc));
         let mut data = Vec::new();
         let (mut prev_line, mut prev_col) = (0u32, 0u32);
@@ -642,7 +642,7 @@ impl LanguageServer for Backend {
             let Some(file) = root.ws.file(file_id) else { return out };
             let want = convert::text_range(file, params.range, st.enc);
             if wants(&CodeActionKind::QUICKFIX) {
-                for f in rules::check(&root.ws).iter().filter(|f| f.file == file_id) {
+                for f in rules::findings(&root.ws).iter().filter(|f| f.file == file_id) {
                     if f.range.end < want.start || f.range.start > want.end {
                         continue;
                     }

@@ -129,7 +129,7 @@ impl State {
         let enc = self.enc;
         let root = &mut self.roots[i];
         let t0 = std::time::Instant::now();
-        let findings = rules::check(&root.ws);
+        let findings = rules::findings(&root.ws);
         let t1 = std::time::Instant::now();
         let mut now: HashMap<String, Vec<Diagnostic>> = HashMap::new();
         for (_, f) in root.ws.files() {
@@ -137,7 +137,7 @@ impl State {
                 now.insert(f.path.clone(), Vec::new());
             }
         }
-        for f in &findings {
+        for f in findings.iter() {
             let Some(file) = root.ws.file(f.file) else { continue };
             if let Some(d) = convert::diagnostic(&root.ws, &root.path, f, enc) {
                 now.entry(file.path.clone()).or_default().push(d);

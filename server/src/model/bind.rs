@@ -5,9 +5,11 @@
 //! than once, the entry binds the occurrence in the file its section names,
 //! else the first in path order. Fuzzy resemblance never binds.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
-use super::{FileId, Workspace};
+use rustc_hash::FxHashMap as HashMap;
+
+use super::{Depends, FileId, Workspace};
 use crate::syntax::decision::Heading;
 use crate::syntax::index::{Entry, Op};
 use crate::syntax::normalize;
@@ -54,11 +56,37 @@ impl EntryInfo {
     }
 }
 
+/// Heading titles of the decision files, normalized (kept across index edits).
+#[derive(Debug, Default)]
+pub struct HeadingTable {
+    titles: HashMap<String, Vec<HeadingId>>,
+    structural: HashMap<String, Vec<HeadingId>>,
+}
+
+impl HeadingTable {
+    /// The table of `ws`, built once per state of its decision files.
+    pub fn of(ws: &Workspace) -> Arc<HeadingTable> {
+        ws.cached(Depends::Decisions, |ws| {
+            let mut t = HeadingTable::default();
+            for (file, _, d) in ws.decisions() {
+                for (i, h) in d.headings.iter().enumerate() {
+                    let id = HeadingId { file, idx: i as u32 };
+                    if h.is_semantic() {
+                        t.titles.entry(h.key.clone()).or_default().push(id);
+                    } else if h.structural {
+                        t.structural.entry(h.key.clone()).or_default().push(id);
+                    }
+                }
+            }
+            t
+        })
+    }
+}
+
 /// The binding of one workspace state.
 #[derive(Clone, Debug, Default)]
 pub struct Bindings {
-    titles: HashMap<String, Vec<HeadingId>>,
-    structural: HashMap<String, Vec<HeadingId>>,
+    table: Arc<HeadingTable>,
     pub entries: Vec<EntryInfo>,
     heading_entries: HashMap<HeadingId, Vec<EntryId>>,
     /// Normalized trigger or extra → (entry, is_extra), in index order.
@@ -67,17 +95,7 @@ pub struct Bindings {
 
 impl Bindings {
     pub(super) fn compute(ws: &Workspace) -> Self {
-        let mut b = Bindings::default();
-        for (file, _, d) in ws.decisions() {
-            for (i, h) in d.headings.iter().enumerate() {
-                let id = HeadingId { file, idx: i as u32 };
-                if h.is_semantic() {
-                    b.titles.entry(h.key.clone()).or_default().push(id);
-                } else if h.structural {
-                    b.structural.entry(h.key.clone()).or_default().push(id);
-                }
-            }
-        }
+        let mut b = Bindings { table: HeadingTable::of(ws), ..Bindings::default() };
         let Some((_, src, index)) = ws.index() else {
             return b;
         };
@@ -90,6 +108,8 @@ impl Bindings {
             })
             .collect();
         b.entries.reserve(index.entries.len());
+        b.exact.reserve(index.entries.len() * 2);
+        b.heading_entries.reserve(index.entries.len());
         let mut key = String::new();
         for &line in &index.entries {
             let Some(entry) = index.entry(line) else {
@@ -133,10 +153,10 @@ impl Bindings {
         key.push_str(if info.op == Op::When { "when " } else { "how to " });
         key.push_str(&info.trigger);
         let key = key.as_str();
-        if let Some(cands) = self.titles.get(key) {
+        if let Some(cands) = self.table.titles.get(key) {
             info.heading = cands.iter().find(|h| Some(h.file) == section_file).or(cands.first()).copied();
         } else {
-            let named = self.structural.get(&info.trigger).or_else(|| self.structural.get(key));
+            let named = self.table.structural.get(&info.trigger).or_else(|| self.table.structural.get(key));
             info.structural =
                 named.and_then(|c| c.iter().find(|h| Some(h.file) == section_file).or(c.first()).copied());
         }
@@ -145,12 +165,12 @@ impl Bindings {
 
     /// Semantic headings with this normalized title, in path order.
     pub fn headings_titled(&self, normalized: &str) -> &[HeadingId] {
-        self.titles.get(normalized).map_or(&[], Vec::as_slice)
+        self.table.titles.get(normalized).map_or(&[], Vec::as_slice)
     }
 
     /// Structural headings whose name (without the `.`) normalizes to this.
     pub fn structural_titled(&self, normalized: &str) -> &[HeadingId] {
-        self.structural.get(normalized).map_or(&[], Vec::as_slice)
+        self.table.structural.get(normalized).map_or(&[], Vec::as_slice)
     }
 
     /// Entries that bind `heading`, in index order.
@@ -179,7 +199,7 @@ impl Bindings {
 
     /// Every (normalized title, headings) group of semantic headings.
     pub fn title_groups(&self) -> impl Iterator<Item = (&str, &[HeadingId])> {
-        self.titles.iter().map(|(k, v)| (k.as_str(), v.as_slice()))
+        self.table.titles.iter().map(|(k, v)| (k.as_str(), v.as_slice()))
     }
 }
 

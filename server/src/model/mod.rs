@@ -3,16 +3,20 @@
 //! A [`Workspace`] is built from `(path, text)` pairs and updated one file at a
 //! time ([`Workspace::set_file`], [`Workspace::remove_file`]); only the changed
 //! file is re-parsed. Which file is the index and which are decision files
-//! follows the [`Config`]. The binding (spec §3) is derived on demand and
-//! cached until the next change.
+//! follows the [`Config`]. The binding (spec §3) and what later layers
+//! derive are computed on demand and cached until a file they depend on
+//! changes ([`Depends`]): editing the index keeps everything derived from the
+//! decision files alone, editing a skill file keeps the binding and findings.
 
 pub mod bind;
+mod cache;
 pub mod config;
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 pub use bind::{Bindings, EntryId, HeadingId};
+pub use cache::Depends;
 pub use config::{Config, ConfigError, Level};
 
 use crate::syntax::{decision, index};
@@ -116,25 +120,8 @@ pub struct Workspace {
     files: Vec<Option<SourceFile>>,
     by_path: BTreeMap<String, FileId>,
     bindings: OnceLock<Bindings>,
-    derived: Derived,
-}
-
-/// Data a later layer derives from one workspace state (the search index),
-/// cached until the next change. Type-erased so the model does not depend on
-/// the layers above it; a clone starts empty.
-#[derive(Default)]
-struct Derived(OnceLock<Box<dyn std::any::Any + Send + Sync>>);
-
-impl Clone for Derived {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
-
-impl std::fmt::Debug for Derived {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.get().is_some() { "Derived(cached)" } else { "Derived(empty)" })
-    }
+    /// Derived data by dependency: `[Decisions, IndexAndDecisions, AllFiles]`.
+    caches: [cache::Cache; 3],
 }
 
 impl Workspace {
@@ -173,13 +160,13 @@ impl Workspace {
                 self.set_file(&f.path, FileText { text: f.text, problem: f.problem });
             }
         }
-        self.bindings = OnceLock::new();
-        self.derived = Derived::default();
+        self.invalidate(Role::Decision);
     }
 
     /// Adds or replaces the file at `path` (relative, `/`-separated). Returns its id.
     pub fn set_file(&mut self, path: &str, content: FileText) -> FileId {
-        let parsed = match self.classify(path) {
+        let role = self.classify(path);
+        let parsed = match role {
             Role::Index => Parsed::Index(index::parse(&content.text)),
             Role::Decision => Parsed::Decision(decision::parse(&content.text)),
             Role::Config => Parsed::Config,
@@ -192,8 +179,7 @@ impl Workspace {
             problem: content.problem,
             parsed,
         };
-        self.bindings = OnceLock::new();
-        self.derived = Derived::default();
+        self.invalidate(role);
         match self.by_path.get(path) {
             Some(&id) => {
                 self.files[id.0 as usize] = Some(file);
@@ -213,8 +199,7 @@ impl Workspace {
         match self.by_path.remove(path) {
             Some(id) => {
                 self.files[id.0 as usize] = None;
-                self.bindings = OnceLock::new();
-                self.derived = Derived::default();
+                self.invalidate(self.classify(path));
                 true
             }
             None => false,
@@ -251,11 +236,29 @@ impl Workspace {
         self.bindings.get_or_init(|| Bindings::compute(self))
     }
 
-    /// Data derived by a later layer from this workspace state, built once by
-    /// `init` and dropped on the next change. Only one type may be cached;
-    /// asking for another returns None.
-    pub fn derived<T: std::any::Any + Send + Sync>(&self, init: impl FnOnce(&Workspace) -> T) -> Option<&T> {
-        self.derived.0.get_or_init(|| Box::new(init(self))).downcast_ref::<T>()
+    /// Data a later layer derives from this workspace state, built once by
+    /// `init` (one value per type) and dropped when a file it `depends` on changes.
+    pub fn cached<T: std::any::Any + Send + Sync>(
+        &self,
+        depends: Depends,
+        init: impl FnOnce(&Workspace) -> T,
+    ) -> Arc<T> {
+        self.caches[depends as usize].get_or_init(|| init(self))
+    }
+
+    /// Drops what a change to a file of this role makes stale.
+    fn invalidate(&mut self, role: Role) {
+        let keep = match role {
+            Role::Decision => 0,
+            Role::Index | Role::Config => 1,
+            Role::Other => 2,
+        };
+        if keep <= 1 {
+            self.bindings = OnceLock::new();
+        }
+        for c in &mut self.caches[keep..] {
+            c.clear();
+        }
     }
 
     /// The decision file's path for a directory-relative name (`testing.md`).
@@ -284,6 +287,7 @@ impl Workspace {
     }
 }
 
+#[derive(Clone, Copy)]
 enum Role {
     Index,
     Decision,

@@ -4,7 +4,7 @@
 //! the resolver, to the semantic heading of its section's file it most
 //! resembles. Exact duplicates are `duplicate-entry`'s, not reported here.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{q, Ctx, Finding, Rule};
 use crate::model::{bind::EntryInfo, HeadingId};
@@ -20,7 +20,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         return;
     };
     let dups = ctx.duplicates();
-    let mut first: HashMap<HeadingId, usize> = HashMap::new();
+    let mut first: HashMap<HeadingId, usize> = HashMap::default();
     for (i, e) in ctx.b.entries.iter().enumerate() {
         if dups[i] {
             continue;

@@ -1,6 +1,6 @@
 //! `duplicate-entry`: the same operator and normalized trigger twice; every later copy is reported.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{q, whole_line, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
@@ -13,7 +13,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    let mut first: HashMap<(crate::syntax::index::Op, &str), usize> = HashMap::new();
+    let mut first: HashMap<(crate::syntax::index::Op, &str), usize> = HashMap::default();
     for e in &ctx.b.entries {
         if e.trigger.is_empty() {
             continue;
@@ -46,6 +46,6 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
 
 /// For each entry (by position in `Bindings::entries`): whether it repeats an earlier one.
 pub(crate) fn duplicates(ctx: &Ctx) -> Vec<bool> {
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = rustc_hash::FxHashSet::default();
     ctx.b.entries.iter().map(|e| !e.trigger.is_empty() && !seen.insert((e.op, e.trigger.as_str()))).collect()
 }

@@ -174,6 +174,12 @@ impl Ctx<'_> {
     }
 }
 
+/// The findings of `ws` ([`check`]), computed once per state of its index and
+/// decision files (what the language server's handlers share).
+pub fn findings(ws: &Workspace) -> std::sync::Arc<Vec<Finding>> {
+    ws.cached(crate::model::Depends::IndexAndDecisions, check)
+}
+
 /// Runs every rule and applies the configured levels. Findings come sorted by
 /// file path, position and code.
 pub fn check(ws: &Workspace) -> Vec<Finding> {

@@ -2,7 +2,7 @@
 
 use super::{q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
-use crate::model::HeadingId;
+use crate::model::{Depends, HeadingId};
 use crate::rules::placement::trigger_from_title;
 use crate::search::similar;
 use crate::syntax::index::Op;
@@ -27,6 +27,9 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         }
     }
     let unbound = similar::Index::new(unbound);
+    // Resemblance depends on the trigger and the title only: memoised across index edits.
+    let memo = ctx.ws.cached(Depends::Decisions, |_| Resemblance::default());
+    let mut memo = memo.0.lock().unwrap_or_else(|p| p.into_inner());
     for e in &ctx.b.entries {
         if e.trigger.is_empty() || e.heading.is_some() || e.structural.is_some() {
             continue;
@@ -35,7 +38,15 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         };
         let wanted = format!("{}{}", e.op.title_prefix(), entry.trigger.slice(&src.text));
-        let best = unbound.rank(&e.trigger, 3);
+        let best = unbound.rank_by(&e.trigger, 3, |h, title| {
+            let known = memo.entry(h).or_default();
+            if let Some(&s) = known.get(e.trigger.as_str()) {
+                return s;
+            }
+            let s = similar::resemblance(&e.trigger, title);
+            known.insert(e.trigger.clone(), s);
+            s
+        });
         let mut msg = format!("no heading {} for this entry", q(&wanted));
         let mut f = Finding::new(Rule::OrphanEntry, id, entry.trigger, String::new());
         let names: Vec<String> = best
@@ -78,6 +89,10 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         out.push(f);
     }
 }
+
+/// Resemblance scores by heading and normalized trigger, for the current decision files.
+#[derive(Default)]
+struct Resemblance(std::sync::Mutex<rustc_hash::FxHashMap<HeadingId, rustc_hash::FxHashMap<String, Option<u32>>>>);
 
 /// The title an entry asks for, in the case style of `existing`: Title Case
 /// when every word of the existing title starts with a capital, else as typed.

@@ -5,7 +5,7 @@
 //! the bound entry whose heading comes last before the target heading, else
 //! before the first one after it, else after the section's last non-blank line.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::edit::TextEdit;
 use crate::model::bind::section_path;
@@ -37,7 +37,7 @@ impl<'a> Placer<'a> {
     /// None without an index.
     pub fn new(ws: &'a Workspace) -> Option<Self> {
         let (_, src, index) = ws.index()?;
-        let mut sections = HashMap::new();
+        let mut sections = HashMap::default();
         for (i, s) in index.sections.iter().enumerate() {
             sections.entry(section_path(&s.name_text)).or_insert(i);
         }

@@ -15,7 +15,7 @@
 //! (at most all of them) is "No match"; suggestions must reach
 //! [`RELATIVE`] × the best score.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::words::stem_phrase;
 use crate::model::{EntryId, Workspace};
@@ -71,7 +71,7 @@ impl Bm25 {
             while !body.is_char_boundary(cut) {
                 cut -= 1;
             }
-            let mut tf: HashMap<String, f64> = HashMap::new();
+            let mut tf: HashMap<String, f64> = HashMap::default();
             let mut len = 0.0;
             let fields: [(f64, String); 3] = [
                 (W_TITLE, h.title.clone()),

@@ -3,7 +3,7 @@
 use super::bm25::Bm25;
 use super::words::stem_phrase;
 use super::Hit;
-use crate::model::Workspace;
+use crate::model::{Depends, EntryId, Workspace};
 use crate::syntax::index::Op;
 
 /// What ranking needs beyond the binding, computed once per workspace state.
@@ -13,7 +13,9 @@ pub struct SearchIndex {
     pub stems: Vec<Vec<String>>,
     bm25: std::sync::OnceLock<Bm25>,
     /// Trigger-mode answers already computed for this state (query → winner).
-    resolved: std::sync::Mutex<std::collections::HashMap<(Option<Op>, String), Option<Hit>>>,
+    resolved: std::sync::Mutex<rustc_hash::FxHashMap<(Option<Op>, String), Option<Hit>>>,
+    /// BM25 answers for reworded queries already computed for this state.
+    reworded: std::sync::Mutex<rustc_hash::FxHashMap<String, Option<EntryId>>>,
 }
 
 impl SearchIndex {
@@ -24,40 +26,41 @@ impl SearchIndex {
             .iter()
             .map(|e| std::iter::once(&e.trigger).chain(&e.extras).map(|t| stem_phrase(t)).collect())
             .collect();
-        Self { stems, bm25: Default::default(), resolved: Default::default() }
+        Self { stems, bm25: Default::default(), resolved: Default::default(), reworded: Default::default() }
     }
 
     /// The BM25 index (built on first use: only reworded queries need it).
     pub fn bm25(&self, ws: &Workspace) -> &Bm25 {
         self.bm25.get_or_init(|| Bm25::build(ws))
     }
-}
 
-/// The cached index of `ws` (built on first use after a change).
-pub fn of(ws: &Workspace) -> std::borrow::Cow<'_, SearchIndex> {
-    match ws.derived(SearchIndex::build) {
-        Some(idx) => std::borrow::Cow::Borrowed(idx),
-        None => std::borrow::Cow::Owned(SearchIndex::build(ws)),
+    /// The best BM25 entry for a reworded query (memoised for this state).
+    pub fn reworded(&self, ws: &Workspace, query: &str) -> Option<EntryId> {
+        let lock = || self.reworded.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(&hit) = lock().get(query) {
+            return hit;
+        }
+        let hit = self.bm25(ws).rank(query, 1).first().map(|h| h.0);
+        lock().insert(query.to_string(), hit);
+        hit
     }
 }
 
-impl Clone for SearchIndex {
-    fn clone(&self) -> Self {
-        Self { stems: self.stems.clone(), bm25: Default::default(), resolved: Default::default() }
-    }
+/// The cached index of `ws` (built on first use after a change to the index or a decision file).
+pub fn of(ws: &Workspace) -> std::sync::Arc<SearchIndex> {
+    ws.cached(Depends::IndexAndDecisions, SearchIndex::build)
 }
 
 impl SearchIndex {
     /// The memoised answer for `query`, computing it with `f` the first time.
     pub fn memo(&self, query: &super::TriggerQuery, f: impl FnOnce() -> Option<Hit>) -> Option<Hit> {
         let key = (query.op, query.text.clone());
-        if let Some(hit) = self.resolved.lock().ok().and_then(|m| m.get(&key).copied()) {
+        let lock = || self.resolved.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(&hit) = lock().get(&key) {
             return hit;
         }
         let hit = f();
-        if let Ok(mut m) = self.resolved.lock() {
-            m.insert(key, hit);
-        }
+        lock().insert(key, hit);
         hit
     }
 }

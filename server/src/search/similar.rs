@@ -71,7 +71,7 @@ fn key(word: &str) -> Option<String> {
 #[derive(Clone, Debug, Default)]
 pub struct Index<'a, T> {
     items: Vec<(T, &'a str)>,
-    by_key: std::collections::HashMap<String, Vec<u32>>,
+    by_key: rustc_hash::FxHashMap<String, Vec<u32>>,
 }
 
 /// Most candidates scored per query (those sharing the most word keys).
@@ -79,7 +79,7 @@ pub const MAX_SCORED: usize = 16;
 
 impl<'a, T: Copy> Index<'a, T> {
     pub fn new(items: Vec<(T, &'a str)>) -> Self {
-        let mut by_key: std::collections::HashMap<String, Vec<u32>> = std::collections::HashMap::new();
+        let mut by_key: rustc_hash::FxHashMap<String, Vec<u32>> = rustc_hash::FxHashMap::default();
         for (i, (_, title)) in items.iter().enumerate() {
             let mut keys: Vec<String> = strip_prefix(title).split_whitespace().filter_map(key).collect();
             keys.dedup();
@@ -95,7 +95,12 @@ impl<'a, T: Copy> Index<'a, T> {
 
     /// Like [`rank`], over the candidates sharing a word key with `trigger`.
     pub fn rank(&self, trigger: &str, limit: usize) -> Vec<(T, u32)> {
-        let mut shared: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+        self.rank_by(trigger, limit, |_, title| resemblance(trigger, title))
+    }
+
+    /// [`Index::rank`] with the resemblance computed (or looked up) by `score(id, title)`.
+    pub fn rank_by(&self, trigger: &str, limit: usize, mut score: impl FnMut(T, &str) -> Option<u32>) -> Vec<(T, u32)> {
+        let mut shared: rustc_hash::FxHashMap<u32, u32> = rustc_hash::FxHashMap::default();
         for k in trigger.split_whitespace().filter_map(key) {
             for &i in self.by_key.get(&k).map_or(&[][..], Vec::as_slice) {
                 *shared.entry(i).or_default() += 1;
@@ -105,7 +110,16 @@ impl<'a, T: Copy> Index<'a, T> {
         cands.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         cands.truncate(MAX_SCORED);
         cands.sort_by_key(|c| c.0);
-        rank(trigger, cands.iter().map(|&(i, _)| self.items[i as usize]), limit)
+        let mut scored: Vec<(T, u32)> = cands
+            .iter()
+            .filter_map(|&(i, _)| {
+                let (id, title) = self.items[i as usize];
+                Some((id, score(id, title)?))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.1.cmp(&a.1));
+        scored.truncate(limit);
+        scored
     }
 }
 

@@ -11,7 +11,7 @@
 
 use super::{fuzzy, similar, words};
 use crate::model::bind::EntryInfo;
-use crate::model::{EntryId, HeadingId, Workspace};
+use crate::model::{Depends, EntryId, FileId, HeadingId, Workspace};
 use crate::syntax::index::Op;
 use crate::syntax::normalize;
 
@@ -129,7 +129,8 @@ pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
 /// The heading an entry resolves to: the one it binds, else (a drifted,
 /// orphan entry) the semantic heading of its section's file it most resembles
 /// ([`similar`]), as the resolver prints it. None for empty, structural or
-/// unplaced entries.
+/// unplaced entries. Drifted targets depend on the decision files only, so
+/// they are memoised across index edits.
 pub fn entry_target(ws: &Workspace, e: &EntryInfo) -> Option<HeadingId> {
     if e.heading.is_some() {
         return e.heading;
@@ -138,6 +139,11 @@ pub fn entry_target(ws: &Workspace, e: &EntryInfo) -> Option<HeadingId> {
         return None;
     }
     let file = e.section_file?;
+    let memo = ws.cached(Depends::Decisions, |_| DriftTargets::default());
+    let lock = || memo.0.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(&hit) = lock().get(&file).and_then(|m| m.get(e.trigger.as_str())) {
+        return hit;
+    }
     let d = ws.file(file)?.decision()?;
     let cands = d
         .headings
@@ -145,8 +151,14 @@ pub fn entry_target(ws: &Workspace, e: &EntryInfo) -> Option<HeadingId> {
         .enumerate()
         .filter(|(_, h)| h.is_semantic())
         .map(|(i, h)| (HeadingId { file, idx: i as u32 }, h.title.as_str()));
-    similar::rank(&e.trigger, cands, 1).first().map(|(h, _)| *h)
+    let hit = similar::rank(&e.trigger, cands, 1).first().map(|(h, _)| *h);
+    lock().entry(file).or_default().insert(e.trigger.clone(), hit);
+    hit
 }
+
+/// Drifted entries' targets by section file and normalized trigger.
+#[derive(Default)]
+struct DriftTargets(std::sync::Mutex<rustc_hash::FxHashMap<FileId, rustc_hash::FxHashMap<String, Option<HeadingId>>>>);
 
 /// The entry a query resolves to, if any (memoised per workspace state).
 pub fn resolve(ws: &Workspace, query: &TriggerQuery) -> Option<Hit> {
