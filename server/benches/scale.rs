@@ -4,6 +4,10 @@
 //! several runs; wall time on this machine, so read it as an indication).
 //! `MI_BENCH_SIZES=400,10000` picks the sizes (default 400, 10000, 100000).
 
+// As in the binary (see src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::time::{Duration, Instant};
 
 use memory_index_lsp::cli::gen::generate;

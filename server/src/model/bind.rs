@@ -61,6 +61,18 @@ impl EntryInfo {
 pub struct HeadingTable {
     titles: HashMap<String, Vec<HeadingId>>,
     structural: HashMap<String, Vec<HeadingId>>,
+    /// Per file id: the number of its first heading in one workspace-wide
+    /// numbering (so per-heading data can live in flat vectors).
+    first_heading: Vec<u32>,
+    headings: u32,
+}
+
+impl HeadingTable {
+    /// The workspace-wide number of a heading, if it is one of this table's.
+    fn number(&self, h: HeadingId) -> Option<usize> {
+        let n = *self.first_heading.get(h.file.0 as usize)? as usize + h.idx as usize;
+        (n < self.headings as usize).then_some(n)
+    }
 }
 
 impl HeadingTable {
@@ -69,6 +81,12 @@ impl HeadingTable {
         ws.cached(Depends::Decisions, |ws| {
             let mut t = HeadingTable::default();
             for (file, _, d) in ws.decisions() {
+                let slot = file.0 as usize;
+                if t.first_heading.len() <= slot {
+                    t.first_heading.resize(slot + 1, u32::MAX);
+                }
+                t.first_heading[slot] = t.headings;
+                t.headings += d.headings.len() as u32;
                 for (i, h) in d.headings.iter().enumerate() {
                     let id = HeadingId { file, idx: i as u32 };
                     if h.is_semantic() {
@@ -84,13 +102,35 @@ impl HeadingTable {
 }
 
 /// The binding of one workspace state.
+///
+/// Built without a heap allocation per key: the entries of each heading sit
+/// in one flat vector (`bound`, sliced by `bound_start` per heading number),
+/// and the exact table maps a key's hash to a chain of (entry, slot) links
+/// whose strings are the entries' own.
 #[derive(Clone, Debug, Default)]
 pub struct Bindings {
     table: Arc<HeadingTable>,
     pub entries: Vec<EntryInfo>,
-    heading_entries: HashMap<HeadingId, Vec<EntryId>>,
-    /// Normalized trigger or extra → (entry, is_extra), in index order.
-    exact: HashMap<String, Vec<(EntryId, bool)>>,
+    /// `bound[bound_start[n]..bound_start[n + 1]]`: the entries binding heading number `n`, in index order.
+    bound_start: Vec<u32>,
+    bound: Vec<EntryId>,
+    /// Hash of a normalized trigger or extra → the last link with that hash.
+    exact_head: HashMap<u64, u32>,
+    exact_links: Vec<ExactLink>,
+}
+
+/// One trigger (`slot` 0) or extra (`slot` k ≥ 1) in the exact table.
+#[derive(Clone, Copy, Debug)]
+struct ExactLink {
+    entry: EntryId,
+    slot: u32,
+    /// The previous link with the same hash (`u32::MAX`: none).
+    prev: u32,
+}
+
+fn key_hash(s: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(s)
 }
 
 impl Bindings {
@@ -108,9 +148,10 @@ impl Bindings {
             })
             .collect();
         b.entries.reserve(index.entries.len());
-        b.exact.reserve(index.entries.len() * 2);
-        b.heading_entries.reserve(index.entries.len());
+        b.exact_head.reserve(index.entries.len() * 2);
+        b.exact_links.reserve(index.entries.len() * 2);
         let mut key = String::new();
+        let mut counts = vec![0u32; b.table.headings as usize + 1];
         for &line in &index.entries {
             let Some(entry) = index.entry(line) else {
                 continue;
@@ -119,16 +160,35 @@ impl Bindings {
             let section_file = section.and_then(|s| section_files[s]);
             let info = b.bind_entry(src.text.as_str(), entry, line, section, section_file, &mut key);
             let id = EntryId(b.entries.len() as u32);
-            if let Some(h) = info.heading {
-                b.heading_entries.entry(h).or_default().push(id);
+            if let Some(n) = info.heading.and_then(|h| b.table.number(h)) {
+                counts[n] += 1;
             }
             if !info.trigger.is_empty() {
-                b.exact.entry(info.trigger.clone()).or_default().push((id, false));
-                for x in &info.extras {
-                    b.exact.entry(x.clone()).or_default().push((id, true));
+                for (slot, k) in std::iter::once(&info.trigger).chain(&info.extras).enumerate() {
+                    let link = b.exact_links.len() as u32;
+                    let prev = b.exact_head.insert(key_hash(k), link).unwrap_or(u32::MAX);
+                    b.exact_links.push(ExactLink { entry: id, slot: slot as u32, prev });
                 }
             }
             b.entries.push(info);
+        }
+        // Counts → start offsets, then fill in index order.
+        let mut start = 0u32;
+        b.bound_start = counts
+            .iter()
+            .map(|&c| {
+                let s = start;
+                start += c;
+                s
+            })
+            .collect();
+        b.bound = vec![EntryId(0); start as usize];
+        let mut next = b.bound_start.clone();
+        for (i, e) in b.entries.iter().enumerate() {
+            if let Some(n) = e.heading.and_then(|h| b.table.number(h)) {
+                b.bound[next[n] as usize] = EntryId(i as u32);
+                next[n] += 1;
+            }
         }
         b
     }
@@ -175,7 +235,11 @@ impl Bindings {
 
     /// Entries that bind `heading`, in index order.
     pub fn entries_of(&self, heading: HeadingId) -> &[EntryId] {
-        self.heading_entries.get(&heading).map_or(&[], Vec::as_slice)
+        let Some(n) = self.table.number(heading) else { return &[] };
+        match (self.bound_start.get(n), self.bound_start.get(n + 1)) {
+            (Some(&a), Some(&b)) => &self.bound[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     pub fn entry(&self, id: EntryId) -> &EntryInfo {
@@ -188,13 +252,22 @@ impl Bindings {
     /// operator; ties keep index order. With no `op`, triggers before extras.
     /// Returns the entry and whether it matched by an extra.
     pub fn exact_match(&self, op: Option<Op>, normalized: &str) -> Option<(EntryId, bool)> {
-        let hits = self.exact.get(normalized)?;
-        hits.iter()
-            .min_by_key(|(id, extra)| {
-                let other_op = op.is_some_and(|op| self.entries[id.0 as usize].op != op);
-                (u8::from(other_op) * 2 + u8::from(*extra), *id)
-            })
-            .copied()
+        let mut link = *self.exact_head.get(&key_hash(normalized))?;
+        let mut best: Option<((u8, EntryId), (EntryId, bool))> = None;
+        while let Some(l) = self.exact_links.get(link as usize) {
+            let e = &self.entries[l.entry.0 as usize];
+            let text = if l.slot == 0 { Some(&e.trigger) } else { e.extras.get(l.slot as usize - 1) };
+            if text.is_some_and(|t| t == normalized) {
+                let other_op = op.is_some_and(|op| e.op != op);
+                let extra = l.slot > 0;
+                let rank = (u8::from(other_op) * 2 + u8::from(extra), l.entry);
+                if best.is_none_or(|(r, _)| rank < r) {
+                    best = Some((rank, (l.entry, extra)));
+                }
+            }
+            link = l.prev;
+        }
+        best.map(|(_, hit)| hit)
     }
 
     /// Every (normalized title, headings) group of semantic headings.
