@@ -121,3 +121,40 @@ fn closing_a_document_falls_back_to_disk() {
     c.diagnostics(&doc, |d| has(d, "unindexed-heading"));
     assert_eq!(c.shutdown(), Some(0));
 }
+
+/// CPU time (user + system) the process has used so far, from /proc.
+#[cfg(target_os = "linux")]
+fn cpu_time(pid: u32) -> Duration {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
+    // Fields after the parenthesised command name; utime and stime are the 12th and 13th.
+    let rest = &stat[stat.rfind(')').expect("comm") + 2..];
+    let ticks: u64 = rest.split(' ').skip(11).take(2).map(|t| t.parse::<u64>().expect("ticks")).sum();
+    Duration::from_millis(ticks * 10) // USER_HZ is 100 on Linux
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_idle_server_does_no_work_after_a_change_on_disk() {
+    // Regression: the server's own watcher took its reads of a changed file for
+    // changes and re-read and re-checked the workspace forever.
+    let tmp = tempfile::tempdir().expect("tmp");
+    for (p, t) in memory_index_lsp::cli::gen::generate(2_000, 100, 7) {
+        let path = tmp.path().join(p);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(path, t).expect("write");
+    }
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let changed = root.join("agents/decisions/brand-new.md");
+    c.diagnostics(&uri(&root.join("agents/memory-index.md")), |d| !d.is_empty());
+    std::thread::sleep(Duration::from_millis(300)); // the watcher starts once the workspace is loaded
+    fs::write(&changed, "## When Brand New\nbody\n").expect("write");
+    c.diagnostics(&uri(&changed), |d| has(d, "unindexed-heading"));
+    std::thread::sleep(Duration::from_millis(300));
+    let (before, idle) = (cpu_time(c.child.id()), Duration::from_secs(2));
+    std::thread::sleep(idle);
+    let used = cpu_time(c.child.id()) - before;
+    assert!(used < idle / 5, "an idle server used {used:?} of CPU in {idle:?}");
+    assert_eq!(c.shutdown(), Some(0));
+}

@@ -14,7 +14,9 @@ use super::state::State;
 pub fn start(client: Client, state: Arc<Mutex<State>>, caps: Arc<Mutex<ClientCaps>>) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
     let watcher = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
-        if let Ok(ev) = ev {
+        // Reads are not changes: every refresh reads the file it refreshes, so
+        // forwarding access events would re-read and re-check forever.
+        if let Some(ev) = ev.ok().filter(|ev| !ev.kind.is_access()) {
             let _ = tx.send(ev.paths);
         }
     });
@@ -47,6 +49,7 @@ pub fn start(client: Client, state: Arc<Mutex<State>>, caps: Arc<Mutex<ClientCap
             }
             paths.sort();
             paths.dedup();
+            tracing::debug!("changed on disk: {paths:?}");
             let batches = {
                 let mut st = lock(&state);
                 disk_changes(&mut st, &paths)
