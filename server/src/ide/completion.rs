@@ -134,8 +134,8 @@ fn triggers(
     range: TextRange,
 ) -> Vec<Item> {
     let b = ws.bindings();
-    let mut items: Vec<(u8, u32, Item)> = Vec::new();
-    // In the index: unindexed headings of the section's file first.
+    let mut items: Vec<(u8, u32, Item)> = Vec::new(); // unindexed headings
+                                                      // In the index: unindexed headings of the section's file first.
     if in_index_section {
         let section_file = ws.file(file).and_then(|f| {
             let index = f.index()?;
@@ -174,28 +174,34 @@ fn triggers(
             }
         }
     }
+    // Existing triggers and extras, ranked as (score, entry, slot) before any
+    // item is built: only the shown ones allocate.
     let prepared = fuzzy::Prepared::new(typed);
-    for e in &b.entries {
+    let mut existing: Vec<(u32, usize, usize)> = Vec::new();
+    for (i, e) in b.entries.iter().enumerate() {
         if e.trigger.is_empty() {
             continue;
         }
-        for word in std::iter::once(&e.trigger).chain(&e.extras) {
+        for (slot, word) in std::iter::once(&e.trigger).chain(&e.extras).enumerate() {
             let score = if typed.trim().is_empty() { Some(0) } else { prepared.score(word) };
             if let Some(s) = score {
-                let detail = e.heading.and_then(|h| ws.heading(h)).map(|h| h.title.clone());
-                items.push((
-                    1,
-                    s,
-                    Item { label: word.clone(), range, insert: word.clone(), detail, documentation: None },
-                ));
+                existing.push((s, i, slot));
             }
         }
     }
-    // Existing triggers: only those within 60% of the best score (scattered-letter matches go).
-    let best = items.iter().filter(|x| x.0 == 1).map(|x| x.1).max().unwrap_or(0);
-    items.retain(|x| x.0 == 0 || x.1 * 10 >= best * 6);
-    items.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    // Only those within 60% of the best score (scattered-letter matches go).
+    let best = existing.iter().map(|x| x.0).max().unwrap_or(0);
+    existing.retain(|x| x.0 * 10 >= best * 6);
+    existing.sort_by(|a, b| b.0.cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
+    items.sort_by(|a, b| b.1.cmp(&a.1));
+    let room = MAX_ITEMS.saturating_sub(items.len());
     let mut out: Vec<Item> = items.into_iter().map(|x| x.2).take(MAX_ITEMS).collect();
+    for &(_, i, slot) in existing.iter().take(room) {
+        let e = &b.entries[i];
+        let word = if slot == 0 { &e.trigger } else { &e.extras[slot - 1] };
+        let detail = e.heading.and_then(|h| ws.heading(h)).map(|h| h.title.clone());
+        out.push(Item { label: word.clone(), range, insert: word.clone(), detail, documentation: None });
+    }
     out.dedup_by(|a, b| a.label == b.label);
     out
 }
