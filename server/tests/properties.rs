@@ -1,10 +1,12 @@
-//! Properties over arbitrary input: parsers and rules never panic; fix-all is lossless and idempotent.
+//! Properties over arbitrary input: parsers and rules never panic; fix-all is lossless and
+//! idempotent; a workspace updated edit by edit (with its caches) answers like a fresh one.
 
 mod support;
 
 use std::collections::BTreeMap;
 
 use memory_index_lsp::ide::fix_all::fix_all;
+use memory_index_lsp::ide::{navigate, resolve};
 use memory_index_lsp::model::{FileText, Workspace};
 use memory_index_lsp::rules;
 use memory_index_lsp::syntax::{decision, index};
@@ -52,6 +54,43 @@ fn workspace(index: &str, a: &str, b: &str) -> Workspace {
     ws
 }
 
+/// Findings as text, with paths instead of file ids (ids differ between workspaces).
+fn shown(ws: &Workspace, findings: &[rules::Finding]) -> Vec<String> {
+    let path = |id| ws.file(id).map_or("?", |f| f.path.as_str()).to_string();
+    findings
+        .iter()
+        .map(|f| {
+            let related: Vec<String> =
+                f.related.iter().map(|r| format!("{}@{:?} {}", path(r.file), r.range, r.message)).collect();
+            format!("{}@{:?} {:?} {} {related:?} {:?}", path(f.file), f.range, f.rule, f.message, f.fixes)
+        })
+        .collect()
+}
+
+/// What the resolver and navigation answer for a few queries and the first index lines.
+fn answers(ws: &Workspace) -> Vec<String> {
+    let mut out: Vec<String> =
+        ["when alpha", "how gamma", "when beta", "x", "when .Mock Patching", "when ..a.md", "when alpah"]
+            .iter()
+            .map(|q| match resolve::resolve(ws, q, true) {
+                Ok(r) => format!("{} from {}", r.text, r.path),
+                Err(e) => e,
+            })
+            .collect();
+    if let Some((id, f, _)) = ws.index() {
+        for offset in (0..f.text.len().min(400)).step_by(37) {
+            let refs: Vec<String> = navigate::references(ws, id, offset)
+                .iter()
+                .map(|r| format!("{}@{:?}", ws.file(r.file).map_or("?", |f| f.path.as_str()), r.range))
+                .collect();
+            out.push(format!("{offset}: {refs:?}"));
+        }
+    }
+    out
+}
+
+const PATHS: [&str; 4] = ["agents/memory-index.md", "agents/decisions/a.md", "agents/decisions/b.md", "SKILL.md"];
+
 fn non_blank(text: &str) -> BTreeMap<String, usize> {
     let mut m = BTreeMap::new();
     for l in text.split(['\n', '\r']).filter(|l| !l.trim().is_empty()) {
@@ -97,6 +136,41 @@ proptest! {
         let mut again = workspace(&after, &a, &b);
         let second = fix_all(&mut again);
         prop_assert!(second.changed.is_empty(), "not idempotent: {second:?}");
+    }
+
+    /// Caches survive edits of the files they do not depend on: after every
+    /// edit, findings and resolver answers equal those of a fresh workspace.
+    #[test]
+    fn incremental_updates_equal_a_fresh_check(
+        start in proptest::collection::vec(text(), 4),
+        edits in proptest::collection::vec((0..PATHS.len(), proptest::option::weighted(0.9, text())), 1..8),
+    ) {
+        let mut ws = Workspace::default();
+        let mut texts: BTreeMap<&str, String> = BTreeMap::new();
+        for (p, t) in PATHS.iter().zip(start) {
+            ws.set_file(p, FileText::from(t.as_str()));
+            texts.insert(p, t);
+        }
+        let _ = (rules::findings(&ws), answers(&ws));
+        for (which, text) in edits {
+            let p = PATHS[which];
+            match text {
+                Some(t) => {
+                    ws.set_file(p, FileText::from(t.as_str()));
+                    texts.insert(p, t);
+                }
+                None => {
+                    ws.remove_file(p);
+                    texts.remove(p);
+                }
+            }
+            let mut fresh = Workspace::default();
+            for (p, t) in &texts {
+                fresh.set_file(p, FileText::from(t.as_str()));
+            }
+            prop_assert_eq!(shown(&ws, &rules::findings(&ws)), shown(&fresh, &rules::check(&fresh)));
+            prop_assert_eq!(answers(&ws), answers(&fresh));
+        }
     }
 }
 

@@ -26,7 +26,7 @@ mod unknown_operator;
 mod unordered_section;
 
 use crate::edit::Fix;
-use crate::model::{Bindings, FileId, Level, SourceFile, Workspace};
+use crate::model::{Bindings, Depends, FileId, Level, SourceFile, Workspace};
 use crate::syntax::index::IndexFile;
 use crate::text::TextRange;
 
@@ -177,8 +177,40 @@ impl Ctx<'_> {
 /// The findings of `ws` ([`check`]), computed once per state of its index and
 /// decision files (what the language server's handlers share).
 pub fn findings(ws: &Workspace) -> std::sync::Arc<Vec<Finding>> {
-    ws.cached(crate::model::Depends::IndexAndDecisions, check)
+    ws.cached(Depends::IndexAndDecisions, check)
 }
+
+/// A rule's check and the rules whose findings it produces.
+type Check = (&'static [Rule], fn(&Ctx, &mut Vec<Finding>));
+
+/// Checks that read the index (and the decision files).
+const INDEX_CHECKS: &[Check] = &[
+    (&[Rule::InvalidUtf8, Rule::UnreadableFile, Rule::InvalidConfig], file_problems::check),
+    (&[Rule::UnknownOperator], unknown_operator::check),
+    (&[Rule::MissingOperator], missing_operator::check),
+    (&[Rule::EmptyTrigger], empty_trigger::check),
+    (&[Rule::EmptyExtra], empty_extra::check),
+    (&[Rule::DuplicateEntry], duplicate_entry::check),
+    (&[Rule::OrphanEntry], orphan_entry::check),
+    (&[Rule::StructuralEntry], structural_entry::check),
+    (&[Rule::MisplacedEntry], misplaced_entry::check),
+    (&[Rule::UnorderedSection], unordered_section::check),
+    (&[Rule::Collision], collision::check),
+    (&[Rule::ShadowedTrigger], shadowed_trigger::check),
+    (&[Rule::MissingFile], missing_file::check),
+    (&[Rule::UnindexedHeading], unindexed_heading::check),
+];
+
+/// Checks that read only the decision files (and the configuration).
+const DECISION_CHECKS: &[Check] = &[
+    (&[Rule::HeadingPrefix], heading_prefix::check),
+    (&[Rule::DuplicateHeading], duplicate_heading::check),
+    (&[Rule::NoDirectContent], no_direct_content::check),
+    (&[Rule::FileTooLong], file_too_long::check),
+];
+
+/// The findings of [`DECISION_CHECKS`] for one state of the decision files.
+struct DecisionFindings(Vec<Finding>);
 
 /// Runs every rule and applies the configured levels. Findings come sorted by
 /// file path, position and code.
@@ -187,31 +219,21 @@ pub fn check(ws: &Workspace) -> Vec<Finding> {
     let mut out = Vec::new();
     let levels = &ws.config().rules;
     let on = |r: Rule| levels.get(r.code()) != Some(&Level::Off);
-    let checks: &[(&[Rule], fn(&Ctx, &mut Vec<Finding>))] = &[
-        (&[Rule::InvalidUtf8, Rule::UnreadableFile, Rule::InvalidConfig], file_problems::check),
-        (&[Rule::UnknownOperator], unknown_operator::check),
-        (&[Rule::MissingOperator], missing_operator::check),
-        (&[Rule::EmptyTrigger], empty_trigger::check),
-        (&[Rule::EmptyExtra], empty_extra::check),
-        (&[Rule::DuplicateEntry], duplicate_entry::check),
-        (&[Rule::OrphanEntry], orphan_entry::check),
-        (&[Rule::StructuralEntry], structural_entry::check),
-        (&[Rule::MisplacedEntry], misplaced_entry::check),
-        (&[Rule::UnorderedSection], unordered_section::check),
-        (&[Rule::Collision], collision::check),
-        (&[Rule::ShadowedTrigger], shadowed_trigger::check),
-        (&[Rule::MissingFile], missing_file::check),
-        (&[Rule::UnindexedHeading], unindexed_heading::check),
-        (&[Rule::HeadingPrefix], heading_prefix::check),
-        (&[Rule::DuplicateHeading], duplicate_heading::check),
-        (&[Rule::NoDirectContent], no_direct_content::check),
-        (&[Rule::FileTooLong], file_too_long::check),
-    ];
-    for (rules, run) in checks {
-        if rules.iter().any(|&r| on(r)) {
-            run(&ctx, &mut out);
+    let run = |checks: &[Check], out: &mut Vec<Finding>| {
+        for (rules, check) in checks {
+            if rules.iter().any(|&r| on(r)) {
+                check(&ctx, out);
+            }
         }
-    }
+    };
+    run(INDEX_CHECKS, &mut out);
+    // Rules that read only the decision files: kept across index edits.
+    let decision_only = ws.cached(Depends::Decisions, |_| {
+        let mut v = Vec::new();
+        run(DECISION_CHECKS, &mut v);
+        DecisionFindings(v)
+    });
+    out.extend(decision_only.0.iter().cloned());
     out.retain_mut(|f| match levels.get(f.rule.code()) {
         Some(Level::Off) => false,
         Some(Level::Error) => {

@@ -13,8 +13,9 @@ pub fn normalize(s: &str) -> String {
             if !out.is_empty() {
                 out.push(' ');
             }
-            out.extend(word.bytes().map(|b| b.to_ascii_lowercase() as char));
+            out.push_str(word);
         }
+        out.make_ascii_lowercase();
         return out;
     }
     let mut out = String::with_capacity(s.len());
