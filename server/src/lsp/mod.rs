@@ -1,6 +1,7 @@
 //! The language server over stdio: protocol types and IO live only in this module.
 
 mod convert;
+mod publish;
 mod server;
 mod state;
 mod transport;

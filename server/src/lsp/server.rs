@@ -3,14 +3,17 @@
 //! Ordering: tower-lsp-server runs up to four messages concurrently, so every
 //! notification that changes state does its whole mutation synchronously,
 //! before its first `.await` (verified to keep order in
-//! ../shared/design/toolchain-notes.md §1); only publishing awaits. Stale
-//! `didChange` versions are ignored. Engine calls run under `catch_unwind`: a
+//! ../shared/design/toolchain-notes.md §1), then marks its root dirty and
+//! wakes the publisher (`publish.rs`), the one place that checks and sends
+//! diagnostics. Stale `didChange` versions are ignored. Engine calls run under `catch_unwind`: a
 //! panic becomes an error response (or a log line for a notification), and a
 //! poisoned lock is recovered, so the server never dies from one bad request.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::Notify;
 
 use ropey::Rope;
 use serde_json::Value;
@@ -51,11 +54,21 @@ pub struct Backend {
     pub state: Arc<Mutex<State>>,
     pub caps: Arc<Mutex<ClientCaps>>,
     pending_roots: Mutex<Vec<PathBuf>>,
+    /// Wakes the publisher (started on `initialize`).
+    wake: Arc<Notify>,
+    publisher: std::sync::Once,
 }
 
 impl Backend {
     pub fn new(client: Client) -> Self {
-        Self { client, state: Arc::default(), caps: Arc::default(), pending_roots: Mutex::default() }
+        Self {
+            client,
+            state: Arc::default(),
+            caps: Arc::default(),
+            pending_roots: Mutex::default(),
+            wake: Arc::default(),
+            publisher: std::sync::Once::new(),
+        }
     }
 }
 
@@ -76,21 +89,8 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
     })
 }
 
-/// Publishes (push mode) or asks the client to pull again (pull mode).
-pub async fn publish(client: &Client, caps: &ClientCaps, batches: Vec<(Uri, Vec<Diagnostic>)>) {
-    if caps.pull_diagnostics {
-        if caps.diagnostic_refresh && !batches.is_empty() {
-            let _ = client.workspace_diagnostic_refresh().await;
-        }
-        return;
-    }
-    for (uri, diags) in batches {
-        client.publish_diagnostics(uri, diags, None).await;
-    }
-}
-
-/// Re-reads changed files of the roots from disk and returns what to publish.
-pub fn disk_changes(state: &mut State, paths: &[PathBuf]) -> Vec<(Uri, Vec<Diagnostic>)> {
+/// Re-reads changed files of the roots from disk and marks their roots dirty.
+pub fn disk_changes(state: &mut State, paths: &[PathBuf]) {
     let mut touched = Vec::new();
     for p in paths {
         let Some((i, rel)) = state.locate(p) else { continue };
@@ -106,7 +106,9 @@ pub fn disk_changes(state: &mut State, paths: &[PathBuf]) -> Vec<(Uri, Vec<Diagn
             touched.push(i);
         }
     }
-    touched.into_iter().flat_map(|i| state.changed_diagnostics(i)).collect()
+    for i in touched {
+        state.mark_dirty(i);
+    }
 }
 
 /// The root holding a document and its file id.
@@ -241,7 +243,7 @@ impl Backend {
         } else {
             None
         };
-        let (batches, errors) = {
+        let errors = {
             let mut st = lock(&self.state);
             let mut roots: Vec<PathBuf> = st.roots.iter().map(|r| r.path.clone()).collect();
             for p in extra {
@@ -250,20 +252,19 @@ impl Backend {
                 }
             }
             let mut errors = Vec::new();
-            let mut batches = Vec::new();
             for r in roots {
                 match guarded("load", || st.load_root(r.clone())) {
-                    Ok(Ok(i)) => batches.extend(guarded("check", || st.changed_diagnostics(i)).unwrap_or_default()),
+                    Ok(Ok(_)) => {}
                     Ok(Err(e)) => errors.push(e),
                     Err(e) => errors.push(e.message.to_string()),
                 }
             }
-            (batches, errors)
+            errors
         };
+        self.wake.notify_one();
         for e in errors {
             self.client.show_message(MessageType::ERROR, format!("memory-index: {e}")).await;
         }
-        publish(&self.client, &caps, batches).await;
         if let Some(p) = progress {
             p.finish().await;
         }
@@ -271,11 +272,11 @@ impl Backend {
 
     /// Re-reads files the client says were created, renamed or deleted.
     async fn files_changed(&self, paths: Vec<PathBuf>) {
-        let batches = {
+        {
             let mut st = lock(&self.state);
-            guarded("fileOperations", || disk_changes(&mut st, &paths)).unwrap_or_default()
-        };
-        publish(&self.client, &self.caps(), batches).await;
+            let _ = guarded("fileOperations", || disk_changes(&mut st, &paths));
+        }
+        self.wake.notify_one();
     }
 
     /// The root and path of `uri`, finding a root for a lone file when there is none.
@@ -320,6 +321,11 @@ impl Backend {
 
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        self.publisher.call_once(|| {
+            let (client, state, caps, wake) =
+                (self.client.clone(), self.state.clone(), self.caps.clone(), self.wake.clone());
+            tokio::spawn(super::publish::run(client, state, caps, wake));
+        });
         let c = &params.capabilities;
         let utf8 = c
             .general
@@ -471,10 +477,10 @@ impl LanguageServer for Backend {
             };
             if let Err(e) = self.client.register_capability(vec![reg]).await {
                 tracing::warn!("client refused file watching ({e}); watching from the server");
-                super::watch::start(self.client.clone(), self.state.clone(), self.caps.clone());
+                super::watch::start(self.state.clone(), self.wake.clone());
             }
         } else {
-            super::watch::start(self.client.clone(), self.state.clone(), self.caps.clone());
+            super::watch::start(self.state.clone(), self.wake.clone());
         }
     }
 
@@ -484,26 +490,23 @@ impl LanguageServer for Backend {
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let doc = params.text_document;
-        let batches = {
+        {
             let mut st = lock(&self.state);
             st.docs
                 .insert(doc.uri.clone(), super::state::Doc { rope: Rope::from_str(&doc.text), version: doc.version });
-            match Self::locate_or_adopt(&mut st, &doc.uri) {
-                Some((i, rel)) => {
-                    st.roots[i].ws.set_file(&rel, FileText::from(doc.text));
-                    guarded("check", || st.changed_diagnostics(i)).unwrap_or_default()
-                }
-                None => Vec::new(),
+            if let Some((i, rel)) = Self::locate_or_adopt(&mut st, &doc.uri) {
+                st.roots[i].ws.set_file(&rel, FileText::from(doc.text));
+                st.mark_dirty(i);
             }
-        };
-        publish(&self.client, &self.caps(), batches).await;
+        }
+        self.wake.notify_one();
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let uri = params.text_document.uri;
         let version = params.text_document.version;
         let t = std::time::Instant::now();
-        let batches = {
+        {
             let mut st = lock(&self.state);
             let enc = st.enc;
             let Some(doc) = st.docs.get_mut(&uri) else {
@@ -519,55 +522,45 @@ impl LanguageServer for Backend {
             }
             doc.version = version;
             let text = doc.rope.to_string();
-            match st.locate_uri(&uri) {
-                Some((i, rel)) => {
-                    st.roots[i].ws.set_file(&rel, FileText::from(text));
-                    guarded("check", || st.changed_diagnostics(i)).unwrap_or_default()
-                }
-                None => Vec::new(),
+            if let Some((i, rel)) = st.locate_uri(&uri) {
+                st.roots[i].ws.set_file(&rel, FileText::from(text));
+                st.mark_dirty(i);
             }
-        };
-        tracing::debug!("didChange v{version} applied and checked in {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
-        publish(&self.client, &self.caps(), batches).await;
+        }
+        tracing::debug!("didChange v{version} applied in {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+        self.wake.notify_one();
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        let batches = {
+        {
             let mut st = lock(&self.state);
             st.docs.remove(&uri);
-            match st.locate_uri(&uri) {
-                Some((i, rel)) => {
-                    st.refresh_from_disk(i, &rel);
-                    guarded("check", || st.changed_diagnostics(i)).unwrap_or_default()
-                }
-                None => Vec::new(),
+            if let Some((i, rel)) = st.locate_uri(&uri) {
+                st.refresh_from_disk(i, &rel);
+                st.mark_dirty(i);
             }
-        };
-        publish(&self.client, &self.caps(), batches).await;
+        }
+        self.wake.notify_one();
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
-        let batches = {
+        {
             let mut st = lock(&self.state);
             let paths: Vec<PathBuf> = params.changes.iter().filter_map(|c| convert::path_of(&c.uri)).collect();
-            guarded("watch", || disk_changes(&mut st, &paths)).unwrap_or_default()
-        };
-        publish(&self.client, &self.caps(), batches).await;
+            let _ = guarded("watch", || disk_changes(&mut st, &paths));
+        }
+        self.wake.notify_one();
     }
 
     async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
-        let cleared: Vec<(Uri, Vec<Diagnostic>)> = {
+        {
             let mut st = lock(&self.state);
-            params
-                .event
-                .removed
-                .iter()
-                .filter_map(|f| convert::path_of(&f.uri))
-                .flat_map(|p| st.remove_root(&p))
-                .collect()
-        };
-        publish(&self.client, &self.caps(), cleared).await;
+            for p in params.event.removed.iter().filter_map(|f| convert::path_of(&f.uri)) {
+                st.remove_root(&p);
+            }
+        }
+        self.wake.notify_one();
         let added: Vec<PathBuf> = params.event.added.iter().filter_map(|f| convert::path_of(&f.uri)).collect();
         if !added.is_empty() {
             self.reload_all(added).await;

@@ -36,6 +36,8 @@ pub struct Root {
     pub ws: Workspace,
     /// Diagnostics last sent (or reported) per relative path.
     pub published: HashMap<String, Vec<Diagnostic>>,
+    /// Changed since its diagnostics were last computed.
+    pub dirty: bool,
 }
 
 /// Everything the server knows.
@@ -46,6 +48,8 @@ pub struct State {
     pub docs: HashMap<Uri, Doc>,
     /// The client's settings (initializationOptions / workspace/configuration).
     pub client_config: Option<ConfigPatch>,
+    /// Diagnostics to clear, of roots that were removed.
+    pub cleared: Vec<(Uri, Vec<Diagnostic>)>,
 }
 
 impl State {
@@ -83,10 +87,11 @@ impl State {
         let i = match self.roots.iter().position(|r| r.path == path) {
             Some(i) => {
                 self.roots[i].ws = ws;
+                self.roots[i].dirty = true;
                 i
             }
             None => {
-                self.roots.push(Root { path, canon, ws, published: HashMap::new() });
+                self.roots.push(Root { path, canon, ws, published: HashMap::new(), dirty: true });
                 self.roots.len() - 1
             }
         };
@@ -99,11 +104,39 @@ impl State {
         Ok(i)
     }
 
-    /// Removes a root; returns the diagnostics to clear.
-    pub fn remove_root(&mut self, path: &Path) -> Vec<(Uri, Vec<Diagnostic>)> {
-        let Some(i) = self.roots.iter().position(|r| r.path == path) else { return Vec::new() };
+    /// Removes a root; its diagnostics are cleared by the next [`State::take_changed`].
+    pub fn remove_root(&mut self, path: &Path) {
+        let Some(i) = self.roots.iter().position(|r| r.path == path) else { return };
         let root = self.roots.remove(i);
-        root.published.keys().filter_map(|rel| Some((convert::uri_of(&root.path, rel)?, Vec::new()))).collect()
+        self.cleared
+            .extend(root.published.keys().filter_map(|rel| Some((convert::uri_of(&root.path, rel)?, Vec::new()))));
+    }
+
+    /// Marks root `i` as changed: its diagnostics are recomputed by the publisher.
+    pub fn mark_dirty(&mut self, i: usize) {
+        if let Some(r) = self.roots.get_mut(i) {
+            r.dirty = true;
+        }
+    }
+
+    /// What to publish now: cleared roots, then the changed diagnostics of every
+    /// dirty root, each with its open document's version.
+    pub fn take_changed(&mut self) -> Vec<super::publish::Batch> {
+        let mut out: Vec<(Uri, Vec<Diagnostic>)> = std::mem::take(&mut self.cleared);
+        for i in 0..self.roots.len() {
+            if std::mem::take(&mut self.roots[i].dirty) {
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.changed_diagnostics(i))) {
+                    Ok(batches) => out.extend(batches),
+                    Err(_) => tracing::error!("internal error while checking {}", self.roots[i].path.display()),
+                }
+            }
+        }
+        out.into_iter()
+            .map(|(uri, diags)| {
+                let version = self.docs.get(&uri).map(|d| d.version);
+                (uri, diags, version)
+            })
+            .collect()
     }
 
     /// Re-reads `rel` of root `i` from disk (unless it is open): changed, created or deleted.

@@ -4,14 +4,14 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use notify::{RecursiveMode, Watcher};
-use tower_lsp_server::Client;
+use tokio::sync::Notify;
 
-use super::server::{disk_changes, lock, publish, ClientCaps};
+use super::server::{disk_changes, lock};
 use super::state::State;
 
 /// Watches every root's index folder, decisions folder and the root itself
 /// (for the config file); changes are applied like `didChangeWatchedFiles`.
-pub fn start(client: Client, state: Arc<Mutex<State>>, caps: Arc<Mutex<ClientCaps>>) {
+pub fn start(state: Arc<Mutex<State>>, wake: Arc<Notify>) {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Vec<PathBuf>>();
     let watcher = notify::recommended_watcher(move |ev: notify::Result<notify::Event>| {
         // Reads are not changes: every refresh reads the file it refreshes, so
@@ -50,12 +50,8 @@ pub fn start(client: Client, state: Arc<Mutex<State>>, caps: Arc<Mutex<ClientCap
             paths.sort();
             paths.dedup();
             tracing::debug!("changed on disk: {paths:?}");
-            let batches = {
-                let mut st = lock(&state);
-                disk_changes(&mut st, &paths)
-            };
-            let caps = lock(&caps).clone();
-            publish(&client, &caps, batches).await;
+            disk_changes(&mut lock(&state), &paths);
+            wake.notify_one();
         }
     });
 }
