@@ -1,9 +1,11 @@
 //! Language-server latency over stdio against the release binary: cold start and one-line edits.
 //!
 //! `cargo bench -p memory-index-lsp --bench lsp` prints, for ../shared/corpus/head
-//! (when present) and a generated 10,000-entry workspace: initialize → first
-//! complete set of diagnostics, and a one-line didChange in the index → its
-//! publishDiagnostics (median and worst of 40 edits). Wall time on this machine.
+//! (when present) and generated workspaces of 10,000 and 100,000 entries
+//! (`MI_BENCH_SIZES` picks them): initialize → first complete set of
+//! diagnostics, the server's resident memory then, a one-line didChange in the
+//! index → its publishDiagnostics (median and worst of 40 edits), and p50/p99
+//! of completion, hover, definition and references. Wall time on this machine.
 
 #[path = "../tests/lsp_support/mod.rs"]
 mod lsp_support;
@@ -36,6 +38,10 @@ fn measure(name: &str, root: &Path) {
         c.wait_more();
     }
     let cold = t.elapsed();
+    let rss = std::fs::read_to_string(format!("/proc/{}/status", c.child.id()))
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse::<f64>().ok())
+        .map_or("?".to_string(), |kb| format!("{:.0} MB", kb / 1024.0));
     c.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": text}}),
@@ -71,7 +77,7 @@ fn measure(name: &str, root: &Path) {
     times.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
-        "{name:>28} | cold start {:>8.1} ms | one-line edit median {:>7.2} ms, worst {:>7.2} ms",
+        "{name:>28} | cold start {:>8.1} ms, RSS {rss} | one-line edit median {:>7.2} ms, worst {:>7.2} ms",
         ms(cold),
         ms(times[times.len() / 2]),
         ms(times[times.len() - 1])
@@ -138,11 +144,14 @@ fn main() {
     } else {
         eprintln!("skipped: ../shared/corpus/head is absent");
     }
-    let tmp = tempfile::tempdir().expect("tmp");
-    for (p, t) in generate(10_000, 500, 42) {
-        let path = tmp.path().join(p);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, t).expect("write");
+    let sizes = std::env::var("MI_BENCH_SIZES").unwrap_or_else(|_| "10000,100000".into());
+    for n in sizes.split(',').filter_map(|s| s.trim().parse::<usize>().ok()) {
+        let tmp = tempfile::tempdir().expect("tmp");
+        for (p, t) in generate(n, n.div_ceil(20), 42) {
+            let path = tmp.path().join(p);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, t).expect("write");
+        }
+        measure(&format!("generated, {n} entries"), tmp.path());
     }
-    measure("generated, 10,000 entries", tmp.path());
 }

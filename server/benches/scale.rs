@@ -1,22 +1,46 @@
-//! Scale figures on generated workspaces: full in-process check and a one-line index edit.
+//! Scale figures on generated workspaces of 400, 10,000 and 100,000 entries, printed as one table.
 //!
-//! `cargo bench -p memory-index-lsp --bench scale` prints a table (median of
-//! several runs; wall time on this machine, so read it as an indication).
-//! `MI_BENCH_SIZES=400,10000` picks the sizes (default 400, 10000, 100000).
+//! `cargo bench -p memory-index-lsp --bench scale` prints, per size (median of
+//! several runs; wall time on this machine, so read it as an indication):
+//! the `check` process on the workspace written to disk (wall, and its peak
+//! resident memory sampled from /proc), the in-process full check (parse,
+//! bind, every rule), a one-line index edit re-checked on a live workspace,
+//! resolve (a fuzzy hit, a BM25 fallback, a no-match), completion in a skill
+//! file, rename of a trigger and fix-all. `MI_BENCH_SIZES=400,10000` picks
+//! the sizes. The server's figures (edit to diagnostics, navigation latency,
+//! resident memory) come from the `lsp` bench.
 
 // As in the binary (see src/main.rs).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use memory_index_lsp::cli::gen::generate;
+use memory_index_lsp::ide::{completion, fix_all, rename, resolve};
 use memory_index_lsp::model::{FileText, Workspace};
 use memory_index_lsp::rules;
+
+const INDEX: &str = "agents/memory-index.md";
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
+}
+
+/// Median wall time of `runs` calls of `f`.
+fn time(runs: usize, mut f: impl FnMut()) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
 }
 
 fn build(files: &[(String, String)]) -> Workspace {
@@ -27,46 +51,162 @@ fn build(files: &[(String, String)]) -> Workspace {
     ws
 }
 
+/// Peak resident memory (VmHWM) of a running process, in MB, if readable.
+fn peak_mb(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: f64 = status.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// The `check` process on `dir`: median wall time and the largest peak RSS seen while it ran.
+fn check_process(dir: &Path, runs: usize) -> (Duration, f64) {
+    let mut peak: f64 = 0.0;
+    let wall = time(runs, || {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+            .args(["check", "--format", "json"])
+            .arg(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn check");
+        let pid = child.id();
+        loop {
+            if let Some(mb) = peak_mb(pid) {
+                peak = peak.max(mb);
+            }
+            if child.try_wait().expect("wait").is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    });
+    (wall, peak)
+}
+
+fn ms(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1e3;
+    if ms < 1.0 {
+        format!("{:.0} µs", ms * 1e3)
+    } else {
+        format!("{ms:.1} ms")
+    }
+}
+
 fn main() {
-    println!("{:>9} | {:>16} | {:>16} | {:>9}", "entries", "full check", "one-line edit", "findings");
     let sizes = std::env::var("MI_BENCH_SIZES").unwrap_or_else(|_| "400,10000,100000".into());
+    let cols = [
+        "entries",
+        "check proc",
+        "its peak RSS",
+        "full check",
+        "1-line edit",
+        "resolve proc (BM25)",
+        "fuzzy",
+        "BM25",
+        "no match",
+        "completion",
+        "rename",
+        "fix-all",
+        "findings",
+    ];
+    println!("| {} |", cols.join(" | "));
+    println!("|{}", " --- |".repeat(cols.len()));
     for entries in sizes.split(',').filter_map(|s| s.trim().parse::<usize>().ok()) {
         let runs = if entries >= 100_000 {
             3
         } else if entries >= 10_000 {
-            5
+            7
         } else {
-            20
+            21
         };
         let files = generate(entries, entries.div_ceil(20), 42);
-        let full = median(
-            (0..runs)
-                .map(|_| {
-                    let t = Instant::now();
-                    let n = rules::check(&build(&files)).len();
-                    std::hint::black_box(n);
-                    t.elapsed()
-                })
-                .collect(),
-        );
+        let tmp = tempfile::tempdir().expect("tmp");
+        for (p, t) in &files {
+            let path = tmp.path().join(p);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, t).expect("write");
+        }
+        let (proc_wall, proc_peak) = check_process(tmp.path(), runs);
+        let full = time(runs, || {
+            std::hint::black_box(rules::check(&build(&files)).len());
+        });
+
         let mut ws = build(&files);
-        let n = rules::check(&ws).len();
+        let n = rules::findings(&ws).len();
         let index = files[0].1.clone();
-        let edit = median(
-            (0..runs)
-                .map(|i| {
-                    let text = index.replacen("/when ", if i % 2 == 0 { "/when  " } else { "/when " }, 1);
+        let mut flip = false;
+        let edit = time(runs, || {
+            flip = !flip;
+            let text = index.replacen("/when ", if flip { "/when  " } else { "/when " }, 1);
+            ws.set_file(INDEX, FileText::from(text));
+            std::hint::black_box(rules::findings(&ws).len());
+        });
+
+        // Queries from the workspace itself: the first entry's trigger cut short
+        // (fuzzy); its words reordered with a body word (BM25); off-topic.
+        let first = ws.bindings().entries[0].clone();
+        let words: Vec<&str> = first.trigger.split(' ').collect();
+        let fuzzy_q = format!("{} {}", first.op.word(), words[..2].join(" "));
+        ws.set_file("SKILL.md", FileText::from(format!("Recall:\n/when {}\n", &words[0][..3])));
+        // "rationale" is a body word no trigger has, so letters fail and BM25 answers.
+        let bm25_q = format!("when rationale {} {} {}", words[1], words[0], words[words.len() - 1]);
+        let none_q = "when kubernetes autoscaling quantum";
+        // Answers are memoised per workspace state: each run works on a fresh
+        // clone whose binding and search indexes are built (as in a server that
+        // has answered once since the last edit), so a figure is one request.
+        let fresh = |f: &dyn Fn(&Workspace)| {
+            let v = (0..runs)
+                .map(|_| {
+                    let ws = ws.clone();
+                    let idx = memory_index_lsp::search::index::of(&ws);
+                    std::hint::black_box(idx.bm25(&ws));
                     let t = Instant::now();
-                    ws.set_file("agents/memory-index.md", FileText::from(text));
-                    std::hint::black_box(rules::check(&ws).len());
+                    f(&ws);
                     t.elapsed()
                 })
-                .collect(),
-        );
+                .collect();
+            median(v)
+        };
+        let resolve_time = |q: &str| fresh(&|ws| assert!(resolve::resolve(ws, q, true).is_ok() == (q != none_q)));
+        let (fz, bm, no) = (resolve_time(&fuzzy_q), resolve_time(&bm25_q), resolve_time(none_q));
+        let resolve_proc = time(runs, || {
+            let out = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+                .args(["resolve", "--root"])
+                .arg(tmp.path())
+                .arg(&bm25_q)
+                .stdin(Stdio::null())
+                .output()
+                .expect("resolve");
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+        });
+
+        let skill = ws.file_id("SKILL.md").expect("skill");
+        let end = ws.file(skill).expect("skill").text.len() - 1;
+        let compl = time(runs, || {
+            std::hint::black_box(completion::complete(&ws, skill, end).len());
+        });
+        let (index_id, src, parsed) = ws.index().expect("index");
+        let entry_line = parsed.entries[0];
+        let offset = src.line_index.line_start(entry_line) + 7;
+        let renamed = rename::rename(&ws, index_id, offset, "renamed trigger words");
+        assert!(renamed.as_ref().is_ok_and(|e| !e.is_empty()), "rename must do real work: {renamed:?}");
+        let ren = fresh(&|ws| assert!(rename::rename(ws, index_id, offset, "renamed trigger words").is_ok()));
+        let fix = time(runs.min(5), || {
+            let mut copy = ws.clone();
+            std::hint::black_box(fix_all::fix_all(&mut copy).changed.len());
+        });
         println!(
-            "{entries:>9} | {:>13.2} ms | {:>13.2} ms | {n:>9}",
-            full.as_secs_f64() * 1e3,
-            edit.as_secs_f64() * 1e3
+            "| {entries} | {} | {proc_peak:.0} MB | {} | {} | {} | {} | {} | {} | {} | {} | {} | {n} |",
+            ms(proc_wall),
+            ms(full),
+            ms(edit),
+            ms(resolve_proc),
+            ms(fz),
+            ms(bm),
+            ms(no),
+            ms(compl),
+            ms(ren),
+            ms(fix)
         );
     }
 }

@@ -1,8 +1,8 @@
 //! BM25 ranking of entries for reworded queries (../shared/spec/retrieval.md): the resolver's fallback.
 //!
-//! A small module of ours rather than a dependency: the index is a few
-//! hash maps built from the parsed workspace (no IO, no tokenizer crates),
-//! and only built when fuzzy matching found nothing. One document per entry,
+//! A small module of ours rather than a dependency: the index is postings
+//! lists built from the parsed workspace (no IO, no tokenizer crates), only
+//! when fuzzy matching found nothing, with each distinct word stemmed once. One document per entry,
 //! three fields weighted as in the design: heading title 5.0, trigger and
 //! extras 3.0, section body 1.0 (its first 2,000 bytes). k1 = 1.2, b = 0.75,
 //! IDF over the entries. Tokens: lowercase alphanumeric runs, stop words and
@@ -44,17 +44,38 @@ const STOP: &[&str] = &[
 
 /// Tokens of `s`: lowercase, stop words and 1-character tokens dropped, stemmed.
 pub fn tokens(s: &str) -> Vec<String> {
-    let lower = s.to_lowercase();
-    let words: Vec<&str> =
-        lower.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() > 1 && !STOP.contains(w)).collect();
-    stem_phrase(&words.join(" ")).split_whitespace().map(str::to_string).collect()
+    let mut out = Vec::new();
+    for_each_token(s, &mut HashMap::default(), |t| out.push(t.to_string()));
+    out
 }
 
-/// The index: per entry, weighted term frequencies and length.
+/// Calls `f` with each token of `s`; `stems` memoises the stem of each word
+/// (a workspace's bodies repeat a few thousand words many times over).
+fn for_each_token(s: &str, stems: &mut HashMap<String, String>, mut f: impl FnMut(&str)) {
+    let lower = s.to_lowercase();
+    for w in lower.split(|c: char| !c.is_alphanumeric()) {
+        if w.chars().nth(1).is_none() || STOP.contains(&w) {
+            continue;
+        }
+        if let Some(stem) = stems.get(w) {
+            f(stem);
+        } else {
+            let stem = stem_phrase(w);
+            f(&stem);
+            stems.insert(w.to_string(), stem);
+        }
+    }
+}
+
+/// The index: postings per term, so a query touches only the entries that contain its terms.
 #[derive(Debug, Default)]
 pub struct Bm25 {
-    docs: Vec<(EntryId, HashMap<String, f64>, f64)>,
-    df: HashMap<String, usize>,
+    /// Term → its number.
+    terms: HashMap<String, u32>,
+    /// Per term number: (document, weighted term frequency).
+    postings: Vec<Vec<(u32, f64)>>,
+    /// Per document: its entry and weighted length.
+    docs: Vec<(EntryId, f64)>,
     avg_len: f64,
 }
 
@@ -63,6 +84,8 @@ impl Bm25 {
     pub fn build(ws: &Workspace) -> Self {
         let b = ws.bindings();
         let mut idx = Bm25::default();
+        let mut stems = HashMap::default();
+        let mut tf: HashMap<u32, f64> = HashMap::default();
         for (i, e) in b.entries.iter().enumerate() {
             let Some(hid) = super::triggers::entry_target(ws, e) else { continue };
             let Some(h) = ws.heading(hid) else { continue };
@@ -71,26 +94,31 @@ impl Bm25 {
             while !body.is_char_boundary(cut) {
                 cut -= 1;
             }
-            let mut tf: HashMap<String, f64> = HashMap::default();
+            tf.clear();
             let mut len = 0.0;
-            let fields: [(f64, String); 3] = [
-                (W_TITLE, h.title.clone()),
-                (W_TRIGGER, format!("{} {}", e.trigger, e.extras.join(" "))),
-                (W_BODY, body[..cut].to_string()),
+            let doc = idx.docs.len() as u32;
+            let fields: [(f64, &str); 4] = [
+                (W_TITLE, &h.title),
+                (W_TRIGGER, &e.trigger),
+                (W_TRIGGER, &e.extras.join(" ")),
+                (W_BODY, &body[..cut]),
             ];
             for (w, text) in fields {
-                for t in tokens(&text) {
-                    *tf.entry(t).or_default() += w;
+                for_each_token(text, &mut stems, |t| {
+                    let next = idx.terms.len() as u32;
+                    let id = *idx.terms.entry(t.to_string()).or_insert(next);
+                    *tf.entry(id).or_default() += w;
                     len += w;
-                }
+                });
             }
-            for t in tf.keys() {
-                *idx.df.entry(t.clone()).or_default() += 1;
+            idx.postings.resize_with(idx.terms.len(), Vec::new);
+            for (&term, &f) in &tf {
+                idx.postings[term as usize].push((doc, f));
             }
-            idx.docs.push((EntryId(i as u32), tf, len));
+            idx.docs.push((EntryId(i as u32), len));
         }
         idx.avg_len =
-            if idx.docs.is_empty() { 1.0 } else { idx.docs.iter().map(|d| d.2).sum::<f64>() / idx.docs.len() as f64 };
+            if idx.docs.is_empty() { 1.0 } else { idx.docs.iter().map(|d| d.1).sum::<f64>() / idx.docs.len() as f64 };
         idx
     }
 
@@ -104,22 +132,22 @@ impl Bm25 {
             return Vec::new();
         }
         let n = self.docs.len() as f64;
-        let mut scored: Vec<(EntryId, f64, usize)> = self
-            .docs
-            .iter()
-            .filter_map(|(id, tf, len)| {
-                let mut score = 0.0;
-                let mut matched = 0;
-                for t in &q {
-                    let Some(&f) = tf.get(t) else { continue };
-                    matched += 1;
-                    let df = self.df.get(t).copied().unwrap_or(0) as f64;
-                    let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
-                    score += idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * len / self.avg_len));
-                }
-                (matched > 0).then_some((*id, score, matched))
-            })
-            .collect();
+        // Per document: (score, matched query tokens).
+        let mut acc: HashMap<u32, (f64, usize)> = HashMap::default();
+        for t in &q {
+            let Some(&term) = self.terms.get(t) else { continue };
+            let postings = &self.postings[term as usize];
+            let df = postings.len() as f64;
+            let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
+            for &(doc, f) in postings {
+                let len = self.docs[doc as usize].1;
+                let a = acc.entry(doc).or_default();
+                a.0 += idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * len / self.avg_len));
+                a.1 += 1;
+            }
+        }
+        let mut scored: Vec<(EntryId, f64, usize)> =
+            acc.into_iter().map(|(doc, (score, matched))| (self.docs[doc as usize].0, score, matched)).collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let Some(&(_, best, matched)) = scored.first() else { return Vec::new() };
         if best < MIN_SCORE || matched < MIN_MATCHED.min(q.len()) {
