@@ -116,19 +116,12 @@ impl LineIndex {
         let bytes = text.as_bytes();
         let mut starts = Vec::with_capacity(bytes.len() / 40 + 1);
         starts.push(0);
-        let mut i = 0;
-        while i < bytes.len() {
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
             match bytes[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' => {
-                    if bytes.get(i + 1) == Some(&b'\n') {
-                        i += 1;
-                    }
-                    starts.push(i + 1);
-                }
-                _ => {}
+                // The `\n` of a `\r\n` pair: the `\r` already started the line after both.
+                b'\n' if i > 0 && bytes[i - 1] == b'\r' => *starts.last_mut().unwrap_or(&mut 0) = i + 1,
+                _ => starts.push(i + 1),
             }
-            i += 1;
         }
         Self { starts, len: bytes.len(), ascii: text.is_ascii() }
     }

@@ -149,15 +149,15 @@ fn trigger(ws: &Workspace, q: &TriggerQuery, nav: bool) -> Result<Resolved, Stri
 fn no_match(ws: &Workspace, q: &TriggerQuery) -> String {
     let mut msg = format!("No match for '{}'", q.text.trim());
     let b = ws.bindings();
-    let words: Vec<&str> = q.text.split_whitespace().collect();
+    // Both scorers prepared once for every entry.
+    let (resembler, letters) = (similar::Resembler::new(&q.text), fuzzy::Prepared::new(&q.text));
     let mut sugg: Vec<(u32, usize)> = b
         .entries
         .iter()
         .enumerate()
         .filter(|(_, e)| !e.trigger.is_empty())
         .filter_map(|(i, e)| {
-            let s = similar::resemblance(&q.text, &e.trigger)
-                .or_else(|| fuzzy::raw_score(&words, &e.trigger).filter(|&s| s > 0))?;
+            let s = resembler.score(&e.trigger).or_else(|| letters.raw(&e.trigger).filter(|&s| s > 0))?;
             Some((s, i))
         })
         .collect();
@@ -188,9 +188,9 @@ fn section(ws: &Workspace, title: &str) -> Result<Resolved, String> {
                     all.push((HeadingId { file, idx: i as u32 }, h.name()));
                 }
             }
-            let words: Vec<&str> = title.split_whitespace().collect();
+            let query = fuzzy::Prepared::new(title);
             let mut scored: Vec<(u32, usize)> =
-                all.iter().enumerate().filter_map(|(i, (_, t))| Some((fuzzy::raw_score(&words, t)?, i))).collect();
+                all.iter().enumerate().filter_map(|(i, (_, t))| Some((query.raw(t)?, i))).collect();
             scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             let mut msg = format!("Section '{title}' not found.");
             if !scored.is_empty() {

@@ -166,19 +166,15 @@ impl Workspace {
     /// Adds or replaces the file at `path` (relative, `/`-separated). Returns its id.
     pub fn set_file(&mut self, path: &str, content: FileText) -> FileId {
         let role = self.classify(path);
+        let line_index = LineIndex::new(&content.text);
         let parsed = match role {
             Role::Index => Parsed::Index(index::parse(&content.text)),
-            Role::Decision => Parsed::Decision(decision::parse(&content.text)),
+            Role::Decision => Parsed::Decision(decision::parse_with(&content.text, &line_index)),
             Role::Config => Parsed::Config,
             Role::Other => Parsed::Other,
         };
-        let file = SourceFile {
-            path: path.to_string(),
-            line_index: LineIndex::new(&content.text),
-            text: content.text,
-            problem: content.problem,
-            parsed,
-        };
+        let file =
+            SourceFile { path: path.to_string(), line_index, text: content.text, problem: content.problem, parsed };
         self.invalidate(role);
         match self.by_path.get(path) {
             Some(&id) => {

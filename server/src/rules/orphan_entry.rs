@@ -38,12 +38,13 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         };
         let wanted = format!("{}{}", e.op.title_prefix(), entry.trigger.slice(&src.text));
+        let resembler = std::cell::OnceCell::new();
         let best = unbound.rank_by(&e.trigger, 3, |h, title| {
             let known = memo.entry(h).or_default();
             if let Some(&s) = known.get(e.trigger.as_str()) {
                 return s;
             }
-            let s = similar::resemblance(&e.trigger, title);
+            let s = resembler.get_or_init(|| similar::Resembler::new(&e.trigger)).score(title);
             known.insert(e.trigger.clone(), s);
             s
         });

@@ -29,7 +29,7 @@ pub const WHOLE_WORD_BONUS: u32 = 24;
 /// Minimum score per character of each query word: scattered letters
 /// (`turn` across "…triaging… code…") do not count as the word.
 pub const MIN_WORD_SCORE_PER_CHAR: u32 = 6;
-/// Most points taken off a long candidate (see [`raw_score`]).
+/// Most points taken off a long candidate (see [`Prepared::raw`]).
 pub const LENGTH_PENALTY_CAP: u32 = 12;
 /// Minimum average score per query character for a match to count.
 pub const MIN_SCORE_PER_CHAR: u32 = 10;
@@ -42,11 +42,6 @@ thread_local! {
 /// total is under the threshold.
 pub fn score(query: &str, candidate: &str) -> Option<u32> {
     Prepared::new(query).score(candidate)
-}
-
-/// Like [`score`] without the threshold (for ranking suggestions).
-pub fn raw_score(words: &[&str], candidate: &str) -> Option<u32> {
-    Prepared::new(&words.join(" ")).raw(candidate)
 }
 
 /// A query parsed once (one fuzzy atom per word) and scored against many candidates.
@@ -77,7 +72,7 @@ impl Prepared {
         (raw >= MIN_SCORE_PER_CHAR * self.chars).then_some(raw)
     }
 
-    /// [`raw_score`] of this query against `candidate`.
+    /// [`score`] of this query against `candidate` without the threshold (for ranking suggestions).
     pub fn raw(&self, candidate: &str) -> Option<u32> {
         MATCHER.with(|m| {
             let (matcher, buf) = &mut *m.borrow_mut();

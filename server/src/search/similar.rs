@@ -23,21 +23,37 @@ pub fn strip_prefix(title: &str) -> &str {
 
 /// Resemblance of `trigger` to one title (prefix stripped), or None.
 pub fn resemblance(trigger: &str, title: &str) -> Option<u32> {
-    let words: Vec<&str> = trigger.split_whitespace().collect();
-    if words.is_empty() {
-        return None;
+    Resembler::new(trigger).score(title)
+}
+
+/// A trigger's words prepared once, to score many titles ([`resemblance`]).
+pub struct Resembler {
+    words: Vec<fuzzy::Prepared>,
+    needed: usize,
+}
+
+impl Resembler {
+    pub fn new(trigger: &str) -> Self {
+        let words: Vec<fuzzy::Prepared> = trigger.split_whitespace().map(fuzzy::Prepared::new).collect();
+        let needed = if words.len() <= 2 { words.len() } else { words.len() / 2 + 1 };
+        Self { words, needed }
     }
-    let body = strip_prefix(title);
-    let mut total = 0;
-    let mut matched = 0;
-    for w in &words {
-        if let Some(s) = fuzzy::score(w, body) {
-            total += s;
-            matched += 1;
+
+    /// [`resemblance`] of the prepared trigger to `title`.
+    pub fn score(&self, title: &str) -> Option<u32> {
+        if self.words.is_empty() {
+            return None;
         }
+        let body = strip_prefix(title);
+        let (mut total, mut matched) = (0, 0);
+        for w in &self.words {
+            if let Some(s) = w.score(body) {
+                total += s;
+                matched += 1;
+            }
+        }
+        (matched >= self.needed).then_some(total)
     }
-    let needed = if words.len() <= 2 { words.len() } else { words.len() / 2 + 1 };
-    (matched >= needed).then_some(total)
 }
 
 /// Ranks `(id, title)` candidates by resemblance to `trigger`, best first.
@@ -46,8 +62,8 @@ pub fn rank<'a, T: Copy>(
     candidates: impl IntoIterator<Item = (T, &'a str)>,
     limit: usize,
 ) -> Vec<(T, u32)> {
-    let mut scored: Vec<(T, u32)> =
-        candidates.into_iter().filter_map(|(t, c)| Some((t, resemblance(trigger, c)?))).collect();
+    let r = Resembler::new(trigger);
+    let mut scored: Vec<(T, u32)> = candidates.into_iter().filter_map(|(t, c)| Some((t, r.score(c)?))).collect();
     scored.sort_by(|a, b| b.1.cmp(&a.1));
     scored.truncate(limit);
     scored
@@ -95,7 +111,8 @@ impl<'a, T: Copy> Index<'a, T> {
 
     /// Like [`rank`], over the candidates sharing a word key with `trigger`.
     pub fn rank(&self, trigger: &str, limit: usize) -> Vec<(T, u32)> {
-        self.rank_by(trigger, limit, |_, title| resemblance(trigger, title))
+        let r = Resembler::new(trigger);
+        self.rank_by(trigger, limit, |_, title| r.score(title))
     }
 
     /// [`Index::rank`] with the resemblance computed (or looked up) by `score(id, title)`.

@@ -64,12 +64,16 @@ pub struct DecisionFile {
 
 /// Parses a decision file. Never fails.
 pub fn parse(text: &str) -> DecisionFile {
+    parse_with(text, &LineIndex::new(text))
+}
+
+/// [`parse`] with the text's line index already built.
+pub fn parse_with(text: &str, index: &LineIndex) -> DecisionFile {
     let opts = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS | Options::ENABLE_HEADING_ATTRIBUTES;
     let mut headings: Vec<Heading> = Vec::new();
     let mut comments: Vec<TextRange> = Vec::new();
     let mut current: Option<(u8, TextRange, String, Option<TextRange>)> = None;
     let mut html_block: Option<(usize, bool)> = None;
-    let index = LineIndex::new(text);
     for (event, range) in Parser::new_ext(text, opts).into_offset_iter() {
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
@@ -77,7 +81,7 @@ pub fn parse(text: &str) -> DecisionFile {
             }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, range, title, span)) = current.take() {
-                    headings.push(finish_heading(text, &index, level, range, title, span));
+                    headings.push(finish_heading(text, index, level, range, title, span));
                 }
             }
             Event::Start(Tag::HtmlBlock) => {
