@@ -3,10 +3,6 @@
 //! `cargo bench -p memory-index-lsp --bench engine`. Reads ../shared/corpus/head
 //! when present (skips with a message otherwise).
 
-// As in the binary (see src/main.rs).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};

@@ -10,10 +10,6 @@
 //! the sizes. The server's figures (edit to diagnostics, navigation latency,
 //! resident memory) come from the `lsp` bench.
 
-// As in the binary (see src/main.rs).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -1,11 +1,4 @@
 //! The `memory-index-lsp` binary: parse argv, then run a CLI command or the language server.
-//!
-//! The engine allocates many small strings (triggers, titles, messages);
-//! mimalloc serves them markedly faster than the system allocator, as in
-//! ruff and rust-analyzer. The benchmarks use it too, so they measure this binary.
-
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
