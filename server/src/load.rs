@@ -102,15 +102,17 @@ pub fn load_with_base(
         Err(_) => Vec::new(),
     };
     names.sort();
+    let mut decisions = Vec::with_capacity(names.len());
     for name in names {
         let path = dir.join(&name);
         if fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
             continue;
         }
         if let Some(t) = read_inside(&canon_root, &path) {
-            ws.set_file(&ws.decision_path(&name), t);
+            decisions.push((ws.decision_path(&name), t));
         }
     }
+    ws.set_files(decisions);
     Ok(ws)
 }
 

@@ -91,6 +91,17 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
+    fn parse(path: String, content: FileText, role: Role) -> Self {
+        let line_index = LineIndex::new(&content.text);
+        let parsed = match role {
+            Role::Index => Parsed::Index(index::parse(&content.text)),
+            Role::Decision => Parsed::Decision(decision::parse_with(&content.text, &line_index)),
+            Role::Config => Parsed::Config,
+            Role::Other => Parsed::Other,
+        };
+        SourceFile { path, line_index, text: content.text, problem: content.problem, parsed }
+    }
+
     pub fn index(&self) -> Option<&index::IndexFile> {
         match &self.parsed {
             Parsed::Index(i) => Some(i),
@@ -166,25 +177,59 @@ impl Workspace {
     /// Adds or replaces the file at `path` (relative, `/`-separated). Returns its id.
     pub fn set_file(&mut self, path: &str, content: FileText) -> FileId {
         let role = self.classify(path);
-        let line_index = LineIndex::new(&content.text);
-        let parsed = match role {
-            Role::Index => Parsed::Index(index::parse(&content.text)),
-            Role::Decision => Parsed::Decision(decision::parse_with(&content.text, &line_index)),
-            Role::Config => Parsed::Config,
-            Role::Other => Parsed::Other,
+        let file = SourceFile::parse(path.to_string(), content, role);
+        self.insert(file, role)
+    }
+
+    /// Adds or replaces many files at once (loading a root), parsing them on
+    /// every core: parsing is most of the cost of a cold check.
+    pub fn set_files(&mut self, files: Vec<(String, FileText)>) {
+        let jobs: Vec<(String, FileText, Role)> =
+            files.into_iter().map(|(p, c)| (p.clone(), c, self.classify(&p))).collect();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        let chunk = jobs.len().div_ceil(threads).max(1);
+        let parsed: Vec<(SourceFile, Role)> = if threads > 1 && jobs.len() > 8 {
+            let mut jobs = jobs;
+            let mut chunks = Vec::new();
+            while jobs.len() > chunk {
+                chunks.push(jobs.split_off(jobs.len() - chunk));
+            }
+            chunks.push(jobs);
+            chunks.reverse();
+            std::thread::scope(|s| {
+                let handles: Vec<_> = chunks
+                    .into_iter()
+                    .map(|c| {
+                        s.spawn(move || {
+                            c.into_iter().map(|(p, t, r)| (SourceFile::parse(p, t, r), r)).collect::<Vec<_>>()
+                        })
+                    })
+                    .collect();
+                // Parsers never panic on input (fuzzed); if one did, its panic surfaces here as it would sequentially.
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .collect::<Vec<_>>()
+            })
+        } else {
+            jobs.into_iter().map(|(p, t, r)| (SourceFile::parse(p, t, r), r)).collect()
         };
-        let file =
-            SourceFile { path: path.to_string(), line_index, text: content.text, problem: content.problem, parsed };
+        for (file, role) in parsed {
+            self.insert(file, role);
+        }
+    }
+
+    fn insert(&mut self, file: SourceFile, role: Role) -> FileId {
         self.invalidate(role);
-        match self.by_path.get(path) {
+        match self.by_path.get(&file.path) {
             Some(&id) => {
                 self.files[id.0 as usize] = Some(file);
                 id
             }
             None => {
                 let id = FileId(self.files.len() as u32);
+                self.by_path.insert(file.path.clone(), id);
                 self.files.push(Some(file));
-                self.by_path.insert(path.to_string(), id);
                 id
             }
         }

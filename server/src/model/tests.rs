@@ -71,3 +71,17 @@ fn invalid_utf8_is_kept_lossy_with_its_offset() {
     assert_eq!(t.text, "ab\u{fffd}cd");
     assert_eq!(t.problem, Some(FileProblem::InvalidUtf8 { offset: 2 }));
 }
+
+#[test]
+fn set_files_parses_in_parallel_like_one_by_one() {
+    let files = crate::cli::gen::generate(300, 40, 3);
+    let mut one = Workspace::default();
+    for (p, t) in &files {
+        one.set_file(p, FileText::from(t.as_str()));
+    }
+    let mut many = Workspace::default();
+    many.set_files(files.iter().map(|(p, t)| (p.clone(), FileText::from(t.as_str()))).collect());
+    let paths = |ws: &Workspace| ws.files().map(|(_, f)| (f.path.clone(), f.parsed.clone())).collect::<Vec<_>>();
+    assert_eq!(paths(&one), paths(&many));
+    assert_eq!(crate::rules::check(&one), crate::rules::check(&many));
+}
