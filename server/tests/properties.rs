@@ -186,3 +186,100 @@ fn huge_lines_and_invalid_utf8_do_not_panic() {
     let _ = index::parse(&long);
     let _ = decision::parse(&long);
 }
+
+/// A generated workspace whose index is edited line by line the way people
+/// type: most edits keep the index's line structure (a splice), so findings
+/// are updated incrementally; some do not. Checked every few edits (so
+/// splices compose), the findings equal a fresh full check, fixes included.
+mod spliced_edits {
+    use super::*;
+    use memory_index_lsp::cli::gen::generate;
+    use proptest::sample::Index;
+
+    fn setup() -> (Vec<(String, String)>, Vec<String>) {
+        let files = generate(150, 8, 7);
+        let titles = files[1..]
+            .iter()
+            .flat_map(|(_, t)| t.lines())
+            .filter_map(|l| l.trim_start_matches('#').trim_start().strip_prefix("When "))
+            .map(|t| format!("/when {}", t.to_lowercase()))
+            .collect();
+        (files, titles)
+    }
+
+    fn edit(line: &str, other: &str, kind: u8, pos: Index, titles: &[String]) -> String {
+        let at = |s: &str| {
+            let bounds: Vec<usize> = (0..=s.len()).filter(|&i| s.is_char_boundary(i)).collect();
+            bounds[pos.index(bounds.len())]
+        };
+        let trigger =
+            |s: &str| s.split('|').next().unwrap_or("").split_once(' ').map_or("", |(_, t)| t).trim().to_string();
+        match kind {
+            0 => other.to_string(),
+            1 => {
+                let i = at(line);
+                format!("{}q{}", &line[..i], &line[i..])
+            }
+            2 => {
+                let i = at(line);
+                let mut s = line.to_string();
+                if i < s.len() {
+                    s.remove(i);
+                }
+                s
+            }
+            3 => format!("{line} | {}", trigger(other)),
+            4 => format!("/when {}", trigger(other).split(' ').skip(1).collect::<Vec<_>>().join(" ")),
+            5 => String::new(),
+            6 => "Key — legacy description".into(),
+            7 => format!("/When {}", trigger(line)),
+            8 => "/how".into(),
+            9 => titles[pos.index(titles.len().max(1)).min(titles.len().saturating_sub(1))].clone(),
+            10 => line.replacen(' ', "  ", 1),
+            _ => format!("/how {}", trigger(other)),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        #[test]
+        fn spliced_index_edits_recheck_like_a_fresh_check(
+            edits in proptest::collection::vec((any::<Index>(), any::<Index>(), 0u8..12, any::<Index>()), 1..14),
+            every in 1usize..4,
+        ) {
+            let (files, titles) = setup();
+            let mut ws = Workspace::default();
+            for (p, t) in &files {
+                ws.set_file(p, FileText::from(t.as_str()));
+            }
+            let _ = rules::findings(&ws);
+            let mut lines: Vec<String> = files[0].1.lines().map(str::to_string).collect();
+            for (n, (which, other, kind, pos)) in edits.into_iter().enumerate() {
+                // Entry lines mostly (what people retype), sometimes any line.
+                let entries: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with('/')).collect();
+                let l = if kind % 3 == 0 && !entries.is_empty() { entries[which.index(entries.len())] } else { which.index(lines.len()) };
+                let o = other.index(lines.len());
+                lines[l] = edit(&lines[l], &lines[o], kind, pos, &titles);
+                let text = lines.join("\n") + "\n";
+                ws.set_file(&files[0].0, FileText::from(text.as_str()));
+                let spliced = ws.index().map(|(_, _, i)| i.clone());
+                prop_assert_eq!(spliced, Some(index::parse(&text)), "the index re-parsed in place equals a fresh parse");
+                if (n + 1) % every != 0 {
+                    continue;
+                }
+                let mut fresh = Workspace::default();
+                fresh.set_file(&files[0].0, FileText::from(text.as_str()));
+                for (p, t) in &files[1..] {
+                    fresh.set_file(p, FileText::from(t.as_str()));
+                }
+                let (got, want) = (shown(&ws, &rules::findings(&ws)), shown(&fresh, &rules::check(&fresh)));
+                if got != want {
+                    let i = (0..got.len().max(want.len())).find(|&i| got.get(i) != want.get(i)).unwrap_or(0);
+                    prop_assert!(false, "after edit {n} (line {l}), finding {i} of {}/{}:\n incremental: {:?}\n fresh:       {:?}",
+                        got.len(), want.len(), got.get(i), want.get(i));
+                }
+            }
+        }
+    }
+}

@@ -117,7 +117,15 @@ pub struct Bindings {
     /// Hash of a normalized trigger or extra → the last link with that hash.
     exact_head: HashMap<u64, u32>,
     exact_links: Vec<ExactLink>,
+    /// Links of entries re-bound since (skipped; compacted when they pile up).
+    dead_links: usize,
+    /// Heading number → its entries, for headings whose entries changed since
+    /// `bound` was built (entries re-bound by a splice).
+    bound_patch: HashMap<u32, Vec<EntryId>>,
 }
+
+/// `slot` of a link whose entry was re-bound.
+const DEAD: u32 = u32::MAX;
 
 /// One trigger (`slot` 0) or extra (`slot` k ≥ 1) in the exact table.
 #[derive(Clone, Copy, Debug)]
@@ -163,13 +171,7 @@ impl Bindings {
             if let Some(n) = info.heading.and_then(|h| b.table.number(h)) {
                 counts[n] += 1;
             }
-            if !info.trigger.is_empty() {
-                for (slot, k) in std::iter::once(&info.trigger).chain(&info.extras).enumerate() {
-                    let link = b.exact_links.len() as u32;
-                    let prev = b.exact_head.insert(key_hash(k), link).unwrap_or(u32::MAX);
-                    b.exact_links.push(ExactLink { entry: id, slot: slot as u32, prev });
-                }
-            }
+            b.link(id, &info);
             b.entries.push(info);
         }
         // Counts → start offsets, then fill in index order.
@@ -191,6 +193,84 @@ impl Bindings {
             }
         }
         b
+    }
+
+    /// Adds an entry's trigger and extras to the exact table.
+    fn link(&mut self, id: EntryId, info: &EntryInfo) {
+        if info.trigger.is_empty() {
+            return;
+        }
+        for (slot, k) in std::iter::once(&info.trigger).chain(&info.extras).enumerate() {
+            let link = self.exact_links.len() as u32;
+            let prev = self.exact_head.insert(key_hash(k), link).unwrap_or(u32::MAX);
+            self.exact_links.push(ExactLink { entry: id, slot: slot as u32, prev });
+        }
+    }
+
+    /// Re-binds the entries `changed` (ids and lines in `index_file`, the new
+    /// index that replaces this binding's) after a splice: every other entry
+    /// and the heading table are unchanged, so this costs O(changed).
+    pub(super) fn rebind(&mut self, ws: &Workspace, index_file: &super::SourceFile, changed: &[(EntryId, usize)]) {
+        let Some(index) = index_file.index() else { return };
+        let mut key = String::new();
+        for &(id, line) in changed {
+            let Some(entry) = index.entry(line) else { continue };
+            let section = index.lines[line].section;
+            let section_file = section.and_then(|s| {
+                ws.file_id(section_path(&index.sections[s].name_text))
+                    .filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()))
+            });
+            let info = self.bind_entry(&index_file.text, entry, line, section, section_file, &mut key);
+            let old = std::mem::replace(&mut self.entries[id.0 as usize], info.clone());
+            if old.heading != info.heading {
+                if let Some(h) = old.heading {
+                    let mut v = self.entries_of(h).to_vec();
+                    v.retain(|&e| e != id);
+                    self.patch_bound(h, v);
+                }
+                if let Some(h) = info.heading {
+                    let mut v = self.entries_of(h).to_vec();
+                    let at = v.partition_point(|&e| e < id);
+                    v.insert(at, id);
+                    self.patch_bound(h, v);
+                }
+            }
+            if old.trigger != info.trigger || old.extras != info.extras {
+                // Retire the old keys' links (found through their hash chains) and add the new ones.
+                for k in std::iter::once(&old.trigger).chain(&old.extras).filter(|_| !old.trigger.is_empty()) {
+                    let mut at = self.exact_head.get(&key_hash(k)).copied().unwrap_or(u32::MAX);
+                    while let Some(l) = self.exact_links.get_mut(at as usize) {
+                        if l.entry == id && l.slot != DEAD {
+                            l.slot = DEAD;
+                            self.dead_links += 1;
+                        }
+                        at = l.prev;
+                    }
+                }
+                self.link(id, &info);
+            }
+        }
+        if self.dead_links > 64 && self.dead_links * 2 > self.exact_links.len() {
+            self.relink();
+        }
+    }
+
+    /// Rebuilds the exact table from the entries (drops dead links).
+    fn relink(&mut self) {
+        self.exact_head.clear();
+        self.exact_links.clear();
+        self.dead_links = 0;
+        let entries = std::mem::take(&mut self.entries);
+        for (i, e) in entries.iter().enumerate() {
+            self.link(EntryId(i as u32), e);
+        }
+        self.entries = entries;
+    }
+
+    fn patch_bound(&mut self, h: HeadingId, entries: Vec<EntryId>) {
+        if let Some(n) = self.table.number(h) {
+            self.bound_patch.insert(n as u32, entries);
+        }
     }
 
     fn bind_entry(
@@ -236,6 +316,9 @@ impl Bindings {
     /// Entries that bind `heading`, in index order.
     pub fn entries_of(&self, heading: HeadingId) -> &[EntryId] {
         let Some(n) = self.table.number(heading) else { return &[] };
+        if let Some(v) = self.bound_patch.get(&(n as u32)) {
+            return v;
+        }
         match (self.bound_start.get(n), self.bound_start.get(n + 1)) {
             (Some(&a), Some(&b)) => &self.bound[a as usize..b as usize],
             _ => &[],
@@ -256,7 +339,11 @@ impl Bindings {
         let mut best: Option<((u8, EntryId), (EntryId, bool))> = None;
         while let Some(l) = self.exact_links.get(link as usize) {
             let e = &self.entries[l.entry.0 as usize];
-            let text = if l.slot == 0 { Some(&e.trigger) } else { e.extras.get(l.slot as usize - 1) };
+            let text = match l.slot {
+                DEAD => None,
+                0 => Some(&e.trigger),
+                k => e.extras.get(k as usize - 1),
+            };
             if text.is_some_and(|t| t == normalized) {
                 let other_op = op.is_some_and(|op| e.op != op);
                 let extra = l.slot > 0;
@@ -268,6 +355,39 @@ impl Bindings {
             link = l.prev;
         }
         best.map(|(_, hit)| hit)
+    }
+
+    /// The first entry (lowest id) with operator `op` and normalized trigger `trigger`.
+    pub fn first_with(&self, op: Op, trigger: &str) -> Option<EntryId> {
+        let mut link = *self.exact_head.get(&key_hash(trigger))?;
+        let mut first: Option<EntryId> = None;
+        while let Some(l) = self.exact_links.get(link as usize) {
+            let e = &self.entries[l.entry.0 as usize];
+            if l.slot == 0 && e.op == op && e.trigger == trigger && first.is_none_or(|f| l.entry < f) {
+                first = Some(l.entry);
+            }
+            link = l.prev;
+        }
+        first
+    }
+
+    /// Every entry that has `key` as its trigger or one of its extras, in no particular order.
+    pub fn entries_with_key(&self, key: &str) -> Vec<EntryId> {
+        let mut out = Vec::new();
+        let mut link = self.exact_head.get(&key_hash(key)).copied().unwrap_or(u32::MAX);
+        while let Some(l) = self.exact_links.get(link as usize) {
+            let e = &self.entries[l.entry.0 as usize];
+            let text = match l.slot {
+                DEAD => None,
+                0 => Some(&e.trigger),
+                k => e.extras.get(k as usize - 1),
+            };
+            if text.is_some_and(|t| t == key) {
+                out.push(l.entry);
+            }
+            link = l.prev;
+        }
+        out
     }
 
     /// Every (normalized title, headings) group of semantic headings.

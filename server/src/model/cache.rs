@@ -39,6 +39,16 @@ impl Cache {
         stored.downcast::<T>().unwrap_or(built)
     }
 
+    /// The stored `T`, if one was built.
+    pub fn get<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        self.map().get(&TypeId::of::<T>()).cloned().and_then(|v| v.downcast::<T>().ok())
+    }
+
+    /// Whether nothing was built for this state.
+    pub fn is_empty(&self) -> bool {
+        self.map().is_empty()
+    }
+
     pub fn clear(&mut self) {
         self.0.get_mut().unwrap_or_else(|e| e.into_inner()).clear();
     }

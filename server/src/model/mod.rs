@@ -7,10 +7,14 @@
 //! derive are computed on demand and cached until a file they depend on
 //! changes ([`Depends`]): editing the index keeps everything derived from the
 //! decision files alone, editing a skill file keeps the binding and findings.
+//! An index edit that keeps every line's role (typing inside entries) is a
+//! [`splice`]: only the changed lines are re-parsed and re-bound, and the
+//! previous state's derived values stay available for an incremental update.
 
 pub mod bind;
 mod cache;
 pub mod config;
+pub mod splice;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
@@ -18,6 +22,7 @@ use std::sync::{Arc, OnceLock};
 pub use bind::{Bindings, EntryId, HeadingId};
 pub use cache::Depends;
 pub use config::{Config, ConfigError, Level};
+pub use splice::IndexSplice;
 
 use crate::syntax::{decision, index};
 use crate::text::{LineIndex, TextRange};
@@ -133,6 +138,8 @@ pub struct Workspace {
     bindings: OnceLock<Bindings>,
     /// Derived data by dependency: `[Decisions, IndexAndDecisions, AllFiles]`.
     caches: [cache::Cache; 3],
+    /// How the index changed since the last checked state, when the update was a splice.
+    splice: Option<Box<IndexSplice>>,
 }
 
 impl Workspace {
@@ -177,6 +184,13 @@ impl Workspace {
     /// Adds or replaces the file at `path` (relative, `/`-separated). Returns its id.
     pub fn set_file(&mut self, path: &str, content: FileText) -> FileId {
         let role = self.classify(path);
+        let content = match role {
+            Role::Index => match self.splice_index(path, content) {
+                Ok(id) => return id,
+                Err(content) => content,
+            },
+            _ => content,
+        };
         let file = SourceFile::parse(path.to_string(), content, role);
         self.insert(file, role)
     }
@@ -233,6 +247,53 @@ impl Workspace {
                 id
             }
         }
+    }
+
+    /// Updates the index in place when the edit is a splice (see [`splice`]):
+    /// re-parses and re-binds only the changed lines and records the splice.
+    /// Gives the content back, changing nothing, when it is not one.
+    fn splice_index(&mut self, path: &str, content: FileText) -> Result<FileId, FileText> {
+        let Some(id) = self.file_id(path) else { return Err(content) };
+        let ready = self.file(id).is_some_and(|f| f.index().is_some() && f.problem.is_none());
+        if !ready || content.problem.is_some() || self.bindings.get().is_none() {
+            return Err(content);
+        }
+        let new_lines = LineIndex::new(&content.text);
+        let Some(lines) = self.file(id).and_then(|old| splice::window(old, &content.text, &new_lines)) else {
+            return Err(content);
+        };
+        let Some(mut file) = self.files[id.0 as usize].take() else { return Err(content) };
+        let delta = content.text.len() as isize - file.text.len() as isize;
+        let spliced = match &mut file.parsed {
+            Parsed::Index(index) => index.splice(&content.text, &new_lines, lines.clone(), delta),
+            _ => false,
+        };
+        if !spliced {
+            self.files[id.0 as usize] = Some(file);
+            return Err(content);
+        }
+        let old_lines = std::mem::replace(&mut file.line_index, new_lines);
+        file.text = content.text;
+        self.files[id.0 as usize] = Some(file);
+        let new = self.files[id.0 as usize].as_ref();
+        let (Some(mut bindings), Some((new, index))) = (self.bindings.take(), new.and_then(|f| Some((f, f.index()?))))
+        else {
+            self.invalidate(Role::Index);
+            return Ok(id);
+        };
+        let current = std::mem::take(&mut self.caches[1]);
+        self.caches[2].clear();
+        let record = splice::record(self.splice.take(), current, old_lines, &bindings, lines.clone(), index);
+        bindings.rebind(self, new, &splice::entries_on(index, &lines));
+        self.splice = record;
+        let _ = self.bindings.set(bindings);
+        Ok(id)
+    }
+
+    /// How the index changed since the last state whose derived values were
+    /// built, when every update since was a splice (see [`splice`]).
+    pub fn index_splice(&self) -> Option<&IndexSplice> {
+        self.splice.as_deref()
     }
 
     /// Removes the file at `path`; returns whether it was there.
@@ -296,6 +357,7 @@ impl Workspace {
         };
         if keep <= 1 {
             self.bindings = OnceLock::new();
+            self.splice = None;
         }
         for c in &mut self.caches[keep..] {
             c.clear();

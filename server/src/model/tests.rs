@@ -85,3 +85,32 @@ fn set_files_parses_in_parallel_like_one_by_one() {
     assert_eq!(paths(&one), paths(&many));
     assert_eq!(crate::rules::check(&one), crate::rules::check(&many));
 }
+
+#[test]
+fn retyping_an_entry_is_a_splice_and_adding_a_line_is_not() {
+    let index = "# Index\n\n## agents/decisions/a.md\n\n/when alpha\n/when beta | b\n";
+    let mut ws = Workspace::default();
+    ws.set_file("agents/memory-index.md", FileText::from(index));
+    ws.set_file("agents/decisions/a.md", FileText::from("# A\n\n## When Alpha\n\nx\n\n## When Beta\n\ny\n"));
+    assert!(ws.index_splice().is_none());
+    let _ = ws.bindings();
+    // Never checked: no base to update from yet, so no splice.
+    ws.set_file("agents/memory-index.md", FileText::from(index.replace("alpha", "alpah")));
+    assert!(ws.index_splice().is_none());
+    let _ = ws.cached(Depends::IndexAndDecisions, |_| 1u8);
+    ws.set_file("agents/memory-index.md", FileText::from(index.replace("alpha", "alpha ")));
+    let sp = ws.index_splice().expect("a retyped entry is a splice");
+    assert_eq!(sp.lines, 4..5);
+    assert_eq!(sp.base_entries.len(), 1);
+    assert_eq!(sp.base_entries[0].1.trigger, "alpah", "the base is the last state with derived values");
+    assert_eq!(ws.bindings().entries[0].heading.map(|h| h.idx), Some(1), "re-bound: `When Alpha` again");
+    // Not built since: the next splice composes with this one.
+    ws.set_file("agents/memory-index.md", FileText::from(index.replace("beta", "bet")));
+    assert_eq!(ws.index_splice().map(|s| s.lines.clone()), Some(4..6));
+    assert_eq!(ws.bindings().entries[1].heading, None);
+    for changed in [index.replace("/when beta", "\n/when beta"), index.replace("/when beta", "## x")] {
+        let _ = ws.cached(Depends::IndexAndDecisions, |_| 1u8);
+        ws.set_file("agents/memory-index.md", FileText::from(changed));
+        assert!(ws.index_splice().is_none(), "a new line or a section heading changes the structure");
+    }
+}

@@ -19,18 +19,21 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    let dups = ctx.duplicates();
+    // The first non-duplicate entry resolving to each heading: in a full
+    // check, met in index order; in a scoped one, looked up in its group.
     let mut first: HashMap<HeadingId, usize> = HashMap::default();
-    for (i, e) in ctx.b.entries.iter().enumerate() {
-        if dups[i] {
+    for (i, e) in ctx.entries() {
+        if ctx.is_duplicate(i) {
             continue;
         }
         let Some(h) = triggers::entry_target(ctx.ws, e) else { continue };
-        match first.get(&h) {
-            None => {
-                first.insert(h, i);
-            }
-            Some(&j) => {
+        let reference = match ctx.scope {
+            None => *first.entry(h).or_insert(i),
+            Some(scope) => scope.first_resolving_to(ctx, h).unwrap_or(i),
+        };
+        match reference {
+            j if j == i => {}
+            j => {
                 let other = &ctx.b.entries[j];
                 let Some(heading) = ctx.ws.heading(h) else {
                     continue;

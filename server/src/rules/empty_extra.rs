@@ -11,7 +11,8 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    for &line in &index.entries {
+    for (_, info) in ctx.entries() {
+        let line = info.line;
         let Some(e) = index.entry(line) else { continue };
         let (Some(bar), false) = (e.bar, e.extras.iter().all(|x| !x.is_empty())) else {
             continue;

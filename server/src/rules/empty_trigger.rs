@@ -10,7 +10,8 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    for &line in &index.entries {
+    for (_, info) in ctx.entries() {
+        let line = info.line;
         let Some(e) = index.entry(line) else { continue };
         if !e.trigger.is_empty() {
             continue;

@@ -12,7 +12,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         return;
     };
     let placer = placement::Placer::new(ctx.ws);
-    for e in &ctx.b.entries {
+    for (_, e) in ctx.entries() {
         let Some(h) = e.heading else { continue };
         if e.section_file == Some(h.file) {
             continue;

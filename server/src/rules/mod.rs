@@ -13,6 +13,7 @@ mod empty_trigger;
 mod file_problems;
 mod file_too_long;
 mod heading_prefix;
+mod incremental;
 mod misplaced_entry;
 mod missing_file;
 mod missing_operator;
@@ -155,13 +156,55 @@ pub(crate) struct Ctx<'a> {
     pub ws: &'a Workspace,
     pub b: &'a Bindings,
     pub index: Option<(FileId, &'a SourceFile, &'a IndexFile)>,
-    duplicates: std::sync::OnceLock<Vec<bool>>,
+    /// When set, rules report only what this part of the workspace owns (an incremental re-check).
+    pub scope: Option<&'a incremental::Scope>,
+    first_copies: std::sync::OnceLock<Vec<u32>>,
 }
 
-impl Ctx<'_> {
-    /// For each entry: whether it repeats an earlier one (computed once per check).
-    pub fn duplicates(&self) -> &[bool] {
-        self.duplicates.get_or_init(|| duplicate_entry::duplicates(self))
+impl<'a> Ctx<'a> {
+    fn new(ws: &'a Workspace, scope: Option<&'a incremental::Scope>) -> Self {
+        Ctx { ws, b: ws.bindings(), index: ws.index(), scope, first_copies: Default::default() }
+    }
+
+    /// The entries this check covers, in index order: all, or the scope's.
+    pub fn entries(&self) -> Box<dyn Iterator<Item = (usize, &'a crate::model::bind::EntryInfo)> + '_> {
+        let b = self.b;
+        match self.scope {
+            None => Box::new(b.entries.iter().enumerate()),
+            Some(s) => Box::new(s.entries.iter().map(move |&i| (i as usize, &b.entries[i as usize]))),
+        }
+    }
+
+    /// The index lines whose line-level findings this check covers.
+    pub fn lines(&self) -> std::ops::Range<usize> {
+        let n = self.index.map_or(0, |(_, _, i)| i.lines.len());
+        match self.scope {
+            None => 0..n,
+            Some(s) => s.lines.start.min(n)..s.lines.end.min(n),
+        }
+    }
+
+    /// Whether this check covers the headings of decision file `f`.
+    pub fn covers_file(&self, f: FileId) -> bool {
+        self.scope.is_none_or(|sc| sc.files.contains(&f))
+    }
+
+    /// The first entry with the same operator and trigger, when entry `i` repeats it.
+    pub fn first_copy(&self, i: usize) -> Option<usize> {
+        let e = &self.b.entries[i];
+        if e.trigger.is_empty() {
+            return None;
+        }
+        let first = match self.scope {
+            None => self.first_copies.get_or_init(|| duplicate_entry::first_copies(self))[i] as usize,
+            Some(_) => self.b.first_with(e.op, &e.trigger).map_or(i, |f| f.0 as usize),
+        };
+        (first < i).then_some(first)
+    }
+
+    /// Whether entry `i` repeats an earlier one (`duplicate-entry`).
+    pub fn is_duplicate(&self, i: usize) -> bool {
+        self.first_copy(i).is_some()
     }
 
     pub fn path(&self, file: FileId) -> &str {
@@ -176,16 +219,30 @@ impl Ctx<'_> {
 
 /// The findings of `ws` ([`check`]), computed once per state of its index and
 /// decision files (what the language server's handlers share).
+///
+/// After an index edit that kept the index's line structure (a splice, see
+/// [`crate::model::splice`]) the previous findings are updated instead: only
+/// what the changed entries can affect is re-checked ([`incremental`]).
 pub fn findings(ws: &Workspace) -> std::sync::Arc<Vec<Finding>> {
-    ws.cached(Depends::IndexAndDecisions, check)
+    ws.cached(Depends::IndexAndDecisions, |ws| {
+        let found = incremental::update(ws).unwrap_or_else(|| check(ws));
+        // What the next splice's re-check starts from.
+        let _ = incremental::EntryClasses::of(ws);
+        found
+    })
 }
 
 /// A rule's check and the rules whose findings it produces.
 type Check = (&'static [Rule], fn(&Ctx, &mut Vec<Finding>));
 
-/// Checks that read the index (and the decision files).
-const INDEX_CHECKS: &[Check] = &[
+/// Index checks whose findings a splice cannot change (file problems, section names).
+const UNSPLICED_CHECKS: &[Check] = &[
     (&[Rule::InvalidUtf8, Rule::UnreadableFile, Rule::InvalidConfig], file_problems::check),
+    (&[Rule::MissingFile], missing_file::check),
+];
+
+/// Checks that read the index (and the decision files), per entry, line, section or heading.
+const INDEX_CHECKS: &[Check] = &[
     (&[Rule::UnknownOperator], unknown_operator::check),
     (&[Rule::MissingOperator], missing_operator::check),
     (&[Rule::EmptyTrigger], empty_trigger::check),
@@ -197,7 +254,6 @@ const INDEX_CHECKS: &[Check] = &[
     (&[Rule::UnorderedSection], unordered_section::check),
     (&[Rule::Collision], collision::check),
     (&[Rule::ShadowedTrigger], shadowed_trigger::check),
-    (&[Rule::MissingFile], missing_file::check),
     (&[Rule::UnindexedHeading], unindexed_heading::check),
 ];
 
@@ -215,25 +271,34 @@ struct DecisionFindings(Vec<Finding>);
 /// Runs every rule and applies the configured levels. Findings come sorted by
 /// file path, position and code.
 pub fn check(ws: &Workspace) -> Vec<Finding> {
-    let ctx = Ctx { ws, b: ws.bindings(), index: ws.index(), duplicates: Default::default() };
+    let ctx = Ctx::new(ws, None);
     let mut out = Vec::new();
-    let levels = &ws.config().rules;
-    let on = |r: Rule| levels.get(r.code()) != Some(&Level::Off);
-    let run = |checks: &[Check], out: &mut Vec<Finding>| {
-        for (rules, check) in checks {
-            if rules.iter().any(|&r| on(r)) {
-                check(&ctx, out);
-            }
-        }
-    };
-    run(INDEX_CHECKS, &mut out);
+    run(&ctx, UNSPLICED_CHECKS, &mut out);
+    run(&ctx, INDEX_CHECKS, &mut out);
     // Rules that read only the decision files: kept across index edits.
     let decision_only = ws.cached(Depends::Decisions, |_| {
         let mut v = Vec::new();
-        run(DECISION_CHECKS, &mut v);
+        run(&ctx, DECISION_CHECKS, &mut v);
         DecisionFindings(v)
     });
     out.extend(decision_only.0.iter().cloned());
+    finish(ws, &mut out);
+    out
+}
+
+/// Runs the checks whose rules are not all off.
+fn run(ctx: &Ctx, checks: &[Check], out: &mut Vec<Finding>) {
+    let levels = &ctx.ws.config().rules;
+    for (rules, check) in checks {
+        if rules.iter().any(|&r| levels.get(r.code()) != Some(&Level::Off)) {
+            check(ctx, out);
+        }
+    }
+}
+
+/// Applies the configured levels to fresh findings (dropping rules set to `off`).
+fn apply_levels(ws: &Workspace, out: &mut Vec<Finding>) {
+    let levels = &ws.config().rules;
     out.retain_mut(|f| match levels.get(f.rule.code()) {
         Some(Level::Off) => false,
         Some(Level::Error) => {
@@ -250,8 +315,26 @@ pub fn check(ws: &Workspace) -> Vec<Finding> {
         }
         None => true,
     });
-    out.sort_by(|a, b| (ctx.path(a.file), a.range.start, a.rule).cmp(&(ctx.path(b.file), b.range.start, b.rule)));
-    out
+}
+
+/// Levels, then the order findings are reported in: file path, position, code.
+fn finish(ws: &Workspace, out: &mut Vec<Finding>) {
+    apply_levels(ws, out);
+    sort(ws, out);
+}
+
+fn sort(ws: &Workspace, out: &mut [Finding]) {
+    let path = |f: FileId| ws.file(f).map_or("", |f| f.path.as_str());
+    // A total order, so a re-check that builds the list differently reports it identically.
+    out.sort_by(|a, b| {
+        (path(a.file), a.range.start, a.rule, a.range.end, &a.message).cmp(&(
+            path(b.file),
+            b.range.start,
+            b.rule,
+            b.range.end,
+            &b.message,
+        ))
+    });
 }
 
 /// The full range of index line `line` (content plus terminator), for deletions.

@@ -30,7 +30,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     // Resemblance depends on the trigger and the title only: memoised across index edits.
     let memo = ctx.ws.cached(Depends::Decisions, |_| Resemblance::default());
     let mut memo = memo.0.lock().unwrap_or_else(|p| p.into_inner());
-    for e in &ctx.b.entries {
+    for (_, e) in ctx.entries() {
         if e.trigger.is_empty() || e.heading.is_some() || e.structural.is_some() {
             continue;
         }

@@ -12,9 +12,8 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    let dups = ctx.duplicates();
-    for (i, e) in ctx.b.entries.iter().enumerate() {
-        if dups[i] || e.trigger.is_empty() {
+    for (i, e) in ctx.entries() {
+        if e.trigger.is_empty() || ctx.is_duplicate(i) {
             continue;
         }
         let Some(entry) = index.entry(e.line) else {

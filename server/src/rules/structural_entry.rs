@@ -11,7 +11,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    for e in &ctx.b.entries {
+    for (_, e) in ctx.entries() {
         let Some(h) = e.structural else { continue };
         let Some(heading) = ctx.ws.heading(h) else {
             continue;

@@ -12,7 +12,7 @@ the heading structural (`### .Title`).";
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let index_path = ctx.ws.config().index.clone();
     let placer = placement::Placer::new(ctx.ws);
-    for (file, src, d) in ctx.ws.decisions() {
+    for (file, src, d) in ctx.ws.decisions().filter(|(f, _, _)| ctx.covers_file(*f)) {
         for (i, h) in d.headings.iter().enumerate() {
             let hid = HeadingId { file, idx: i as u32 };
             if !h.is_semantic() || !ctx.b.entries_of(hid).is_empty() {

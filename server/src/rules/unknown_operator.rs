@@ -14,7 +14,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    for l in &index.lines {
+    for l in &index.lines[ctx.lines()] {
         if l.kind != (LineKind::Unknown { slash: true }) {
             continue;
         }

@@ -13,13 +13,33 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     };
     // Entries are in line order, so each section's entries are one contiguous run.
     let entries = &ctx.b.entries;
-    let mut start = 0;
-    while start < entries.len() {
-        let section = entries[start].section;
-        let end = start + entries[start..].iter().take_while(|e| e.section == section).count();
-        let run = &entries[start..end];
-        start = end;
-        let Some(s) = section else { continue };
+    let runs: Vec<(usize, std::ops::Range<usize>)> = match ctx.scope {
+        Some(scope) => scope
+            .sections
+            .iter()
+            .filter_map(|&s| {
+                let sec = index.sections.get(s)?;
+                let first = entries.partition_point(|e| e.line <= sec.heading_line);
+                let last = entries.partition_point(|e| e.line < sec.end_line).max(first);
+                Some((s, first..last))
+            })
+            .collect(),
+        None => {
+            let mut runs = Vec::new();
+            let mut start = 0;
+            while start < entries.len() {
+                let section = entries[start].section;
+                let end = start + entries[start..].iter().take_while(|e| e.section == section).count();
+                if let Some(s) = section {
+                    runs.push((s, start..end));
+                }
+                start = end;
+            }
+            runs
+        }
+    };
+    for (s, run) in runs {
+        let run = &entries[run];
         let sec = &index.sections[s];
         // (line, heading idx) of the correctly placed, bound entries, in line order.
         let slots: Vec<(usize, u32)> = run

@@ -73,13 +73,30 @@ pub fn rank<'a, T: Copy>(
 const STOP: &[&str] =
     &["when", "how", "to", "the", "a", "an", "and", "or", "of", "in", "on", "for", "with", "is", "are"];
 
-/// The lookup key of a word: its first three lowercased characters.
-fn key(word: &str) -> Option<String> {
-    let w = word.to_lowercase();
-    if w.chars().count() < 3 || STOP.contains(&w.as_str()) {
+/// The lookup key of a word: its first three lowercased characters, packed
+/// (21 bits each, so distinct prefixes never share a key).
+fn key(word: &str) -> Option<u64> {
+    let stop = if word.is_ascii() {
+        word.len() < 3 || STOP.iter().any(|s| s.eq_ignore_ascii_case(word))
+    } else {
+        let w = word.to_lowercase();
+        w.chars().count() < 3 || STOP.contains(&w.as_str())
+    };
+    if stop {
         return None;
     }
-    Some(w.chars().take(3).collect())
+    let mut chars = word.chars().flat_map(char::to_lowercase);
+    let mut k = 0u64;
+    for _ in 0..3 {
+        k = (k << 21) | chars.next().map_or(0, u64::from);
+    }
+    Some(k)
+}
+
+/// The word keys of a trigger or title (prefix stripped) that [`Index`] looks
+/// candidates up by: two texts can resemble only if they share one.
+pub fn word_keys(text: &str) -> impl Iterator<Item = u64> + '_ {
+    strip_prefix(text).split_whitespace().filter_map(key)
 }
 
 /// Candidates indexed by word keys, so ranking touches only titles that share
@@ -87,7 +104,7 @@ fn key(word: &str) -> Option<String> {
 #[derive(Clone, Debug, Default)]
 pub struct Index<'a, T> {
     items: Vec<(T, &'a str)>,
-    by_key: rustc_hash::FxHashMap<String, Vec<u32>>,
+    by_key: rustc_hash::FxHashMap<u64, Vec<u32>>,
 }
 
 /// Most candidates scored per query (those sharing the most word keys).
@@ -95,9 +112,9 @@ pub const MAX_SCORED: usize = 16;
 
 impl<'a, T: Copy> Index<'a, T> {
     pub fn new(items: Vec<(T, &'a str)>) -> Self {
-        let mut by_key: rustc_hash::FxHashMap<String, Vec<u32>> = rustc_hash::FxHashMap::default();
+        let mut by_key: rustc_hash::FxHashMap<u64, Vec<u32>> = rustc_hash::FxHashMap::default();
         for (i, (_, title)) in items.iter().enumerate() {
-            let mut keys: Vec<String> = strip_prefix(title).split_whitespace().filter_map(key).collect();
+            let mut keys: Vec<u64> = word_keys(title).collect();
             keys.dedup();
             for k in keys {
                 let list = by_key.entry(k).or_default();

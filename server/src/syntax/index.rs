@@ -11,6 +11,8 @@
 //!   lines are never entries.
 //! - Any ATX heading other than H2 inside a section is a label (kept, no finding).
 
+use std::ops::Range;
+
 use crate::text::{lines, TextRange};
 
 /// The two operators.
@@ -123,6 +125,62 @@ impl IndexFile {
             LineKind::Entry(e) => Some(e),
             _ => None,
         }
+    }
+
+    /// Re-parses lines `window` of `text` (the edited index; `lines` is its
+    /// line index) in place, every later line moving by `delta` bytes, when
+    /// the edit keeps every line's role: the old and new lines of the window
+    /// are entries, blank, labels or other lines inside a section (so no
+    /// section, fence or comment starts or ends), and an entry stays an
+    /// entry. Returns false, changing nothing, otherwise. The result equals
+    /// [`parse`] of `text`; that is what makes it a splice.
+    pub fn splice(&mut self, text: &str, lines: &crate::text::LineIndex, window: Range<usize>, delta: isize) -> bool {
+        let neutral = |k: &LineKind| {
+            matches!(k, LineKind::Entry(_) | LineKind::Blank | LineKind::Unknown { .. } | LineKind::Label(_))
+        };
+        let entry = |k: &LineKind| matches!(k, LineKind::Entry(_));
+        if window.end > self.lines.len() {
+            return false;
+        }
+        let mut fresh = Vec::with_capacity(window.len());
+        for l in window.clone() {
+            let old = &self.lines[l];
+            let content = lines.line_content(text, l);
+            let s = content.slice(text);
+            if !neutral(&old.kind) || fence_open(s).is_some() || h2_name(s).is_some() {
+                return false;
+            }
+            let mut in_comment = false;
+            let kind = classify(s, content.start, &mut in_comment);
+            if in_comment || !neutral(&kind) || entry(&kind) != entry(&old.kind) {
+                return false;
+            }
+            let full = TextRange::new(content.start, lines.line_start(l + 1).max(content.end));
+            fresh.push(IndexLine { range: content, full, kind, section: old.section });
+        }
+        let shift = |r: &mut TextRange| {
+            r.start = (r.start as isize + delta) as usize;
+            r.end = (r.end as isize + delta) as usize;
+        };
+        if delta != 0 {
+            for line in &mut self.lines[window.end..] {
+                shift(&mut line.range);
+                shift(&mut line.full);
+                if let LineKind::Entry(e) = &mut line.kind {
+                    shift(&mut e.op_range);
+                    shift(&mut e.trigger);
+                    e.bar = e.bar.map(|b| (b as isize + delta) as usize);
+                    e.extras.iter_mut().for_each(shift);
+                }
+            }
+            for s in self.sections.iter_mut().filter(|s| s.heading_line >= window.end) {
+                shift(&mut s.name);
+            }
+        }
+        for (slot, line) in self.lines[window].iter_mut().zip(fresh) {
+            *slot = line;
+        }
+        true
     }
 }
 

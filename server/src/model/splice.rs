@@ -1,0 +1,111 @@
+//! Index edits that keep the index's line structure: detected on update, the base of incremental re-checks.
+//!
+//! Typing inside entry lines changes their text but not which lines are
+//! sections, fences, comments or entries. Such an update is a *splice*: the
+//! lines `lines` changed, every other line kept its kind and number and only
+//! moved by a byte offset. [`Workspace::set_file`](super::Workspace::set_file)
+//! recognises it, re-parses and re-binds only the changed lines, and
+//! keeps the previous state's derived values ([`IndexSplice::base`]) so a
+//! later layer can update its result instead of recomputing it
+//! (`rules::findings` does). Anything else (a line added or removed, a
+//! section heading, fence or comment touched, the preamble edited, more than
+//! [`MAX_LINES`] lines changed) is an ordinary update.
+//!
+//! Consecutive splices without a check in between compose: the base stays
+//! the last state whose derived values were built, and the changed lines
+//! become one range covering both edits.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use super::bind::{Bindings, EntryInfo};
+use super::cache::Cache;
+use super::{EntryId, SourceFile};
+use crate::syntax::index::IndexFile;
+use crate::text::LineIndex;
+
+/// The widest change (in lines) handled as a splice; wider ones re-check everything.
+pub const MAX_LINES: usize = 64;
+
+/// What an index update changed since the base state (see the module docs).
+/// A clone has no base values (as a cloned workspace has no cached ones).
+#[derive(Clone, Debug)]
+pub struct IndexSplice {
+    /// Index lines whose text may differ from the base (numbering is shared).
+    pub lines: Range<usize>,
+    /// The base state's line index of the index text, to map its offsets.
+    pub base_lines: LineIndex,
+    /// The base state's entries on `lines`, as they were bound then.
+    pub base_entries: Vec<(EntryId, EntryInfo)>,
+    /// Values derived from the base state's index and decision files.
+    base: Cache,
+}
+
+impl IndexSplice {
+    /// A value of type `T` built for the base state, if one was.
+    pub fn base<T: std::any::Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        self.base.get::<T>()
+    }
+}
+
+/// The lines an edit of `old` (an index) into `new` (with line index
+/// `new_lines`) changed, when it kept the number of lines and changed at
+/// most [`MAX_LINES`] of them; whether their parse keeps its structure is
+/// [`IndexFile::splice`]'s to decide.
+pub(super) fn window(old: &SourceFile, new: &str, new_lines: &LineIndex) -> Option<Range<usize>> {
+    if old.line_index.line_count() != new_lines.line_count() {
+        return None;
+    }
+    let (a, b) = (old.text.as_bytes(), new.as_bytes());
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    if prefix == a.len() && prefix == b.len() {
+        return Some(0..0);
+    }
+    let max_suffix = a.len().min(b.len()) - prefix;
+    let suffix = a.iter().rev().zip(b.iter().rev()).take(max_suffix).take_while(|(x, y)| x == y).count();
+    let first = old.line_index.line_of(prefix);
+    let last = old.line_index.line_of(a.len() - suffix);
+    if new_lines.line_of(prefix) != first || new_lines.line_of(b.len() - suffix) != last {
+        return None;
+    }
+    let lines = first..last + 1;
+    (lines.len() <= MAX_LINES).then_some(lines)
+}
+
+/// The entries on `lines`: their ids and line numbers.
+pub(super) fn entries_on(index: &IndexFile, lines: &Range<usize>) -> Vec<(EntryId, usize)> {
+    let from = index.entries.partition_point(|&l| l < lines.start);
+    let to = index.entries.partition_point(|&l| l < lines.end);
+    (from..to).map(|i| (EntryId(i as u32), index.entries[i])).collect()
+}
+
+/// Builds the splice record for an update, composing with the previous one
+/// when the current state was never checked (its derived values are empty).
+pub(super) fn record(
+    previous: Option<Box<IndexSplice>>,
+    current: Cache,
+    current_lines: LineIndex,
+    current_bindings: &Bindings,
+    lines: Range<usize>,
+    index: &IndexFile,
+) -> Option<Box<IndexSplice>> {
+    let infos = |r: &Range<usize>| -> Vec<(EntryId, EntryInfo)> {
+        entries_on(index, r).into_iter().map(|(id, _)| (id, current_bindings.entry(id).clone())).collect()
+    };
+    if !current.is_empty() {
+        let base_entries = infos(&lines);
+        return Some(Box::new(IndexSplice { lines, base_lines: current_lines, base_entries, base: current }));
+    }
+    let mut prev = previous?;
+    let union = prev.lines.start.min(lines.start)..prev.lines.end.max(lines.end);
+    if union.len() > MAX_LINES {
+        return None;
+    }
+    // Lines outside the previous range still read as in the base state.
+    let mut extra: Vec<(EntryId, EntryInfo)> =
+        infos(&union).into_iter().filter(|(_, e)| !prev.lines.contains(&e.line)).collect();
+    prev.base_entries.append(&mut extra);
+    prev.base_entries.sort_by_key(|(id, _)| *id);
+    prev.lines = union;
+    Some(prev)
+}

@@ -1,0 +1,290 @@
+//! Re-checking after an index splice: only what the changed entries can affect, the rest moved.
+//!
+//! A splice ([`crate::model::splice`]) changed a few entry lines and kept
+//! every line's kind and number. The findings of the base state stay valid
+//! except those *owned* by a part of the workspace the change can affect;
+//! [`Scope`] is that part, built from what each rule reads:
+//!
+//! - the changed entries themselves (every per-entry rule);
+//! - entries sharing a trigger or extra with a changed entry, old or new
+//!   (`duplicate-entry`, `shadowed-trigger`: who is first, who wins);
+//! - entries resolving to a heading a changed or such entry resolves to, old
+//!   or new (`collision` groups);
+//! - when a heading gained its first entry or lost its last: the orphans
+//!   sharing a word key with its title (`orphan-entry` suggests unindexed
+//!   headings found by those keys), and that heading's file
+//!   (`unindexed-heading`);
+//! - the changed lines' sections (`unordered-section`), and the decision
+//!   files they name: where a missing entry would be inserted moves with the
+//!   section's entries (`unindexed-heading` and `misplaced-entry` fixes);
+//!   every file when the last line changed (a new section goes at the end).
+//!
+//! Old findings outside the scope are kept with their offsets moved by the
+//! splice; the rules run on the scope only ([`super::Ctx::entries`] and
+//! friends) and the union is sorted as a full check sorts it. A property test
+//! (`tests/properties.rs`) checks the result equals a full check after random
+//! edit sequences.
+
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::{apply_levels, run, sort, Ctx, Finding, Rule, INDEX_CHECKS};
+use crate::model::bind::{section_path, EntryInfo};
+use crate::model::{Depends, FileId, HeadingId, IndexSplice, Workspace};
+use crate::search::similar;
+use crate::search::triggers::entry_target;
+use crate::syntax::index::IndexFile;
+use crate::text::TextRange;
+
+/// Entries by what the incremental scope needs to find quickly.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EntryClasses {
+    /// Entries with a trigger that bind no heading and name no structural one, ascending.
+    orphans: Vec<u32>,
+    /// Orphans by the heading they resemble most in their section's file.
+    drift: FxHashMap<HeadingId, Vec<u32>>,
+    /// Entries bound to a heading of another file than their section's, ascending.
+    misplaced: Vec<u32>,
+}
+
+impl EntryClasses {
+    /// The classes of `ws`, kept per state of its index and decision files.
+    pub(crate) fn of(ws: &Workspace) -> Arc<EntryClasses> {
+        ws.cached(Depends::IndexAndDecisions, |ws| {
+            let patched = ws.index_splice().and_then(|sp| {
+                let mut c = (*sp.base::<EntryClasses>()?).clone();
+                for (id, old) in &sp.base_entries {
+                    c.remove(ws, id.0, old);
+                }
+                for (id, _) in &sp.base_entries {
+                    c.add(ws, id.0, ws.bindings().entry(*id));
+                }
+                Some(c)
+            });
+            patched.unwrap_or_else(|| {
+                let mut c = EntryClasses::default();
+                for (i, e) in ws.bindings().entries.iter().enumerate() {
+                    c.add(ws, i as u32, e);
+                }
+                c
+            })
+        })
+    }
+
+    fn add(&mut self, ws: &Workspace, id: u32, e: &EntryInfo) {
+        if is_orphan(e) {
+            insert_sorted(&mut self.orphans, id);
+            if let Some(h) = entry_target(ws, e) {
+                insert_sorted(self.drift.entry(h).or_default(), id);
+            }
+        }
+        if e.heading.is_some_and(|h| e.section_file != Some(h.file)) {
+            insert_sorted(&mut self.misplaced, id);
+        }
+    }
+
+    fn remove(&mut self, ws: &Workspace, id: u32, e: &EntryInfo) {
+        let drop = |v: &mut Vec<u32>| {
+            if let Ok(at) = v.binary_search(&id) {
+                v.remove(at);
+            }
+        };
+        if is_orphan(e) {
+            drop(&mut self.orphans);
+            if let Some(v) = entry_target(ws, e).and_then(|h| self.drift.get_mut(&h)) {
+                drop(v);
+            }
+        }
+        drop(&mut self.misplaced);
+    }
+}
+
+fn is_orphan(e: &EntryInfo) -> bool {
+    !e.trigger.is_empty() && e.heading.is_none() && e.structural.is_none()
+}
+
+fn insert_sorted(v: &mut Vec<u32>, id: u32) {
+    if let Err(at) = v.binary_search(&id) {
+        v.insert(at, id);
+    }
+}
+
+/// The part of the workspace a splice can affect (see the module docs).
+#[derive(Debug)]
+pub(crate) struct Scope {
+    /// Entries whose per-entry findings are re-checked, ascending.
+    pub entries: Vec<u32>,
+    /// Index lines whose line findings are re-checked (the changed lines).
+    pub lines: std::ops::Range<usize>,
+    /// Sections whose order is re-checked, ascending.
+    pub sections: Vec<usize>,
+    /// Decision files whose unindexed headings are re-checked.
+    pub files: FxHashSet<FileId>,
+    classes: Arc<EntryClasses>,
+}
+
+impl Scope {
+    fn build(ws: &Workspace, sp: &IndexSplice, index: &IndexFile) -> Scope {
+        let b = ws.bindings();
+        let classes = EntryClasses::of(ws);
+        let now = |id: crate::model::EntryId| b.entry(id);
+        let mut set: FxHashSet<u32> = sp.base_entries.iter().map(|(id, _)| id.0).collect();
+        // Entries sharing a trigger or an extra with a changed entry, before or after.
+        let mut keys: FxHashSet<&str> = FxHashSet::default();
+        for (id, old) in &sp.base_entries {
+            for e in [old, now(*id)] {
+                if !e.trigger.is_empty() {
+                    keys.insert(&e.trigger);
+                    keys.extend(e.extras.iter().map(String::as_str));
+                }
+            }
+        }
+        for k in keys {
+            set.extend(b.entries_with_key(k).into_iter().map(|id| id.0));
+        }
+        // Whole collision groups of every heading these resolve to (before or after).
+        let mut targets: FxHashSet<HeadingId> = FxHashSet::default();
+        for (_, old) in &sp.base_entries {
+            targets.extend(entry_target(ws, old));
+        }
+        for &i in &set {
+            targets.extend(entry_target(ws, &b.entries[i as usize]));
+        }
+        for h in &targets {
+            set.extend(b.entries_of(*h).iter().map(|id| id.0));
+            set.extend(classes.drift.get(h).into_iter().flatten().copied());
+        }
+        // Headings that gained their first entry or lost their last.
+        let mut files: FxHashSet<FileId> = FxHashSet::default();
+        let mut toggled_keys: FxHashSet<u64> = FxHashSet::default();
+        for (id, old) in &sp.base_entries {
+            for h in [old.heading, now(*id).heading].into_iter().flatten() {
+                let bound_now = b.entries_of(h).len();
+                let gained = sp.base_entries.iter().filter(|(i, _)| now(*i).heading == Some(h)).count();
+                let lost = sp.base_entries.iter().filter(|(_, o)| o.heading == Some(h)).count();
+                let bound_before = bound_now + lost - gained;
+                if (bound_now == 0) != (bound_before == 0) {
+                    files.insert(h.file);
+                    toggled_keys.extend(similar::word_keys(ws.heading(h).map_or("", |h| h.title.as_str())));
+                }
+            }
+        }
+        // Orphans can be offered only unindexed headings sharing a word key with them.
+        if !toggled_keys.is_empty() {
+            let shares =
+                |i: &u32| similar::word_keys(&b.entries[*i as usize].trigger).any(|k| toggled_keys.contains(&k));
+            set.extend(classes.orphans.iter().filter(|i| shares(i)).copied());
+        }
+        // The changed lines' sections, and where entries of the files they name would go.
+        let lines = sp.lines.clone();
+        let mut sections: Vec<usize> = index.lines
+            [lines.start.min(index.lines.len())..lines.end.min(index.lines.len())]
+            .iter()
+            .filter_map(|l| l.section)
+            .collect();
+        sections.dedup();
+        let named: Vec<FileId> = sections
+            .iter()
+            .filter_map(|&s| ws.file_id(section_path(&index.sections[s].name_text)))
+            .filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()))
+            .collect();
+        let last_line_changed = lines.end >= index.lines.len();
+        if last_line_changed {
+            files.extend(ws.decisions().map(|(f, _, _)| f));
+        } else {
+            files.extend(named.iter().copied());
+        }
+        for &m in &classes.misplaced {
+            let placed_in = b.entries[m as usize].heading.map(|h| h.file);
+            if last_line_changed || placed_in.is_some_and(|f| named.contains(&f)) {
+                set.insert(m);
+            }
+        }
+        let mut entries: Vec<u32> = set.into_iter().collect();
+        entries.sort_unstable();
+        Scope { entries, lines, sections, files, classes }
+    }
+
+    /// The first non-duplicate entry resolving to `h` (`collision`'s reference entry).
+    pub(crate) fn first_resolving_to(&self, ctx: &Ctx, h: HeadingId) -> Option<usize> {
+        let bound = ctx.b.entries_of(h).iter().map(|id| id.0);
+        let drifted = self.classes.drift.get(&h).into_iter().flatten().copied();
+        bound.chain(drifted).map(|i| i as usize).filter(|&i| !ctx.is_duplicate(i)).min()
+    }
+}
+
+/// The findings of `ws` updated from its splice's base, or None when there is
+/// no splice or the base was never checked.
+pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
+    let sp = ws.index_splice()?;
+    let base = sp.base::<Vec<Finding>>()?;
+    let (index_id, src, index) = ws.index()?;
+    let scope = Scope::build(ws, sp, index);
+    let entry_lines: FxHashSet<usize> = scope.entries.iter().map(|&i| ws.bindings().entries[i as usize].line).collect();
+    let owned = |f: &Finding| -> bool {
+        if f.file != index_id {
+            return f.rule == Rule::UnindexedHeading && scope.files.contains(&f.file);
+        }
+        let line = sp.base_lines.line_of(f.range.start);
+        match f.rule {
+            Rule::UnknownOperator | Rule::MissingOperator => scope.lines.contains(&line),
+            Rule::UnorderedSection => {
+                index.lines.get(line).and_then(|l| l.section).is_some_and(|s| scope.sections.binary_search(&s).is_ok())
+            }
+            Rule::EmptyTrigger
+            | Rule::EmptyExtra
+            | Rule::DuplicateEntry
+            | Rule::OrphanEntry
+            | Rule::StructuralEntry
+            | Rule::MisplacedEntry
+            | Rule::Collision
+            | Rule::ShadowedTrigger => entry_lines.contains(&line),
+            _ => false,
+        }
+    };
+    // Offsets before the changed lines stay; after them they move by the
+    // length change; between them (composed splices cover unchanged lines
+    // too) they keep their line and column.
+    let (base_lines, now_lines) = (&sp.base_lines, &src.line_index);
+    let (lo, hi_old) = (base_lines.line_start(sp.lines.start), base_lines.line_start(sp.lines.end));
+    let hi_new = now_lines.line_start(sp.lines.end);
+    let map = |o: usize| {
+        if o < lo {
+            o
+        } else if o >= hi_old {
+            o - hi_old + hi_new
+        } else {
+            let line = base_lines.line_of(o);
+            let start = now_lines.line_start(line);
+            (start + o - base_lines.line_start(line)).min(now_lines.line_start(line + 1).max(start))
+        }
+    };
+    let moved = lo != hi_old || hi_old != hi_new;
+    let map_range = |r: &mut TextRange| *r = TextRange::new(map(r.start), map(r.end));
+    let mut out: Vec<Finding> = Vec::with_capacity(base.len() + 8);
+    for f in base.iter().filter(|f| !owned(f)) {
+        let mut f = f.clone();
+        if moved {
+            if f.file == index_id {
+                map_range(&mut f.range);
+            }
+            for r in f.related.iter_mut().filter(|r| r.file == index_id) {
+                map_range(&mut r.range);
+            }
+            for change in f.fixes.iter_mut().flat_map(|x| &mut x.changes).filter(|c| c.path == src.path) {
+                for e in &mut change.edits {
+                    map_range(&mut e.range);
+                }
+            }
+        }
+        out.push(f);
+    }
+    let ctx = Ctx::new(ws, Some(&scope));
+    let mut fresh = Vec::new();
+    run(&ctx, INDEX_CHECKS, &mut fresh);
+    apply_levels(ws, &mut fresh);
+    out.append(&mut fresh);
+    sort(ws, &mut out);
+    Some(out)
+}
