@@ -124,3 +124,32 @@ fn will_rename_files_updates_section_names_and_file_invocations() {
     assert_eq!(changes[&uri(&root.join("CLAUDE.md"))][0]["newText"], "storage.md");
     assert_eq!(c.shutdown(), Some(0));
 }
+
+/// Fix-all over a large workspace is a long request: cancelling it mid-way is
+/// answered `RequestCancelled` (-32800), not with the edit, and the server
+/// goes on answering.
+#[test]
+fn a_cancelled_fix_all_is_answered_as_cancelled() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    for (p, t) in memory_index_lsp::cli::gen::generate(5000, 250, 3) {
+        let path = tmp.path().join(p);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, t).expect("write");
+    }
+    let root = tmp.path().canonicalize().expect("canon");
+    let index = uri(&root.join("agents/memory-index.md"));
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    c.diagnostics(&index, |d| !d.is_empty());
+    let id = 9_000;
+    c.send(&json!({"jsonrpc": "2.0", "id": id, "method": "codeAction/resolve",
+                   "params": {"title": "Fix all memory-index problems", "data": {"fixAll": index}}}));
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    c.notify("$/cancelRequest", json!({"id": id}));
+    let answer = c.wait(|m| m["id"] == id);
+    let shown: String = answer.to_string().chars().take(300).collect();
+    assert_eq!(answer["error"]["code"], -32800, "cancelled, not answered with the edit: {shown}");
+    let symbols = c.request("workspace/symbol", json!({"query": "when"}));
+    assert!(symbols["result"].as_array().is_some_and(|s| !s.is_empty()), "{symbols}");
+    assert_eq!(c.shutdown(), Some(0));
+}

@@ -10,7 +10,7 @@
 
 use super::hover;
 use crate::model::bind::section_path;
-use crate::model::{FileId, HeadingId, Workspace};
+use crate::model::{Depends, FileId, HeadingId, Workspace};
 use crate::rules::placement::trigger_from_title;
 use crate::search::fuzzy;
 use crate::syntax::index::LineKind;
@@ -18,6 +18,9 @@ use crate::text::TextRange;
 
 /// Most items returned.
 pub const MAX_ITEMS: usize = 50;
+
+/// Candidates from which trigger completion scores on every core.
+const PARALLEL_FROM: usize = 8192;
 
 /// One completion item: what to show and the edit that inserts it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,6 +128,22 @@ pub fn complete(ws: &Workspace, file: FileId, offset: usize) -> Vec<Item> {
     triggers(ws, file, in_section, op.trim(), typed, range)
 }
 
+/// Every trigger and extra as (entry, slot, [`fuzzy::letters`]), per index state.
+struct CandidateLetters(Vec<(u32, u32, u128)>);
+
+impl CandidateLetters {
+    fn of(ws: &Workspace) -> Self {
+        let b = ws.bindings();
+        let mut v = Vec::with_capacity(b.entries.len() * 3);
+        for (i, e) in b.entries.iter().enumerate().filter(|(_, e)| !e.trigger.is_empty()) {
+            for (slot, word) in std::iter::once(&e.trigger).chain(&e.extras).enumerate() {
+                v.push((i as u32, slot as u32, fuzzy::letters(word)));
+            }
+        }
+        Self(v)
+    }
+}
+
 fn triggers(
     ws: &Workspace,
     file: FileId,
@@ -175,20 +194,38 @@ fn triggers(
         }
     }
     // Existing triggers and extras, ranked as (score, entry, slot) before any
-    // item is built: only the shown ones allocate.
-    let prepared = fuzzy::Prepared::new(typed);
-    let mut existing: Vec<(u32, usize, usize)> = Vec::new();
-    for (i, e) in b.entries.iter().enumerate() {
-        if e.trigger.is_empty() {
-            continue;
-        }
-        for (slot, word) in std::iter::once(&e.trigger).chain(&e.extras).enumerate() {
+    // item is built: only the shown ones allocate. Candidates lacking a
+    // letter of the query are skipped before the fuzzy engine runs.
+    // Large indexes are scored on every core (in order-preserving chunks).
+    let needed = fuzzy::required_letters(typed);
+    let words = ws.cached(Depends::IndexAndDecisions, CandidateLetters::of);
+    let score_chunk = |chunk: &[(u32, u32, u128)]| {
+        let prepared = fuzzy::Prepared::new(typed);
+        let mut found: Vec<(u32, usize, usize)> = Vec::new();
+        for &(i, slot, letters) in chunk {
+            if letters & needed != needed {
+                continue;
+            }
+            let e = &b.entries[i as usize];
+            let word = if slot == 0 { &e.trigger } else { &e.extras[slot as usize - 1] };
             let score = if typed.trim().is_empty() { Some(0) } else { prepared.score(word) };
             if let Some(s) = score {
-                existing.push((s, i, slot));
+                found.push((s, i as usize, slot as usize));
             }
         }
-    }
+        found
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let mut existing: Vec<(u32, usize, usize)> = if threads > 1 && words.0.len() >= PARALLEL_FROM {
+        let chunk = words.0.len().div_ceil(threads);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = words.0.chunks(chunk).map(|c| s.spawn(move || score_chunk(c))).collect();
+            // Scoring never panics on input; if it did, the panic surfaces here as it would inline.
+            handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+        })
+    } else {
+        score_chunk(&words.0)
+    };
     // Only those within 60% of the best score (scattered-letter matches go).
     let best = existing.iter().map(|x| x.0).max().unwrap_or(0);
     existing.retain(|x| x.0 * 10 >= best * 6);

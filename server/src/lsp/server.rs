@@ -89,6 +89,27 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
     })
 }
 
+/// Runs a long request's engine work on the blocking pool, with the state
+/// locked there. The handler waits without holding a runtime thread, so a
+/// `$/cancelRequest` for it is answered `RequestCancelled` at once:
+/// tower-lsp-server drops the waiting handler. The work itself runs to its end
+/// and its result is discarded (the engine has no preemption points; what it
+/// computed stays cached for the next request). Used by fix-all, workspace
+/// diagnostics and workspace symbols, the requests that can take long on a
+/// large workspace.
+async fn off_thread<T: Send + 'static>(
+    state: &Arc<Mutex<State>>,
+    what: &'static str,
+    f: impl FnOnce(&mut State) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let state = state.clone();
+    match tokio::task::spawn_blocking(move || guarded(what, || f(&mut lock(&state)))).await {
+        Ok(result) => result?,
+        // Panics are caught inside; this is the runtime shutting down.
+        Err(_) => Err(Error::internal_error()),
+    }
+}
+
 /// Re-reads changed files of the roots from disk and marks their roots dirty.
 pub fn disk_changes(state: &mut State, paths: &[PathBuf]) {
     let mut touched = Vec::new();
@@ -596,9 +617,8 @@ impl LanguageServer for Backend {
     }
 
     async fn workspace_diagnostic(&self, _: WorkspaceDiagnosticParams) -> Result<WorkspaceDiagnosticReportResult> {
-        let mut items = Vec::new();
-        {
-            let mut st = lock(&self.state);
+        off_thread(&self.state, "workspace/diagnostic", |st| {
+            let mut items = Vec::new();
             for i in 0..st.roots.len() {
                 guarded("diagnostic", || {
                     let _ = st.changed_diagnostics(i);
@@ -617,8 +637,9 @@ impl LanguageServer for Backend {
                     }));
                 }
             }
-        }
-        Ok(WorkspaceDiagnosticReportResult::Report(WorkspaceDiagnosticReport { items }))
+            Ok(WorkspaceDiagnosticReportResult::Report(WorkspaceDiagnosticReport { items }))
+        })
+        .await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
@@ -824,8 +845,7 @@ impl LanguageServer for Backend {
     }
 
     async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
-        let st = lock(&self.state);
-        guarded("workspaceSymbol", || {
+        off_thread(&self.state, "workspace/symbol", move |st| {
             let mut out = Vec::new();
             for root in &st.roots {
                 for s in symbols::workspace_symbols(&root.ws, &params.query, 100) {
@@ -841,8 +861,9 @@ impl LanguageServer for Backend {
                     });
                 }
             }
-            Some(WorkspaceSymbolResponse::Flat(out))
+            Ok(Some(WorkspaceSymbolResponse::Flat(out)))
         })
+        .await
     }
 
     async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
@@ -958,10 +979,10 @@ impl LanguageServer for Backend {
             .and_then(Value::as_str)
             .and_then(|u| u.parse::<Uri>().ok());
         if let Some(uri) = uri {
-            let st = lock(&self.state);
-            if let Some((i, _)) = st.locate_uri(&uri) {
-                action.edit = guarded("codeAction/resolve", || Self::fix_all_edit(&st, i))?;
-            }
+            action.edit = off_thread(&self.state, "codeAction/resolve", move |st| {
+                Ok(st.locate_uri(&uri).and_then(|(i, _)| Self::fix_all_edit(st, i)))
+            })
+            .await?;
         }
         Ok(action)
     }
@@ -970,8 +991,7 @@ impl LanguageServer for Backend {
         if params.command != FIX_ALL_COMMAND {
             return Err(Error::invalid_params(format!("unknown command `{}`", params.command)));
         }
-        let edit = {
-            let st = lock(&self.state);
+        let edit = off_thread(&self.state, "fixAll", move |st| {
             let root = params
                 .arguments
                 .first()
@@ -983,8 +1003,9 @@ impl LanguageServer for Backend {
             let Some(i) = root else {
                 return Err(Error::invalid_params("pass the URI of a file in a workspace folder"));
             };
-            guarded("fixAll", || Self::fix_all_edit(&st, i))?
-        };
+            Ok(Self::fix_all_edit(st, i))
+        })
+        .await?;
         if let Some(edit) = edit {
             let _ = self.client.apply_edit(edit).await;
         }

@@ -57,12 +57,12 @@ pub(super) fn window(old: &SourceFile, new: &str, new_lines: &LineIndex) -> Opti
         return None;
     }
     let (a, b) = (old.text.as_bytes(), new.as_bytes());
-    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let prefix = common_prefix(a, b);
     if prefix == a.len() && prefix == b.len() {
         return Some(0..0);
     }
     let max_suffix = a.len().min(b.len()) - prefix;
-    let suffix = a.iter().rev().zip(b.iter().rev()).take(max_suffix).take_while(|(x, y)| x == y).count();
+    let suffix = common_suffix(&a[a.len() - max_suffix..], &b[b.len() - max_suffix..]);
     let first = old.line_index.line_of(prefix);
     let last = old.line_index.line_of(a.len() - suffix);
     if new_lines.line_of(prefix) != first || new_lines.line_of(b.len() - suffix) != last {
@@ -70,6 +70,29 @@ pub(super) fn window(old: &SourceFile, new: &str, new_lines: &LineIndex) -> Opti
     }
     let lines = first..last + 1;
     (lines.len() <= MAX_LINES).then_some(lines)
+}
+
+/// Length of the common prefix, compared a block at a time (memcmp), then bytewise.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
+        i += BLOCK;
+    }
+    i + a[i..n].iter().zip(&b[i..n]).take_while(|(x, y)| x == y).count()
+}
+
+/// Length of the common suffix of two slices of equal length.
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut i = 0;
+    while i + BLOCK <= n && a[n - i - BLOCK..n - i] == b[n - i - BLOCK..n - i] {
+        i += BLOCK;
+    }
+    i + a[..n - i].iter().rev().zip(b[..n - i].iter().rev()).take_while(|(x, y)| x == y).count()
 }
 
 /// The entries on `lines`: their ids and line numbers.
@@ -108,4 +131,23 @@ pub(super) fn record(
     prev.base_entries.sort_by_key(|(id, _)| *id);
     prev.lines = union;
     Some(prev)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn common_prefix_and_suffix_across_blocks() {
+        let a: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
+        for at in [0, 1, 255, 256, 257, 511, 999] {
+            let mut b = a.clone();
+            b[at] ^= 1;
+            assert_eq!(common_prefix(&a, &b), at);
+            assert_eq!(common_suffix(&a, &b), a.len() - at - 1);
+        }
+        assert_eq!(common_prefix(&a, &a), a.len());
+        assert_eq!(common_prefix(&a[..10], &a), 10);
+        assert_eq!(common_suffix(&a, &a), a.len());
+    }
 }

@@ -44,6 +44,34 @@ pub fn score(query: &str, candidate: &str) -> Option<u32> {
     Prepared::new(query).score(candidate)
 }
 
+/// The ASCII letters and digits of `s`, lowercased, as a bit set; any other
+/// character sets every bit. A candidate can match a query (every query
+/// character, in order, ignoring case) only if its set contains the query's:
+/// a cheap test before the fuzzy engine. Non-ASCII characters may normalise
+/// to others (`é` matches `e`), hence all bits.
+pub fn letters(s: &str) -> u128 {
+    let mut set = 0u128;
+    for c in s.chars() {
+        if c.is_ascii() {
+            if !c.is_ascii_whitespace() {
+                set |= 1 << (c.to_ascii_lowercase() as u32);
+            }
+        } else {
+            return u128::MAX;
+        }
+    }
+    set
+}
+
+/// The letters a candidate must contain to match `query` ([`letters`]); none
+/// when the query has a non-ASCII character (normalisation could match it otherwise).
+pub fn required_letters(query: &str) -> u128 {
+    match letters(query) {
+        u128::MAX if !query.is_ascii() => 0,
+        set => set,
+    }
+}
+
 /// A query parsed once (one fuzzy atom per word) and scored against many candidates.
 pub struct Prepared {
     words: Vec<(String, Atom, u32)>,
@@ -123,6 +151,20 @@ pub fn rank<'a, T: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_letter_test_never_drops_a_match() {
+        let cands = ["mock patching", "Merge Conflicts", "café au lait", "deploy", "x9 build", "ÉCOLE"];
+        for q in ["merg", "cafe", "mp", "X9", "ecole", "éc", "zz", "dep loy", ""] {
+            let need = required_letters(q);
+            for c in cands {
+                if score(q, c).is_some() {
+                    assert_eq!(letters(c) & need, need, "{q:?} matches {c:?} but the letter test would skip it");
+                }
+            }
+        }
+        assert_ne!(letters("deploy") & required_letters("merg"), required_letters("merg"), "a useful filter");
+    }
 
     #[test]
     fn table_of_scores_and_orders() {
