@@ -335,59 +335,47 @@ impl Bindings {
     /// operator; ties keep index order. With no `op`, triggers before extras.
     /// Returns the entry and whether it matched by an extra.
     pub fn exact_match(&self, op: Option<Op>, normalized: &str) -> Option<(EntryId, bool)> {
-        let mut link = *self.exact_head.get(&key_hash(normalized))?;
-        let mut best: Option<((u8, EntryId), (EntryId, bool))> = None;
-        while let Some(l) = self.exact_links.get(link as usize) {
-            let e = &self.entries[l.entry.0 as usize];
-            let text = match l.slot {
-                DEAD => None,
-                0 => Some(&e.trigger),
-                k => e.extras.get(k as usize - 1),
-            };
-            if text.is_some_and(|t| t == normalized) {
-                let other_op = op.is_some_and(|op| e.op != op);
-                let extra = l.slot > 0;
-                let rank = (u8::from(other_op) * 2 + u8::from(extra), l.entry);
-                if best.is_none_or(|(r, _)| rank < r) {
-                    best = Some((rank, (l.entry, extra)));
-                }
-            }
-            link = l.prev;
-        }
-        best.map(|(_, hit)| hit)
+        self.matches(normalized)
+            .map(|(entry, slot)| {
+                let other_op = op.is_some_and(|op| self.entries[entry.0 as usize].op != op);
+                let extra = slot > 0;
+                ((u8::from(other_op) * 2 + u8::from(extra), entry), (entry, extra))
+            })
+            .min_by_key(|(rank, _)| *rank)
+            .map(|(_, hit)| hit)
     }
 
     /// The first entry (lowest id) with operator `op` and normalized trigger `trigger`.
     pub fn first_with(&self, op: Op, trigger: &str) -> Option<EntryId> {
-        let mut link = *self.exact_head.get(&key_hash(trigger))?;
-        let mut first: Option<EntryId> = None;
-        while let Some(l) = self.exact_links.get(link as usize) {
-            let e = &self.entries[l.entry.0 as usize];
-            if l.slot == 0 && e.op == op && e.trigger == trigger && first.is_none_or(|f| l.entry < f) {
-                first = Some(l.entry);
-            }
-            link = l.prev;
-        }
-        first
+        self.matches(trigger)
+            .filter(|&(e, slot)| slot == 0 && self.entries[e.0 as usize].op == op)
+            .map(|(e, _)| e)
+            .min()
     }
 
     /// Every entry that has `key` as its trigger or one of its extras, in no particular order.
     pub fn entries_with_key(&self, key: &str) -> Vec<EntryId> {
-        let mut out = Vec::new();
+        self.matches(key).map(|(e, _)| e).collect()
+    }
+
+    /// The live links whose text (the trigger for slot 0, else that extra) is `key`: (entry, slot).
+    fn matches<'s>(&'s self, key: &'s str) -> impl Iterator<Item = (EntryId, u32)> + 's {
         let mut link = self.exact_head.get(&key_hash(key)).copied().unwrap_or(u32::MAX);
-        while let Some(l) = self.exact_links.get(link as usize) {
-            let e = &self.entries[l.entry.0 as usize];
-            let text = match l.slot {
-                DEAD => None,
-                0 => Some(&e.trigger),
-                k => e.extras.get(k as usize - 1),
-            };
-            if text.is_some_and(|t| t == key) {
-                out.push(l.entry);
+        std::iter::from_fn(move || {
+            while let Some(l) = self.exact_links.get(link as usize) {
+                link = l.prev;
+                let e = &self.entries[l.entry.0 as usize];
+                let text = match l.slot {
+                    DEAD => None,
+                    0 => Some(&e.trigger),
+                    k => e.extras.get(k as usize - 1),
+                };
+                if text.is_some_and(|t| t == key) {
+                    return Some((l.entry, l.slot));
+                }
             }
-            link = l.prev;
-        }
-        out
+            None
+        })
     }
 
     /// Every (normalized title, headings) group of semantic headings.
