@@ -126,6 +126,36 @@ impl LineIndex {
         Self { starts, len: bytes.len(), ascii: text.is_ascii() }
     }
 
+    /// The line index of `new`, a copy of this index's text with bytes
+    /// `from..to` replaced (`to` in this text's offsets): lines before the
+    /// change are kept, the changed span is scanned, and the lines after it
+    /// move by the length difference. Equal to `LineIndex::new(new)`.
+    pub fn edited(&self, new: &str, from: usize, to: usize) -> Self {
+        let bytes = new.as_bytes();
+        let delta = bytes.len() as isize - self.len as isize;
+        // Re-scan whole lines: from the start of `from`'s line to the start of the line after `to`'s.
+        let first = self.line_of(from);
+        let last = self.line_of(to);
+        let scan_from = self.starts[first];
+        let old_end = self.starts.get(last + 1).copied().unwrap_or(self.len);
+        let scan_to = (old_end as isize + delta) as usize;
+        let mut starts = Vec::with_capacity(self.starts.len() + 4);
+        starts.extend_from_slice(&self.starts[..=first]);
+        for i in memchr::memchr2_iter(b'\n', b'\r', &bytes[scan_from..scan_to]).map(|i| i + scan_from) {
+            match bytes[i] {
+                b'\n' if i > 0 && bytes[i - 1] == b'\r' => *starts.last_mut().unwrap_or(&mut 0) = i + 1,
+                _ => starts.push(i + 1),
+            }
+        }
+        // A scanned terminator at the very end already started the next kept line.
+        if starts.last() == Some(&scan_to) && last + 1 < self.starts.len() {
+            starts.pop();
+        }
+        starts.extend(self.starts[(last + 1).min(self.starts.len())..].iter().map(|&s| (s as isize + delta) as usize));
+        let ascii = if self.ascii { new[scan_from..scan_to].is_ascii() } else { new.is_ascii() };
+        Self { starts, len: bytes.len(), ascii }
+    }
+
     /// Number of lines; a text ending in a terminator has an empty last line.
     pub fn line_count(&self) -> usize {
         self.starts.len()

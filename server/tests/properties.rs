@@ -187,7 +187,7 @@ fn huge_lines_and_invalid_utf8_do_not_panic() {
     let _ = decision::parse(&long);
 }
 
-/// A generated workspace whose index is edited line by line the way people
+/// A generated workspace (LF or CRLF) whose index is edited line by line the way people
 /// type: most edits keep the index's line structure (a splice), so findings
 /// are updated incrementally; some do not. Checked every few edits (so
 /// splices compose), the findings equal a fresh full check, fixes included.
@@ -247,8 +247,11 @@ mod spliced_edits {
         fn spliced_index_edits_recheck_like_a_fresh_check(
             edits in proptest::collection::vec((any::<Index>(), any::<Index>(), 0u8..12, any::<Index>()), 1..14),
             every in 1usize..4,
+            crlf in any::<bool>(),
         ) {
-            let (files, titles) = setup();
+            let (mut files, titles) = setup();
+            let nl = if crlf { "\r\n" } else { "\n" };
+            files[0].1 = files[0].1.lines().collect::<Vec<_>>().join(nl) + nl;
             let mut ws = Workspace::default();
             for (p, t) in &files {
                 ws.set_file(p, FileText::from(t.as_str()));
@@ -261,7 +264,7 @@ mod spliced_edits {
                 let l = if kind % 3 == 0 && !entries.is_empty() { entries[which.index(entries.len())] } else { which.index(lines.len()) };
                 let o = other.index(lines.len());
                 lines[l] = edit(&lines[l], &lines[o], kind, pos, &titles);
-                let text = lines.join("\n") + "\n";
+                let text = lines.join(nl) + nl;
                 ws.set_file(&files[0].0, FileText::from(text.as_str()));
                 let spliced = ws.index().map(|(_, _, i)| i.clone());
                 prop_assert_eq!(spliced, Some(index::parse(&text)), "the index re-parsed in place equals a fresh parse");

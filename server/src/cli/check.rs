@@ -20,7 +20,11 @@ pub fn run(args: &[String]) -> i32 {
         return usage_error(&msg);
     }
     let findings = rules::check(&ws);
-    output::report(&ws, &findings, opts.format_json)
+    let code = output::report(&ws, &findings, opts.format_json);
+    // The process ends here: freeing a large workspace piece by piece only
+    // delays the exit (a tenth of the run at 100,000 entries).
+    std::mem::forget((ws, findings));
+    code
 }
 
 /// A message when ROOT has neither an index nor any decision file (nothing to check).

@@ -44,6 +44,11 @@ impl Cache {
         self.map().get(&TypeId::of::<T>()).cloned().and_then(|v| v.downcast::<T>().ok())
     }
 
+    /// Removes and returns the stored `T`, if one was built.
+    pub fn take<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        self.map().remove(&TypeId::of::<T>()).and_then(|v| v.downcast::<T>().ok())
+    }
+
     /// Whether nothing was built for this state.
     pub fn is_empty(&self) -> bool {
         self.map().is_empty()

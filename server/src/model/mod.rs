@@ -258,8 +258,7 @@ impl Workspace {
         if !ready || content.problem.is_some() || self.bindings.get().is_none() {
             return Err(content);
         }
-        let new_lines = LineIndex::new(&content.text);
-        let Some(lines) = self.file(id).and_then(|old| splice::window(old, &content.text, &new_lines)) else {
+        let Some((lines, new_lines)) = self.file(id).and_then(|old| splice::window(old, &content.text)) else {
             return Err(content);
         };
         let Some(mut file) = self.files[id.0 as usize].take() else { return Err(content) };

@@ -46,30 +46,37 @@ impl IndexSplice {
     pub fn base<T: std::any::Any + Send + Sync>(&self) -> Option<Arc<T>> {
         self.base.get::<T>()
     }
+
+    /// Like [`base`](Self::base), but takes the value out (for a caller that
+    /// updates it into the current state's value and needs it only once).
+    pub fn take_base<T: std::any::Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        self.base.take::<T>()
+    }
 }
 
-/// The lines an edit of `old` (an index) into `new` (with line index
-/// `new_lines`) changed, when it kept the number of lines and changed at
+/// The lines an edit of `old` (an index) into `new` changed, and the line
+/// index of `new`, when the edit kept the number of lines and changed at
 /// most [`MAX_LINES`] of them; whether their parse keeps its structure is
 /// [`IndexFile::splice`]'s to decide.
-pub(super) fn window(old: &SourceFile, new: &str, new_lines: &LineIndex) -> Option<Range<usize>> {
-    if old.line_index.line_count() != new_lines.line_count() {
-        return None;
-    }
+pub(super) fn window(old: &SourceFile, new: &str) -> Option<(Range<usize>, LineIndex)> {
     let (a, b) = (old.text.as_bytes(), new.as_bytes());
     let prefix = common_prefix(a, b);
     if prefix == a.len() && prefix == b.len() {
-        return Some(0..0);
+        return Some((0..0, old.line_index.clone()));
     }
     let max_suffix = a.len().min(b.len()) - prefix;
     let suffix = common_suffix(&a[a.len() - max_suffix..], &b[b.len() - max_suffix..]);
+    let new_lines = old.line_index.edited(new, prefix, a.len() - suffix);
+    if old.line_index.line_count() != new_lines.line_count() {
+        return None;
+    }
     let first = old.line_index.line_of(prefix);
     let last = old.line_index.line_of(a.len() - suffix);
     if new_lines.line_of(prefix) != first || new_lines.line_of(b.len() - suffix) != last {
         return None;
     }
     let lines = first..last + 1;
-    (lines.len() <= MAX_LINES).then_some(lines)
+    (lines.len() <= MAX_LINES).then_some((lines, new_lines))
 }
 
 /// Length of the common prefix, compared a block at a time (memcmp), then bytewise.

@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{apply_levels, run, sort, Ctx, Finding, Rule, INDEX_CHECKS};
+use super::{apply_levels, order, run, sort, Ctx, Finding, Rule, INDEX_CHECKS};
 use crate::model::bind::{section_path, EntryInfo};
 use crate::model::{Depends, FileId, HeadingId, IndexSplice, Workspace};
 use crate::search::similar;
@@ -218,8 +218,10 @@ impl Scope {
 /// no splice or the base was never checked.
 pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
     let sp = ws.index_splice()?;
-    let base = sp.base::<Vec<Finding>>()?;
     let (index_id, src, index) = ws.index()?;
+    // Updated in place when nothing else holds the base findings (the usual case).
+    let base = sp.take_base::<Vec<Finding>>()?;
+    let mut out = Arc::try_unwrap(base).unwrap_or_else(|shared| (*shared).clone());
     let scope = Scope::build(ws, sp, index);
     let entry_lines: FxHashSet<usize> = scope.entries.iter().map(|&i| ws.bindings().entries[i as usize].line).collect();
     let owned = |f: &Finding| -> bool {
@@ -262,29 +264,38 @@ pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
     };
     let moved = lo != hi_old || hi_old != hi_new;
     let map_range = |r: &mut TextRange| *r = TextRange::new(map(r.start), map(r.end));
-    let mut out: Vec<Finding> = Vec::with_capacity(base.len() + 8);
-    for f in base.iter().filter(|f| !owned(f)) {
-        let mut f = f.clone();
-        if moved {
-            if f.file == index_id {
-                map_range(&mut f.range);
-            }
-            for r in f.related.iter_mut().filter(|r| r.file == index_id) {
-                map_range(&mut r.range);
-            }
-            for change in f.fixes.iter_mut().flat_map(|x| &mut x.changes).filter(|c| c.path == src.path) {
-                for e in &mut change.edits {
-                    map_range(&mut e.range);
-                }
+    out.retain(|f| !owned(f));
+    for f in out.iter_mut().filter(|_| moved) {
+        if f.file == index_id {
+            map_range(&mut f.range);
+        }
+        for r in f.related.iter_mut().filter(|r| r.file == index_id) {
+            map_range(&mut r.range);
+        }
+        for change in f.fixes.iter_mut().flat_map(|x| &mut x.changes).filter(|c| c.path == src.path) {
+            for e in &mut change.edits {
+                map_range(&mut e.range);
             }
         }
-        out.push(f);
     }
     let ctx = Ctx::new(ws, Some(&scope));
     let mut fresh = Vec::new();
     run(&ctx, INDEX_CHECKS, &mut fresh);
     apply_levels(ws, &mut fresh);
-    out.append(&mut fresh);
-    sort(ws, &mut out);
-    Some(out)
+    // The kept findings are still in order (offsets moved monotonically): merge.
+    sort(ws, &mut fresh);
+    Some(merge(ws, out, fresh))
+}
+
+/// Two sorted lists of findings as one, in [`order`].
+fn merge(ws: &Workspace, a: Vec<Finding>, b: Vec<Finding>) -> Vec<Finding> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        let next = if order(ws, y, x).is_lt() { b.next() } else { a.next() };
+        out.extend(next);
+    }
+    out.extend(a);
+    out.extend(b);
+    out
 }

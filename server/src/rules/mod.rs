@@ -324,17 +324,16 @@ fn finish(ws: &Workspace, out: &mut Vec<Finding>) {
 }
 
 fn sort(ws: &Workspace, out: &mut [Finding]) {
+    out.sort_by(|a, b| order(ws, a, b));
+}
+
+/// The report order: file path, position, code. A total order, so a
+/// re-check that builds the list differently reports it identically.
+fn order(ws: &Workspace, a: &Finding, b: &Finding) -> std::cmp::Ordering {
     let path = |f: FileId| ws.file(f).map_or("", |f| f.path.as_str());
-    // A total order, so a re-check that builds the list differently reports it identically.
-    out.sort_by(|a, b| {
-        (path(a.file), a.range.start, a.rule, a.range.end, &a.message).cmp(&(
-            path(b.file),
-            b.range.start,
-            b.rule,
-            b.range.end,
-            &b.message,
-        ))
-    });
+    let rest = |f: &Finding| (f.range.start, f.rule, f.range.end);
+    let by_file = if a.file == b.file { std::cmp::Ordering::Equal } else { path(a.file).cmp(path(b.file)) };
+    by_file.then_with(|| rest(a).cmp(&rest(b))).then_with(|| a.message.cmp(&b.message))
 }
 
 /// The full range of index line `line` (content plus terminator), for deletions.

@@ -2,7 +2,9 @@
 
 use super::{q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
-use crate::model::{Depends, HeadingId};
+use std::sync::Arc;
+
+use crate::model::{Depends, HeadingId, Workspace};
 use crate::rules::placement::trigger_from_title;
 use crate::search::similar;
 use crate::syntax::index::Op;
@@ -17,16 +19,8 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         return;
     };
     // Candidates: semantic headings no entry binds (what a drifted entry most likely meant).
-    let mut unbound: Vec<(HeadingId, &str)> = Vec::new();
-    for (file, _, d) in ctx.ws.decisions() {
-        for (i, h) in d.headings.iter().enumerate() {
-            let hid = HeadingId { file, idx: i as u32 };
-            if h.is_semantic() && ctx.b.entries_of(hid).is_empty() {
-                unbound.push((hid, h.title.as_str()));
-            }
-        }
-    }
-    let unbound = similar::Index::new(unbound);
+    let semantic = Semantic::of(ctx.ws);
+    let unbound = Unbound::of(ctx.ws);
     // Resemblance depends on the trigger and the title only: memoised across index edits.
     let memo = ctx.ws.cached(Depends::Decisions, |_| Resemblance::default());
     let mut memo = memo.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -39,7 +33,11 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         };
         let wanted = format!("{}{}", e.op.title_prefix(), entry.trigger.slice(&src.text));
         let resembler = std::cell::OnceCell::new();
-        let best = unbound.rank_by(&e.trigger, 3, |h, title| {
+        let candidates = unbound.0.candidates(&e.trigger).into_iter().filter_map(|n| {
+            let h = *semantic.order.get(n as usize)?;
+            Some((h, ctx.ws.heading(h)?.title.as_str()))
+        });
+        let best = similar::rank_candidates(candidates, 3, |h, title| {
             let known = memo.entry(h).or_default();
             if let Some(&s) = known.get(e.trigger.as_str()) {
                 return s;
@@ -88,6 +86,66 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             ));
         }
         out.push(f);
+    }
+}
+
+/// The semantic headings in path order: their positions number [`Unbound`]'s titles.
+#[derive(Default)]
+struct Semantic {
+    order: Vec<HeadingId>,
+    position: rustc_hash::FxHashMap<HeadingId, u32>,
+}
+
+impl Semantic {
+    fn of(ws: &Workspace) -> Arc<Semantic> {
+        ws.cached(Depends::Decisions, |ws| {
+            let mut s = Semantic::default();
+            for (file, _, d) in ws.decisions() {
+                for (i, _) in d.headings.iter().enumerate().filter(|(_, h)| h.is_semantic()) {
+                    let id = HeadingId { file, idx: i as u32 };
+                    s.position.insert(id, s.order.len() as u32);
+                    s.order.push(id);
+                }
+            }
+            s
+        })
+    }
+}
+
+/// The semantic headings no entry binds, by word key: built once per index
+/// state, or patched from the previous state after a splice (only headings
+/// the changed entries bound, before or after, can have changed).
+#[derive(Clone, Default)]
+pub(crate) struct Unbound(similar::KeyIndex);
+
+impl Unbound {
+    fn of(ws: &Workspace) -> Arc<Unbound> {
+        ws.cached(Depends::IndexAndDecisions, |ws| {
+            let semantic = Semantic::of(ws);
+            let b = ws.bindings();
+            let title = |h: HeadingId| ws.heading(h).map_or("", |h| h.title.as_str());
+            if let Some((sp, base)) = ws.index_splice().and_then(|sp| Some((sp, sp.base::<Unbound>()?))) {
+                let mut u = (*base).clone();
+                for (id, old) in &sp.base_entries {
+                    for h in [old.heading, b.entry(*id).heading].into_iter().flatten() {
+                        let Some(&n) = semantic.position.get(&h) else { continue };
+                        if b.entries_of(h).is_empty() {
+                            u.0.insert(n, title(h));
+                        } else {
+                            u.0.remove(n, title(h));
+                        }
+                    }
+                }
+                return u;
+            }
+            let mut u = Unbound::default();
+            for (n, &h) in semantic.order.iter().enumerate() {
+                if b.entries_of(h).is_empty() {
+                    u.0.insert(n as u32, title(h));
+                }
+            }
+            u
+        })
     }
 }
 

@@ -104,7 +104,7 @@ pub fn word_keys(text: &str) -> impl Iterator<Item = u64> + '_ {
 #[derive(Clone, Debug, Default)]
 pub struct Index<'a, T> {
     items: Vec<(T, &'a str)>,
-    by_key: rustc_hash::FxHashMap<u64, Vec<u32>>,
+    keys: KeyIndex,
 }
 
 /// Most candidates scored per query (those sharing the most word keys).
@@ -112,18 +112,11 @@ pub const MAX_SCORED: usize = 16;
 
 impl<'a, T: Copy> Index<'a, T> {
     pub fn new(items: Vec<(T, &'a str)>) -> Self {
-        let mut by_key: rustc_hash::FxHashMap<u64, Vec<u32>> = rustc_hash::FxHashMap::default();
+        let mut keys = KeyIndex::default();
         for (i, (_, title)) in items.iter().enumerate() {
-            let mut keys: Vec<u64> = word_keys(title).collect();
-            keys.dedup();
-            for k in keys {
-                let list = by_key.entry(k).or_default();
-                if list.last() != Some(&(i as u32)) {
-                    list.push(i as u32);
-                }
-            }
+            keys.insert(i as u32, title);
         }
-        Self { items, by_key }
+        Self { items, keys }
     }
 
     /// Like [`rank`], over the candidates sharing a word key with `trigger`.
@@ -133,7 +126,59 @@ impl<'a, T: Copy> Index<'a, T> {
     }
 
     /// [`Index::rank`] with the resemblance computed (or looked up) by `score(id, title)`.
-    pub fn rank_by(&self, trigger: &str, limit: usize, mut score: impl FnMut(T, &str) -> Option<u32>) -> Vec<(T, u32)> {
+    pub fn rank_by(&self, trigger: &str, limit: usize, score: impl FnMut(T, &str) -> Option<u32>) -> Vec<(T, u32)> {
+        rank_candidates(self.keys.candidates(trigger).into_iter().map(|i| self.items[i as usize]), limit, score)
+    }
+}
+
+/// Scores candidates (in their order), best first; ties keep that order.
+pub fn rank_candidates<'a, T: Copy>(
+    candidates: impl IntoIterator<Item = (T, &'a str)>,
+    limit: usize,
+    mut score: impl FnMut(T, &str) -> Option<u32>,
+) -> Vec<(T, u32)> {
+    let mut scored: Vec<(T, u32)> =
+        candidates.into_iter().filter_map(|(id, title)| Some((id, score(id, title)?))).collect();
+    scored.sort_by(|a, b| b.1.cmp(&a.1));
+    scored.truncate(limit);
+    scored
+}
+
+/// Word-key lists of numbered titles, switched on and off one by one: what
+/// [`Index`] looks candidates up in, and what a caller keeps and patches when
+/// the set of candidates changes a little (the unindexed headings after an
+/// index edit).
+#[derive(Clone, Debug, Default)]
+pub struct KeyIndex {
+    /// Word key → the numbers of the titles with a word of that key, ascending.
+    by_key: rustc_hash::FxHashMap<u64, Vec<u32>>,
+}
+
+impl KeyIndex {
+    /// Adds title number `n`.
+    pub fn insert(&mut self, n: u32, title: &str) {
+        for k in word_keys(title) {
+            let list = self.by_key.entry(k).or_default();
+            if let Err(at) = list.binary_search(&n) {
+                list.insert(at, n);
+            }
+        }
+    }
+
+    /// Removes title number `n` (which had `title`).
+    pub fn remove(&mut self, n: u32, title: &str) {
+        for k in word_keys(title) {
+            if let Some(list) = self.by_key.get_mut(&k) {
+                if let Ok(at) = list.binary_search(&n) {
+                    list.remove(at);
+                }
+            }
+        }
+    }
+
+    /// The [`MAX_SCORED`] titles sharing the most word keys with `trigger`
+    /// (ties: lower numbers), in ascending number.
+    pub fn candidates(&self, trigger: &str) -> Vec<u32> {
         let mut shared: rustc_hash::FxHashMap<u32, u32> = rustc_hash::FxHashMap::default();
         for k in trigger.split_whitespace().filter_map(key) {
             for &i in self.by_key.get(&k).map_or(&[][..], Vec::as_slice) {
@@ -143,17 +188,9 @@ impl<'a, T: Copy> Index<'a, T> {
         let mut cands: Vec<(u32, u32)> = shared.into_iter().collect();
         cands.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         cands.truncate(MAX_SCORED);
-        cands.sort_by_key(|c| c.0);
-        let mut scored: Vec<(T, u32)> = cands
-            .iter()
-            .filter_map(|&(i, _)| {
-                let (id, title) = self.items[i as usize];
-                Some((id, score(id, title)?))
-            })
-            .collect();
-        scored.sort_by(|a, b| b.1.cmp(&a.1));
-        scored.truncate(limit);
-        scored
+        let mut out: Vec<u32> = cands.into_iter().map(|c| c.0).collect();
+        out.sort_unstable();
+        out
     }
 }
 

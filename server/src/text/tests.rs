@@ -104,3 +104,20 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #[test]
+    fn an_edited_line_index_equals_a_fresh_one(
+        text in text_strategy(),
+        a in 0usize..200,
+        b in 0usize..200,
+        insert in "[a\r\n😀]{0,6}",
+    ) {
+        let (mut from, mut to) = (a.min(b).min(text.len()), a.max(b).min(text.len()));
+        while !text.is_char_boundary(from) { from -= 1; }
+        while !text.is_char_boundary(to) { to -= 1; }
+        let to = to.max(from);
+        let new = format!("{}{}{}", &text[..from], insert, &text[to..]);
+        prop_assert_eq!(LineIndex::new(&text).edited(&new, from, to), LineIndex::new(&new));
+    }
+}
