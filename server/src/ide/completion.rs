@@ -218,10 +218,15 @@ fn triggers(
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     let mut existing: Vec<(u32, usize, usize)> = if threads > 1 && words.0.len() >= PARALLEL_FROM {
         let chunk = words.0.len().div_ceil(threads);
+        // This thread scores the first chunk while helpers score the others.
         std::thread::scope(|s| {
-            let handles: Vec<_> = words.0.chunks(chunk).map(|c| s.spawn(move || score_chunk(c))).collect();
+            let mut chunks = words.0.chunks(chunk);
+            let mine = chunks.next().unwrap_or_default();
+            let handles: Vec<_> = chunks.map(|c| s.spawn(move || score_chunk(c))).collect();
+            let mut found = score_chunk(mine);
             // Scoring never panics on input; if it did, the panic surfaces here as it would inline.
-            handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect()
+            found.extend(handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))));
+            found
         })
     } else {
         score_chunk(&words.0)
