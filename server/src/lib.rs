@@ -6,6 +6,11 @@
 //! `rules` (one rule per file, fixes as data) → `ide` (features) →
 //! `cli` / `lsp` (IO and protocol). `edit` (text edits, fixes) is used from
 //! `rules` on. Only `load`, `cli` and `lsp` touch the file system.
+//!
+//! Incremental by layer: a workspace re-parses only the file that changed,
+//! keeps what it derived from files that did not (`model::Depends`), and
+//! treats an index edit inside entry lines as a splice (`model::splice`)
+//! that `rules` update findings from (`rules/incremental.rs`).
 
 pub mod cli;
 pub mod edit;

@@ -207,7 +207,7 @@ mod spliced_edits {
         (files, titles)
     }
 
-    fn edit(line: &str, other: &str, kind: u8, pos: Index, titles: &[String]) -> String {
+    fn edit(line: &str, other: &str, kind: u8, pos: Index, titles: &[String], any: &str) -> String {
         let at = |s: &str| {
             let bounds: Vec<usize> = (0..=s.len()).filter(|&i| s.is_char_boundary(i)).collect();
             bounds[pos.index(bounds.len())]
@@ -236,7 +236,12 @@ mod spliced_edits {
             8 => "/how".into(),
             9 => titles[pos.index(titles.len().max(1)).min(titles.len().saturating_sub(1))].clone(),
             10 => line.replacen(' ', "  ", 1),
-            _ => format!("/how {}", trigger(other)),
+            11 => format!("/how {}", trigger(other)),
+            12 => any.to_string(),
+            _ => {
+                let i = at(line);
+                format!("{}{any}{}", &line[..i], &line[i..])
+            }
         }
     }
 
@@ -245,7 +250,7 @@ mod spliced_edits {
 
         #[test]
         fn spliced_index_edits_recheck_like_a_fresh_check(
-            edits in proptest::collection::vec((any::<Index>(), any::<Index>(), 0u8..12, any::<Index>()), 1..14),
+            edits in proptest::collection::vec((any::<Index>(), any::<Index>(), 0u8..14, any::<Index>(), line()), 1..14),
             every in 1usize..4,
             crlf in any::<bool>(),
         ) {
@@ -258,12 +263,12 @@ mod spliced_edits {
             }
             let _ = rules::findings(&ws);
             let mut lines: Vec<String> = files[0].1.lines().map(str::to_string).collect();
-            for (n, (which, other, kind, pos)) in edits.into_iter().enumerate() {
+            for (n, (which, other, kind, pos, any)) in edits.into_iter().enumerate() {
                 // Entry lines mostly (what people retype), sometimes any line.
                 let entries: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with('/')).collect();
                 let l = if kind % 3 == 0 && !entries.is_empty() { entries[which.index(entries.len())] } else { which.index(lines.len()) };
                 let o = other.index(lines.len());
-                lines[l] = edit(&lines[l], &lines[o], kind, pos, &titles);
+                lines[l] = edit(&lines[l], &lines[o], kind, pos, &titles, &any);
                 let text = lines.join(nl) + nl;
                 ws.set_file(&files[0].0, FileText::from(text.as_str()));
                 let spliced = ws.index().map(|(_, _, i)| i.clone());
