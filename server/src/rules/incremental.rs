@@ -11,8 +11,8 @@
 //! - entries resolving to a heading a changed or such entry resolves to, old
 //!   or new (`collision` groups);
 //! - when a heading gained its first entry or lost its last: the orphans
-//!   sharing a word key with its title (`orphan-entry` suggests unindexed
-//!   headings found by those keys), and that heading's file
+//!   whose candidate list it enters or leaves (`orphan-entry` suggests the
+//!   unindexed headings sharing the most word keys), and that heading's file
 //!   (`unindexed-heading`);
 //! - the changed lines' sections (`unordered-section`), and the decision
 //!   files they name: where a missing entry would be inserted moves with the
@@ -32,7 +32,6 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::{apply_levels, order, run, sort, Ctx, Finding, Rule, INDEX_CHECKS};
 use crate::model::bind::{section_path, EntryInfo};
 use crate::model::{Depends, FileId, HeadingId, IndexSplice, Workspace};
-use crate::search::similar;
 use crate::search::triggers::entry_target;
 use crate::syntax::index::IndexFile;
 use crate::text::TextRange;
@@ -157,24 +156,22 @@ impl Scope {
         }
         // Headings that gained their first entry or lost their last.
         let mut files: FxHashSet<FileId> = FxHashSet::default();
-        let mut toggled_keys: FxHashSet<u64> = FxHashSet::default();
+        let mut toggled: Vec<(HeadingId, bool)> = Vec::new();
         for (id, old) in &sp.base_entries {
             for h in [old.heading, now(*id).heading].into_iter().flatten() {
                 let bound_now = b.entries_of(h).len();
                 let gained = sp.base_entries.iter().filter(|(i, _)| now(*i).heading == Some(h)).count();
                 let lost = sp.base_entries.iter().filter(|(_, o)| o.heading == Some(h)).count();
                 let bound_before = bound_now + lost - gained;
-                if (bound_now == 0) != (bound_before == 0) {
+                if (bound_now == 0) != (bound_before == 0) && !toggled.iter().any(|t| t.0 == h) {
                     files.insert(h.file);
-                    toggled_keys.extend(similar::word_keys(ws.heading(h).map_or("", |h| h.title.as_str())));
+                    toggled.push((h, bound_now == 0));
                 }
             }
         }
-        // Orphans can be offered only unindexed headings sharing a word key with them.
-        if !toggled_keys.is_empty() {
-            let shares =
-                |i: &u32| similar::word_keys(&b.entries[*i as usize].trigger).any(|k| toggled_keys.contains(&k));
-            set.extend(classes.orphans.iter().filter(|i| shares(i)).copied());
+        // Orphans whose candidate headings (unindexed ones, by word key) change.
+        if !toggled.is_empty() {
+            set.extend(super::orphan_entry::affected_orphans(ws, &toggled, &classes.orphans));
         }
         // The changed lines' sections, and where entries of the files they name would go.
         let lines = sp.lines.clone();

@@ -21,6 +21,8 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     // Candidates: semantic headings no entry binds (what a drifted entry most likely meant).
     let semantic = Semantic::of(ctx.ws);
     let unbound = Unbound::of(ctx.ws);
+    let lists = OrphanLists::of(ctx.ws);
+    let mut lists = lists.0.lock().unwrap_or_else(|p| p.into_inner());
     // Resemblance depends on the trigger and the title only: memoised across index edits.
     let memo = ctx.ws.cached(Depends::Decisions, |_| Resemblance::default());
     let mut memo = memo.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -33,7 +35,11 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         };
         let wanted = format!("{}{}", e.op.title_prefix(), entry.trigger.slice(&src.text));
         let resembler = std::cell::OnceCell::new();
-        let candidates = unbound.0.candidates(&e.trigger).into_iter().filter_map(|n| {
+        let ranked = unbound.0.ranked(&e.trigger);
+        let mut numbers: Vec<u32> = ranked.iter().map(|c| c.0).collect();
+        numbers.sort_unstable();
+        lists.insert(e.trigger.clone(), similar::Ranked::new(ranked));
+        let candidates = numbers.into_iter().filter_map(|n| {
             let h = *semantic.order.get(n as usize)?;
             Some((h, ctx.ws.heading(h)?.title.as_str()))
         });
@@ -147,6 +153,52 @@ impl Unbound {
             u
         })
     }
+}
+
+/// Each orphan trigger's candidate list, per index state: seeded from the
+/// splice's base state, refreshed for every orphan the check ranks.
+#[derive(Default)]
+pub(crate) struct OrphanLists(std::sync::Mutex<rustc_hash::FxHashMap<String, similar::Ranked>>);
+
+impl OrphanLists {
+    fn of(ws: &Workspace) -> Arc<OrphanLists> {
+        ws.cached(Depends::IndexAndDecisions, |ws| {
+            let base = ws.index_splice().and_then(|sp| sp.base::<OrphanLists>());
+            let seeded = base.map(|b| b.0.lock().unwrap_or_else(|p| p.into_inner()).clone()).unwrap_or_default();
+            OrphanLists(std::sync::Mutex::new(seeded))
+        })
+    }
+}
+
+/// The orphans (ids in `orphans`, with triggers from `ws`) whose suggestions
+/// can change after a splice that switched the headings `toggled` to unbound
+/// (`true`) or bound (`false`): those whose candidate list the heading enters
+/// or leaves, judged by the base state's lists; without a list, every orphan
+/// sharing a word key with the heading.
+pub(crate) fn affected_orphans(ws: &Workspace, toggled: &[(HeadingId, bool)], orphans: &[u32]) -> Vec<u32> {
+    let semantic = Semantic::of(ws);
+    let b = ws.bindings();
+    let toggled: Vec<(u32, Vec<u64>, bool)> = toggled
+        .iter()
+        .filter_map(|&(h, on)| {
+            let n = *semantic.position.get(&h)?;
+            Some((n, similar::word_keys(&ws.heading(h)?.title).collect(), on))
+        })
+        .collect();
+    let base = ws.index_splice().and_then(|sp| sp.base::<OrphanLists>());
+    let base = base.as_ref().map(|l| l.0.lock().unwrap_or_else(|p| p.into_inner()));
+    orphans
+        .iter()
+        .copied()
+        .filter(|&o| {
+            let trigger = &b.entries[o as usize].trigger;
+            let list = base.as_ref().and_then(|m| m.get(trigger.as_str()));
+            toggled.iter().any(|(n, keys, on)| {
+                let shared = similar::shared_keys(trigger, keys);
+                list.map_or(shared > 0, |l| l.changed_by(*n, shared, *on))
+            })
+        })
+        .collect()
 }
 
 /// Resemblance scores by heading and normalized trigger, for the current decision files.

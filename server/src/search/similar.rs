@@ -179,6 +179,14 @@ impl KeyIndex {
     /// The [`MAX_SCORED`] titles sharing the most word keys with `trigger`
     /// (ties: lower numbers), in ascending number.
     pub fn candidates(&self, trigger: &str) -> Vec<u32> {
+        let mut out: Vec<u32> = self.ranked(trigger).into_iter().map(|c| c.0).collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// [`candidates`](Self::candidates) with how many word keys each shares,
+    /// strongest first (most shared, then lower number).
+    pub fn ranked(&self, trigger: &str) -> Vec<(u32, u32)> {
         let mut shared: rustc_hash::FxHashMap<u32, u32> = rustc_hash::FxHashMap::default();
         for k in trigger.split_whitespace().filter_map(key) {
             for &i in self.by_key.get(&k).map_or(&[][..], Vec::as_slice) {
@@ -188,9 +196,41 @@ impl KeyIndex {
         let mut cands: Vec<(u32, u32)> = shared.into_iter().collect();
         cands.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         cands.truncate(MAX_SCORED);
-        let mut out: Vec<u32> = cands.into_iter().map(|c| c.0).collect();
-        out.sort_unstable();
-        out
+        cands
+    }
+}
+
+/// How many word keys a title with keys `title_keys` ([`word_keys`]) shares
+/// with `trigger`, counted as [`KeyIndex::ranked`] counts them.
+pub fn shared_keys(trigger: &str, title_keys: &[u64]) -> u32 {
+    trigger.split_whitespace().filter_map(key).filter(|k| title_keys.contains(k)).count() as u32
+}
+
+/// An orphan trigger's candidate list as [`KeyIndex::ranked`] gave it: enough
+/// to tell, when one title is switched on or off, whether the list changes.
+#[derive(Clone, Debug)]
+pub struct Ranked(Vec<(u32, u32)>);
+
+impl Ranked {
+    pub fn new(ranked: Vec<(u32, u32)>) -> Self {
+        Self(ranked)
+    }
+
+    /// Whether switching title `n` (sharing `shared` keys with the trigger)
+    /// on (`on`) or off changes the list.
+    pub fn changed_by(&self, n: u32, shared: u32, on: bool) -> bool {
+        if shared == 0 {
+            return false;
+        }
+        let listed = self.0.iter().any(|&(m, _)| m == n);
+        if listed || !on {
+            return listed;
+        }
+        // Switched on: it enters when the list has room or it outranks the weakest.
+        match self.0.last() {
+            Some(&(m, s)) if self.0.len() >= MAX_SCORED => shared > s || (shared == s && n < m),
+            _ => true,
+        }
     }
 }
 
@@ -212,6 +252,28 @@ mod tests {
         let idx = Index::new(titles.to_vec());
         assert_eq!(idx.rank("review flags unused code", 3), rank("review flags unused code", titles, 3));
         assert!(idx.rank("zebra", 3).is_empty());
+    }
+
+    #[test]
+    fn a_candidate_list_knows_which_switches_change_it() {
+        let mut keys = KeyIndex::default();
+        let titles: Vec<String> = (0..40).map(|i| format!("When Merge Worktree {i}")).collect();
+        for (i, t) in titles.iter().enumerate().skip(1) {
+            keys.insert(i as u32, t);
+        }
+        let trigger = "merge worktree";
+        let list = Ranked::new(keys.ranked(trigger));
+        let shared = shared_keys(trigger, &word_keys(&titles[0]).collect::<Vec<_>>());
+        assert_eq!(shared, 2);
+        // Title 0 ties with all listed ones and has the lowest number: switching it on enters the list.
+        assert!(list.changed_by(0, shared, true));
+        keys.insert(0, &titles[0]);
+        assert!(keys.candidates(trigger).contains(&0));
+        // Title 39 is not among the 16 listed: switching it off changes nothing.
+        let list = Ranked::new(keys.ranked(trigger));
+        assert!(!list.changed_by(39, shared, false));
+        assert!(list.changed_by(0, shared, false), "a listed title leaves");
+        assert!(!list.changed_by(0, 0, true), "a title sharing no key never matters");
     }
 
     #[test]
