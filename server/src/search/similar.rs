@@ -63,10 +63,7 @@ pub fn rank<'a, T: Copy>(
     limit: usize,
 ) -> Vec<(T, u32)> {
     let r = Resembler::new(trigger);
-    let mut scored: Vec<(T, u32)> = candidates.into_iter().filter_map(|(t, c)| Some((t, r.score(c)?))).collect();
-    scored.sort_by(|a, b| b.1.cmp(&a.1));
-    scored.truncate(limit);
-    scored
+    rank_candidates(candidates, limit, |_, title| r.score(title))
 }
 
 /// Words that carry no topic: never used to find candidates.
@@ -93,43 +90,14 @@ fn key(word: &str) -> Option<u64> {
     Some(k)
 }
 
-/// The word keys of a trigger or title (prefix stripped) that [`Index`] looks
+/// The word keys of a trigger or title (prefix stripped) that [`KeyIndex`] looks
 /// candidates up by: two texts can resemble only if they share one.
 pub fn word_keys(text: &str) -> impl Iterator<Item = u64> + '_ {
     strip_prefix(text).split_whitespace().filter_map(key)
 }
 
-/// Candidates indexed by word keys, so ranking touches only titles that share
-/// a word beginning with the trigger (bounded work for thousands of titles).
-#[derive(Clone, Debug, Default)]
-pub struct Index<'a, T> {
-    items: Vec<(T, &'a str)>,
-    keys: KeyIndex,
-}
-
-/// Most candidates scored per query (those sharing the most word keys).
+/// Most candidates scored per query (those sharing the most word keys, see [`KeyIndex`]).
 pub const MAX_SCORED: usize = 16;
-
-impl<'a, T: Copy> Index<'a, T> {
-    pub fn new(items: Vec<(T, &'a str)>) -> Self {
-        let mut keys = KeyIndex::default();
-        for (i, (_, title)) in items.iter().enumerate() {
-            keys.insert(i as u32, title);
-        }
-        Self { items, keys }
-    }
-
-    /// Like [`rank`], over the candidates sharing a word key with `trigger`.
-    pub fn rank(&self, trigger: &str, limit: usize) -> Vec<(T, u32)> {
-        let r = Resembler::new(trigger);
-        self.rank_by(trigger, limit, |_, title| r.score(title))
-    }
-
-    /// [`Index::rank`] with the resemblance computed (or looked up) by `score(id, title)`.
-    pub fn rank_by(&self, trigger: &str, limit: usize, score: impl FnMut(T, &str) -> Option<u32>) -> Vec<(T, u32)> {
-        rank_candidates(self.keys.candidates(trigger).into_iter().map(|i| self.items[i as usize]), limit, score)
-    }
-}
 
 /// Scores candidates (in their order), best first; ties keep that order.
 pub fn rank_candidates<'a, T: Copy>(
@@ -145,7 +113,7 @@ pub fn rank_candidates<'a, T: Copy>(
 }
 
 /// Word-key lists of numbered titles, switched on and off one by one: what
-/// [`Index`] looks candidates up in, and what a caller keeps and patches when
+/// ranking looks candidates up in, and what a caller keeps and patches when
 /// the set of candidates changes a little (the unindexed headings after an
 /// index edit).
 #[derive(Clone, Debug, Default)]
@@ -249,9 +217,13 @@ mod tests {
     #[test]
     fn index_finds_the_same_best_candidate() {
         let titles = [(1, "When Vet Flags Unused Code"), (2, "When Writing Flags"), (3, "How to Encode Paths")];
-        let idx = Index::new(titles.to_vec());
-        assert_eq!(idx.rank("review flags unused code", 3), rank("review flags unused code", titles, 3));
-        assert!(idx.rank("zebra", 3).is_empty());
+        let mut keys = KeyIndex::default();
+        for (i, (_, t)) in titles.iter().enumerate() {
+            keys.insert(i as u32, t);
+        }
+        let ranked = |q: &str| rank(q, keys.candidates(q).into_iter().map(|i| titles[i as usize]), 3);
+        assert_eq!(ranked("review flags unused code"), rank("review flags unused code", titles, 3));
+        assert!(ranked("zebra").is_empty());
     }
 
     #[test]
