@@ -59,8 +59,8 @@ impl EntryInfo {
 /// Heading titles of the decision files, normalized (kept across index edits).
 #[derive(Debug, Default)]
 pub struct HeadingTable {
-    titles: HashMap<String, Vec<HeadingId>>,
-    structural: HashMap<String, Vec<HeadingId>>,
+    titles: TitleMap,
+    structural: TitleMap,
     /// Per file id: the number of its first heading in one workspace-wide
     /// numbering (so per-heading data can live in flat vectors).
     first_heading: Vec<u32>,
@@ -73,13 +73,17 @@ impl HeadingTable {
         let n = *self.first_heading.get(h.file.0 as usize)? as usize + h.idx as usize;
         (n < self.headings as usize).then_some(n)
     }
-}
 
-impl HeadingTable {
+    /// Every (normalized title, headings) group of semantic headings.
+    pub fn title_groups(&self) -> impl Iterator<Item = (&str, &[HeadingId])> {
+        self.titles.groups()
+    }
+
     /// The table of `ws`, built once per state of its decision files.
     pub fn of(ws: &Workspace) -> Arc<HeadingTable> {
         ws.cached(Depends::Decisions, |ws| {
             let mut t = HeadingTable::default();
+            let (mut titles, mut structural) = (TitleMapBuilder::default(), TitleMapBuilder::default());
             for (file, _, d) in ws.decisions() {
                 let slot = file.0 as usize;
                 if t.first_heading.len() <= slot {
@@ -90,14 +94,112 @@ impl HeadingTable {
                 for (i, h) in d.headings.iter().enumerate() {
                     let id = HeadingId { file, idx: i as u32 };
                     if h.is_semantic() {
-                        t.titles.entry(h.key.clone()).or_default().push(id);
+                        titles.push(&h.key, id);
                     } else if h.structural {
-                        t.structural.entry(h.key.clone()).or_default().push(id);
+                        structural.push(&h.key, id);
                     }
                 }
             }
+            t.titles = titles.finish();
+            t.structural = structural.finish();
             t
         })
+    }
+}
+
+/// Normalized titles → headings in path order, flat: the keys in one arena,
+/// the ids in one vector sliced per title, and a map from a key's hash to its
+/// title (a colliding different key probes the next hash). No allocation per title.
+#[derive(Debug, Default)]
+struct TitleMap {
+    slots: HashMap<u64, u32>,
+    keys: String,
+    /// Title `g`'s key is `keys[key_start[g]..key_start[g + 1]]`.
+    key_start: Vec<u32>,
+    /// Title `g`'s headings are `ids[id_start[g]..id_start[g + 1]]`.
+    id_start: Vec<u32>,
+    ids: Vec<HeadingId>,
+}
+
+impl TitleMap {
+    fn key(&self, g: u32) -> &str {
+        &self.keys[self.key_start[g as usize] as usize..self.key_start[g as usize + 1] as usize]
+    }
+
+    /// The title number of `key`, probing past other keys with the same hash.
+    fn find(&self, key: &str) -> Option<u32> {
+        let mut h = key_hash(key);
+        loop {
+            let g = *self.slots.get(&h)?;
+            if self.key(g) == key {
+                return Some(g);
+            }
+            h = h.wrapping_add(1);
+        }
+    }
+
+    fn get(&self, key: &str) -> &[HeadingId] {
+        self.find(key)
+            .map_or(&[], |g| &self.ids[self.id_start[g as usize] as usize..self.id_start[g as usize + 1] as usize])
+    }
+
+    fn groups(&self) -> impl Iterator<Item = (&str, &[HeadingId])> {
+        (0..self.id_start.len().saturating_sub(1) as u32).map(|g| {
+            (self.key(g), &self.ids[self.id_start[g as usize] as usize..self.id_start[g as usize + 1] as usize])
+        })
+    }
+}
+
+/// Builds a [`TitleMap`] from (key, heading) pairs in path order.
+#[derive(Default)]
+struct TitleMapBuilder {
+    map: TitleMap,
+    /// Each pushed heading and its title number, in push order.
+    pushed: Vec<(u32, HeadingId)>,
+}
+
+impl TitleMapBuilder {
+    fn push(&mut self, key: &str, id: HeadingId) {
+        let m = &mut self.map;
+        if m.key_start.is_empty() {
+            m.key_start.push(0);
+        }
+        let g = match m.find(key) {
+            Some(g) => g,
+            None => {
+                let mut h = key_hash(key);
+                while m.slots.contains_key(&h) {
+                    h = h.wrapping_add(1);
+                }
+                let g = m.key_start.len() as u32 - 1;
+                m.slots.insert(h, g);
+                m.keys.push_str(key);
+                m.key_start.push(m.keys.len() as u32);
+                g
+            }
+        };
+        self.pushed.push((g, id));
+    }
+
+    /// Groups the headings by title, keeping path order within each (a counting sort).
+    fn finish(self) -> TitleMap {
+        let mut m = self.map;
+        let titles = m.key_start.len().saturating_sub(1);
+        let mut start = vec![0u32; titles + 1];
+        for &(g, _) in &self.pushed {
+            start[g as usize + 1] += 1;
+        }
+        for g in 0..titles {
+            start[g + 1] += start[g];
+        }
+        let mut next = start.clone();
+        m.ids = vec![HeadingId { file: FileId(0), idx: 0 }; self.pushed.len()];
+        for (g, id) in self.pushed {
+            m.ids[next[g as usize] as usize] = id;
+            next[g as usize] += 1;
+        }
+        m.id_start = start;
+        m
     }
 }
 
@@ -293,24 +395,26 @@ impl Bindings {
         key.push_str(if info.op == Op::When { "when " } else { "how to " });
         key.push_str(&info.trigger);
         let key = key.as_str();
-        if let Some(cands) = self.table.titles.get(key) {
+        let cands = self.table.titles.get(key);
+        if !cands.is_empty() {
             info.heading = cands.iter().find(|h| Some(h.file) == section_file).or(cands.first()).copied();
         } else {
-            let named = self.table.structural.get(&info.trigger).or_else(|| self.table.structural.get(key));
-            info.structural =
-                named.and_then(|c| c.iter().find(|h| Some(h.file) == section_file).or(c.first()).copied());
+            let named = Some(self.table.structural.get(&info.trigger))
+                .filter(|c| !c.is_empty())
+                .unwrap_or_else(|| self.table.structural.get(key));
+            info.structural = named.iter().find(|h| Some(h.file) == section_file).or(named.first()).copied();
         }
         info
     }
 
     /// Semantic headings with this normalized title, in path order.
     pub fn headings_titled(&self, normalized: &str) -> &[HeadingId] {
-        self.table.titles.get(normalized).map_or(&[], Vec::as_slice)
+        self.table.titles.get(normalized)
     }
 
     /// Structural headings whose name (without the `.`) normalizes to this.
     pub fn structural_titled(&self, normalized: &str) -> &[HeadingId] {
-        self.table.structural.get(normalized).map_or(&[], Vec::as_slice)
+        self.table.structural.get(normalized)
     }
 
     /// Entries that bind `heading`, in index order.
@@ -380,7 +484,7 @@ impl Bindings {
 
     /// Every (normalized title, headings) group of semantic headings.
     pub fn title_groups(&self) -> impl Iterator<Item = (&str, &[HeadingId])> {
-        self.table.titles.iter().map(|(k, v)| (k.as_str(), v.as_slice()))
+        self.table.title_groups()
     }
 }
 

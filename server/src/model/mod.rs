@@ -196,35 +196,42 @@ impl Workspace {
     }
 
     /// Adds or replaces many files at once (loading a root), parsing them on
-    /// every core: parsing is most of the cost of a cold check.
+    /// every core: parsing is most of the cost of a cold check. Threads take
+    /// the largest files first from one queue, so the index (often the
+    /// largest file by far) never leaves one thread with most of the work.
     pub fn set_files(&mut self, files: Vec<(String, FileText)>) {
         let jobs: Vec<(String, FileText, Role)> =
             files.into_iter().map(|(p, c)| (p.clone(), c, self.classify(&p))).collect();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-        let chunk = jobs.len().div_ceil(threads).max(1);
         let parsed: Vec<(SourceFile, Role)> = if threads > 1 && jobs.len() > 8 {
-            let mut jobs = jobs;
-            let mut chunks = Vec::new();
-            while jobs.len() > chunk {
-                chunks.push(jobs.split_off(jobs.len() - chunk));
-            }
-            chunks.push(jobs);
-            chunks.reverse();
-            std::thread::scope(|s| {
-                let handles: Vec<_> = chunks
-                    .into_iter()
-                    .map(|c| {
-                        s.spawn(move || {
-                            c.into_iter().map(|(p, t, r)| (SourceFile::parse(p, t, r), r)).collect::<Vec<_>>()
-                        })
-                    })
-                    .collect();
+            let mut jobs: Vec<(usize, (String, FileText, Role))> = jobs.into_iter().enumerate().collect();
+            jobs.sort_by_key(|(_, j)| std::cmp::Reverse(j.1.text.len()));
+            let queue: Vec<std::sync::Mutex<Option<(usize, (String, FileText, Role))>>> =
+                jobs.into_iter().map(|j| std::sync::Mutex::new(Some(j))).collect();
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let work = || {
+                let mut done = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(slot) = queue.get(i) else { break done };
+                    let job = slot.lock().unwrap_or_else(|p| p.into_inner()).take();
+                    if let Some((order, (p, t, r))) = job {
+                        done.push((order, SourceFile::parse(p, t, r), r));
+                    }
+                }
+            };
+            let mut done: Vec<(usize, SourceFile, Role)> = std::thread::scope(|s| {
+                let handles: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+                let mut all = work();
                 // Parsers never panic on input (fuzzed); if one did, its panic surfaces here as it would sequentially.
-                handles
-                    .into_iter()
-                    .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                    .collect::<Vec<_>>()
-            })
+                for h in handles {
+                    all.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+                }
+                all
+            });
+            // Ids in the order the files came, whatever thread parsed them.
+            done.sort_unstable_by_key(|d| d.0);
+            done.into_iter().map(|(_, f, r)| (f, r)).collect()
         } else {
             jobs.into_iter().map(|(p, t, r)| (SourceFile::parse(p, t, r), r)).collect()
         };

@@ -34,7 +34,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         match reference {
             j if j == i => {}
             j => {
-                let other = &ctx.b.entries[j];
+                let other = &ctx.b().entries[j];
                 let Some(heading) = ctx.ws.heading(h) else {
                     continue;
                 };

@@ -15,7 +15,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     };
     for (i, e) in ctx.entries() {
         let Some(first) = ctx.first_copy(i) else { continue };
-        let line0 = ctx.b.entries[first].line;
+        let line0 = ctx.b().entries[first].line;
         let l = &index.lines[e.line];
         let shown = l.range.slice(&src.text).trim();
         let f = Finding::new(
@@ -39,7 +39,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
 /// its operator and trigger (itself when it is the first, or has no trigger).
 pub(crate) fn first_copies(ctx: &Ctx) -> Vec<u32> {
     let mut first: HashMap<(crate::syntax::index::Op, &str), u32> = HashMap::default();
-    ctx.b
+    ctx.b()
         .entries
         .iter()
         .enumerate()

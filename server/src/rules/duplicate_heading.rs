@@ -1,13 +1,14 @@
 //! `duplicate-heading`: the same semantic title twice, in one file or across files.
 
 use super::{q, Ctx, Finding, Rule};
+use crate::model::bind::HeadingTable;
 
 pub(crate) const DOC: &str = "Two semantic headings have the same title (case-insensitive), in one \
 file or across files; an entry can only bind one of them. Every occurrence is reported with the \
 others as related locations. Rename or merge them.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    for (_, ids) in ctx.b.title_groups() {
+    for (_, ids) in HeadingTable::of(ctx.ws).title_groups() {
         if ids.len() < 2 {
             continue;
         }

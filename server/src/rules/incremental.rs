@@ -205,7 +205,7 @@ impl Scope {
 
     /// The first non-duplicate entry resolving to `h` (`collision`'s reference entry).
     pub(crate) fn first_resolving_to(&self, ctx: &Ctx, h: HeadingId) -> Option<usize> {
-        let bound = ctx.b.entries_of(h).iter().map(|id| id.0);
+        let bound = ctx.b().entries_of(h).iter().map(|id| id.0);
         let drifted = self.classes.drift.get(&h).into_iter().flatten().copied();
         bound.chain(drifted).map(|i| i as usize).filter(|&i| !ctx.is_duplicate(i)).min()
     }
@@ -277,7 +277,9 @@ pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
     }
     let ctx = Ctx::new(ws, Some(&scope));
     let mut fresh = Vec::new();
-    run(&ctx, INDEX_CHECKS, &mut fresh);
+    for lane in INDEX_CHECKS {
+        run(&ctx, lane, &mut fresh);
+    }
     apply_levels(ws, &mut fresh);
     // The kept findings are still in order (offsets moved monotonically): merge.
     sort(ws, &mut fresh);

@@ -154,7 +154,6 @@ impl Finding {
 /// What every rule reads.
 pub(crate) struct Ctx<'a> {
     pub ws: &'a Workspace,
-    pub b: &'a Bindings,
     pub index: Option<(FileId, &'a SourceFile, &'a IndexFile)>,
     /// When set, rules report only what this part of the workspace owns (an incremental re-check).
     pub scope: Option<&'a incremental::Scope>,
@@ -163,12 +162,17 @@ pub(crate) struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     fn new(ws: &'a Workspace, scope: Option<&'a incremental::Scope>) -> Self {
-        Ctx { ws, b: ws.bindings(), index: ws.index(), scope, first_copies: Default::default() }
+        Ctx { ws, index: ws.index(), scope, first_copies: Default::default() }
+    }
+
+    /// The binding, computed on first use (the decision-only checks never need it).
+    pub fn b(&self) -> &'a Bindings {
+        self.ws.bindings()
     }
 
     /// The entries this check covers, in index order: all, or the scope's.
     pub fn entries(&self) -> Box<dyn Iterator<Item = (usize, &'a crate::model::bind::EntryInfo)> + '_> {
-        let b = self.b;
+        let b = self.b();
         match self.scope {
             None => Box::new(b.entries.iter().enumerate()),
             Some(s) => Box::new(s.entries.iter().map(move |&i| (i as usize, &b.entries[i as usize]))),
@@ -191,13 +195,13 @@ impl<'a> Ctx<'a> {
 
     /// The first entry with the same operator and trigger, when entry `i` repeats it.
     pub fn first_copy(&self, i: usize) -> Option<usize> {
-        let e = &self.b.entries[i];
+        let e = &self.b().entries[i];
         if e.trigger.is_empty() {
             return None;
         }
         let first = match self.scope {
             None => self.first_copies.get_or_init(|| duplicate_entry::first_copies(self))[i] as usize,
-            Some(_) => self.b.first_with(e.op, &e.trigger).map_or(i, |f| f.0 as usize),
+            Some(_) => self.b().first_with(e.op, &e.trigger).map_or(i, |f| f.0 as usize),
         };
         (first < i).then_some(first)
     }
@@ -241,20 +245,26 @@ const UNSPLICED_CHECKS: &[Check] = &[
     (&[Rule::MissingFile], missing_file::check),
 ];
 
-/// Checks that read the index (and the decision files), per entry, line, section or heading.
-const INDEX_CHECKS: &[Check] = &[
-    (&[Rule::UnknownOperator], unknown_operator::check),
-    (&[Rule::MissingOperator], missing_operator::check),
-    (&[Rule::EmptyTrigger], empty_trigger::check),
-    (&[Rule::EmptyExtra], empty_extra::check),
-    (&[Rule::DuplicateEntry], duplicate_entry::check),
-    (&[Rule::OrphanEntry], orphan_entry::check),
-    (&[Rule::StructuralEntry], structural_entry::check),
-    (&[Rule::MisplacedEntry], misplaced_entry::check),
-    (&[Rule::UnorderedSection], unordered_section::check),
-    (&[Rule::Collision], collision::check),
-    (&[Rule::ShadowedTrigger], shadowed_trigger::check),
-    (&[Rule::UnindexedHeading], unindexed_heading::check),
+/// Checks that read the index (and the decision files), per entry, line,
+/// section or heading, in two lanes of about equal cost that a full check runs
+/// on two threads (`orphan-entry` ranks candidates; the other lane binds keys).
+const INDEX_CHECKS: [&[Check]; 2] = [
+    &[
+        (&[Rule::UnknownOperator], unknown_operator::check),
+        (&[Rule::MissingOperator], missing_operator::check),
+        (&[Rule::EmptyTrigger], empty_trigger::check),
+        (&[Rule::EmptyExtra], empty_extra::check),
+        (&[Rule::OrphanEntry], orphan_entry::check),
+        (&[Rule::StructuralEntry], structural_entry::check),
+        (&[Rule::MisplacedEntry], misplaced_entry::check),
+        (&[Rule::UnorderedSection], unordered_section::check),
+        (&[Rule::UnindexedHeading], unindexed_heading::check),
+    ],
+    &[
+        (&[Rule::DuplicateEntry], duplicate_entry::check),
+        (&[Rule::Collision], collision::check),
+        (&[Rule::ShadowedTrigger], shadowed_trigger::check),
+    ],
 ];
 
 /// Checks that read only the decision files (and the configuration).
@@ -270,20 +280,53 @@ struct DecisionFindings(Vec<Finding>);
 
 /// Runs every rule and applies the configured levels. Findings come sorted by
 /// file path, position and code.
+///
+/// On a machine with more than one core and a workspace worth it, a second
+/// thread runs the decision-only checks while this one binds the index, then
+/// the second lane of index checks while this one runs the first: the
+/// findings are the same, sorted the same, as a sequential run.
 pub fn check(ws: &Workspace) -> Vec<Finding> {
     let ctx = Ctx::new(ws, None);
     let mut out = Vec::new();
-    run(&ctx, UNSPLICED_CHECKS, &mut out);
-    run(&ctx, INDEX_CHECKS, &mut out);
-    // Rules that read only the decision files: kept across index edits.
-    let decision_only = ws.cached(Depends::Decisions, |_| {
-        let mut v = Vec::new();
-        run(&ctx, DECISION_CHECKS, &mut v);
-        DecisionFindings(v)
-    });
+    let entries = ctx.index.map_or(0, |(_, _, i)| i.entries.len());
+    let parallel = entries >= PARALLEL_ENTRIES && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let decision_only = if parallel {
+        std::thread::scope(|s| {
+            let other = s.spawn(|| {
+                let decision_only = decision_findings(&ctx);
+                let mut v = Vec::new();
+                run(&ctx, INDEX_CHECKS[1], &mut v);
+                (decision_only, v)
+            });
+            run(&ctx, UNSPLICED_CHECKS, &mut out);
+            run(&ctx, INDEX_CHECKS[0], &mut out);
+            // The checks never panic on input (fuzzed); if one did, it surfaces here as it would sequentially.
+            let (decision_only, v) = other.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            out.extend(v);
+            decision_only
+        })
+    } else {
+        run(&ctx, UNSPLICED_CHECKS, &mut out);
+        for lane in INDEX_CHECKS {
+            run(&ctx, lane, &mut out);
+        }
+        decision_findings(&ctx)
+    };
     out.extend(decision_only.0.iter().cloned());
     finish(ws, &mut out);
     out
+}
+
+/// Below this many entries a full check runs on one thread (spawning costs more than it saves).
+const PARALLEL_ENTRIES: usize = 2_000;
+
+/// The findings of the decision-only checks: kept across index edits.
+fn decision_findings(ctx: &Ctx) -> std::sync::Arc<DecisionFindings> {
+    ctx.ws.cached(Depends::Decisions, |_| {
+        let mut v = Vec::new();
+        run(ctx, DECISION_CHECKS, &mut v);
+        DecisionFindings(v)
+    })
 }
 
 /// Runs the checks whose rules are not all off.

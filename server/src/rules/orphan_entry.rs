@@ -43,14 +43,14 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             let h = *semantic.order.get(n as usize)?;
             Some((h, ctx.ws.heading(h)?.title.as_str()))
         });
+        if !memo.contains_key(e.trigger.as_str()) {
+            memo.insert(e.trigger.clone(), Default::default());
+        }
+        let Some(known) = memo.get_mut(e.trigger.as_str()) else { continue };
         let best = similar::rank_candidates(candidates, 3, |h, title| {
-            let known = memo.entry(h).or_default();
-            if let Some(&s) = known.get(e.trigger.as_str()) {
-                return s;
-            }
-            let s = resembler.get_or_init(|| similar::Resembler::new(&e.trigger)).score(title);
-            known.insert(e.trigger.clone(), s);
-            s
+            *known
+                .entry(h)
+                .or_insert_with(|| resembler.get_or_init(|| similar::Resembler::new(&e.trigger)).score(title))
         });
         let mut msg = format!("no heading {} for this entry", q(&wanted));
         let mut f = Finding::new(Rule::OrphanEntry, id, entry.trigger, String::new());
@@ -99,7 +99,10 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
 #[derive(Default)]
 struct Semantic {
     order: Vec<HeadingId>,
-    position: rustc_hash::FxHashMap<HeadingId, u32>,
+    /// Per file id: the range of `numbers` that holds its headings.
+    files: Vec<(u32, u32)>,
+    /// Per heading of each decision file: its position in `order` (`u32::MAX`: not semantic).
+    numbers: Vec<u32>,
 }
 
 impl Semantic {
@@ -107,14 +110,29 @@ impl Semantic {
         ws.cached(Depends::Decisions, |ws| {
             let mut s = Semantic::default();
             for (file, _, d) in ws.decisions() {
-                for (i, _) in d.headings.iter().enumerate().filter(|(_, h)| h.is_semantic()) {
-                    let id = HeadingId { file, idx: i as u32 };
-                    s.position.insert(id, s.order.len() as u32);
-                    s.order.push(id);
+                let slot = file.0 as usize;
+                if s.files.len() <= slot {
+                    s.files.resize(slot + 1, (0, 0));
+                }
+                s.files[slot] = (s.numbers.len() as u32, d.headings.len() as u32);
+                for (i, h) in d.headings.iter().enumerate() {
+                    if h.is_semantic() {
+                        s.numbers.push(s.order.len() as u32);
+                        s.order.push(HeadingId { file, idx: i as u32 });
+                    } else {
+                        s.numbers.push(u32::MAX);
+                    }
                 }
             }
             s
         })
+    }
+
+    /// The position of semantic heading `h` in `order`.
+    fn position(&self, h: HeadingId) -> Option<u32> {
+        let &(start, len) = self.files.get(h.file.0 as usize)?;
+        let n = *self.numbers.get((start + h.idx) as usize).filter(|_| h.idx < len)?;
+        (n != u32::MAX).then_some(n)
     }
 }
 
@@ -134,7 +152,7 @@ impl Unbound {
                 let mut u = (*base).clone();
                 for (id, old) in &sp.base_entries {
                     for h in [old.heading, b.entry(*id).heading].into_iter().flatten() {
-                        let Some(&n) = semantic.position.get(&h) else { continue };
+                        let Some(n) = semantic.position(h) else { continue };
                         if b.entries_of(h).is_empty() {
                             u.0.insert(n, title(h));
                         } else {
@@ -181,7 +199,7 @@ pub(crate) fn affected_orphans(ws: &Workspace, toggled: &[(HeadingId, bool)], or
     let toggled: Vec<(u32, Vec<u64>, bool)> = toggled
         .iter()
         .filter_map(|&(h, on)| {
-            let n = *semantic.position.get(&h)?;
+            let n = semantic.position(h)?;
             Some((n, similar::word_keys(&ws.heading(h)?.title).collect(), on))
         })
         .collect();
@@ -201,9 +219,9 @@ pub(crate) fn affected_orphans(ws: &Workspace, toggled: &[(HeadingId, bool)], or
         .collect()
 }
 
-/// Resemblance scores by heading and normalized trigger, for the current decision files.
+/// Resemblance scores by normalized trigger and heading, for the current decision files.
 #[derive(Default)]
-struct Resemblance(std::sync::Mutex<rustc_hash::FxHashMap<HeadingId, rustc_hash::FxHashMap<String, Option<u32>>>>);
+struct Resemblance(std::sync::Mutex<rustc_hash::FxHashMap<String, rustc_hash::FxHashMap<HeadingId, Option<u32>>>>);
 
 /// The title an entry asks for, in the case style of `existing`: Title Case
 /// when every word of the existing title starts with a capital, else as typed.

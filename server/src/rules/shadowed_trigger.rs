@@ -26,13 +26,13 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             let typed = range.slice(&src.text);
             // Typing an entry's own words always hits an exact tier, so the
             // resolver's answer is the exact match (fuzzy ranking never runs).
-            let Some((winner_id, _)) = ctx.b.exact_match(Some(e.op), key) else {
+            let Some((winner_id, _)) = ctx.b().exact_match(Some(e.op), key) else {
                 continue;
             };
             if winner_id == EntryId(i as u32) {
                 continue;
             }
-            let winner = ctx.b.entry(winner_id);
+            let winner = ctx.b().entry(winner_id);
             let shown = index.lines[winner.line].range.slice(&src.text).trim();
             out.push(
                 Finding::new(

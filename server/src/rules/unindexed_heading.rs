@@ -15,7 +15,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     for (file, src, d) in ctx.ws.decisions().filter(|(f, _, _)| ctx.covers_file(*f)) {
         for (i, h) in d.headings.iter().enumerate() {
             let hid = HeadingId { file, idx: i as u32 };
-            if !h.is_semantic() || !ctx.b.entries_of(hid).is_empty() {
+            if !h.is_semantic() || !ctx.b().entries_of(hid).is_empty() {
                 continue;
             }
             let Some((op, trigger)) = placement::trigger_from_title(&h.title) else {

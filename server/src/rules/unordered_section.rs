@@ -12,7 +12,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         return;
     };
     // Entries are in line order, so each section's entries are one contiguous run.
-    let entries = &ctx.b.entries;
+    let entries = &ctx.b().entries;
     let runs: Vec<(usize, std::ops::Range<usize>)> = match ctx.scope {
         Some(scope) => scope
             .sections

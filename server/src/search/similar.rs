@@ -154,17 +154,40 @@ impl KeyIndex {
 
     /// [`candidates`](Self::candidates) with how many word keys each shares,
     /// strongest first (most shared, then lower number).
+    ///
+    /// Counted in a dense per-thread array (title numbers are small and
+    /// dense), and only the strongest [`MAX_SCORED`] are sorted: the cost is
+    /// the length of the trigger's key lists, not a hash operation per hit.
     pub fn ranked(&self, trigger: &str) -> Vec<(u32, u32)> {
-        let mut shared: rustc_hash::FxHashMap<u32, u32> = rustc_hash::FxHashMap::default();
-        for k in trigger.split_whitespace().filter_map(key) {
-            for &i in self.by_key.get(&k).map_or(&[][..], Vec::as_slice) {
-                *shared.entry(i).or_default() += 1;
-            }
+        thread_local! {
+            static COUNTS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
         }
-        let mut cands: Vec<(u32, u32)> = shared.into_iter().collect();
-        cands.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        cands.truncate(MAX_SCORED);
-        cands
+        COUNTS.with(|counts| {
+            let mut counts = counts.borrow_mut();
+            let mut cands: Vec<(u32, u32)> = Vec::new();
+            for k in trigger.split_whitespace().filter_map(key) {
+                for &i in self.by_key.get(&k).map_or(&[][..], Vec::as_slice) {
+                    let slot = i as usize;
+                    if slot >= counts.len() {
+                        counts.resize(slot + 1, 0);
+                    }
+                    if counts[slot] == 0 {
+                        cands.push((i, 0));
+                    }
+                    counts[slot] += 1;
+                }
+            }
+            for c in &mut cands {
+                c.1 = std::mem::take(&mut counts[c.0 as usize]);
+            }
+            let strongest = |a: &(u32, u32), b: &(u32, u32)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
+            if cands.len() > MAX_SCORED {
+                cands.select_nth_unstable_by(MAX_SCORED - 1, strongest);
+                cands.truncate(MAX_SCORED);
+            }
+            cands.sort_unstable_by(strongest);
+            cands
+        })
     }
 }
 
