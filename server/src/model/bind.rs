@@ -226,6 +226,9 @@ pub struct Bindings {
     bound_patch: HashMap<u32, Vec<EntryId>>,
 }
 
+/// From this many entries on, [`Bindings::compute`] binds on two threads.
+const PARALLEL_ENTRIES: usize = 4_000;
+
 /// `slot` of a link whose entry was re-bound.
 const DEAD: u32 = u32::MAX;
 
@@ -245,7 +248,7 @@ fn key_hash(s: &str) -> u64 {
 
 impl Bindings {
     pub(super) fn compute(ws: &Workspace) -> Self {
-        let mut b = Bindings { table: HeadingTable::of(ws), ..Bindings::default() };
+        let b = Bindings { table: HeadingTable::of(ws), ..Bindings::default() };
         let Some((_, src, index)) = ws.index() else {
             return b;
         };
@@ -257,25 +260,45 @@ impl Bindings {
                 ws.file_id(section_path(&s.name_text)).filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()))
             })
             .collect();
-        b.entries.reserve(index.entries.len());
-        b.exact_head.reserve(index.entries.len() * 2);
-        b.exact_links.reserve(index.entries.len() * 2);
-        let mut key = String::new();
+        // Normalizing and looking up each entry is independent of the others:
+        // large indexes do it in two halves on two threads.
+        let bind_lines = |lines: &[usize]| -> Vec<EntryInfo> {
+            let mut key = String::new();
+            lines
+                .iter()
+                .filter_map(|&line| {
+                    let entry = index.entry(line)?;
+                    let section = index.lines[line].section;
+                    let section_file = section.and_then(|s| section_files[s]);
+                    Some(b.bind_entry(src.text.as_str(), entry, line, section, section_file, &mut key))
+                })
+                .collect()
+        };
+        let parallel =
+            index.entries.len() >= PARALLEL_ENTRIES && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+        let infos = if parallel {
+            let (first, second) = index.entries.split_at(index.entries.len() / 2);
+            std::thread::scope(|s| {
+                let other = s.spawn(|| bind_lines(second));
+                let mut infos = bind_lines(first);
+                // Binding never panics on input (fuzzed); if it did, it surfaces here as it would sequentially.
+                infos.extend(other.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+                infos
+            })
+        } else {
+            bind_lines(&index.entries)
+        };
+        let mut b = b;
+        b.exact_head.reserve(infos.len() * 2);
+        b.exact_links.reserve(infos.len() * 2);
         let mut counts = vec![0u32; b.table.headings as usize + 1];
-        for &line in &index.entries {
-            let Some(entry) = index.entry(line) else {
-                continue;
-            };
-            let section = index.lines[line].section;
-            let section_file = section.and_then(|s| section_files[s]);
-            let info = b.bind_entry(src.text.as_str(), entry, line, section, section_file, &mut key);
-            let id = EntryId(b.entries.len() as u32);
+        for (i, info) in infos.iter().enumerate() {
             if let Some(n) = info.heading.and_then(|h| b.table.number(h)) {
                 counts[n] += 1;
             }
-            b.link(id, &info);
-            b.entries.push(info);
+            b.link(EntryId(i as u32), info);
         }
+        b.entries = infos;
         // Counts → start offsets, then fill in index order.
         let mut start = 0u32;
         b.bound_start = counts
