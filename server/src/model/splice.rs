@@ -52,6 +52,12 @@ impl IndexSplice {
     pub fn take_base<T: std::any::Any + Send + Sync>(&self) -> Option<Arc<T>> {
         self.base.take::<T>()
     }
+
+    /// [`take_base`](Self::take_base) as an owned value, to update in place:
+    /// moved out when nothing else holds it (the usual case), else cloned.
+    pub fn take_base_owned<T: std::any::Any + Send + Sync + Clone>(&self) -> Option<T> {
+        self.take_base::<T>().map(|b| Arc::try_unwrap(b).unwrap_or_else(|shared| (*shared).clone()))
+    }
 }
 
 /// The lines an edit of `old` (an index) into `new` changed, and the line

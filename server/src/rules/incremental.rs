@@ -52,7 +52,7 @@ impl EntryClasses {
     pub(crate) fn of(ws: &Workspace) -> Arc<EntryClasses> {
         ws.cached(Depends::IndexAndDecisions, |ws| {
             let patched = ws.index_splice().and_then(|sp| {
-                let mut c = (*sp.base::<EntryClasses>()?).clone();
+                let mut c = sp.take_base_owned::<EntryClasses>()?;
                 for (id, old) in &sp.base_entries {
                     c.remove(ws, id.0, old);
                 }
@@ -217,8 +217,7 @@ pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
     let sp = ws.index_splice()?;
     let (index_id, src, index) = ws.index()?;
     // Updated in place when nothing else holds the base findings (the usual case).
-    let base = sp.take_base::<Vec<Finding>>()?;
-    let mut out = Arc::try_unwrap(base).unwrap_or_else(|shared| (*shared).clone());
+    let mut out = sp.take_base_owned::<Vec<Finding>>()?;
     let scope = Scope::build(ws, sp, index);
     let entry_lines: FxHashSet<usize> = scope.entries.iter().map(|&i| ws.bindings().entries[i as usize].line).collect();
     let owned = |f: &Finding| -> bool {

@@ -148,8 +148,7 @@ impl Unbound {
             let semantic = Semantic::of(ws);
             let b = ws.bindings();
             let title = |h: HeadingId| ws.heading(h).map_or("", |h| h.title.as_str());
-            if let Some((sp, base)) = ws.index_splice().and_then(|sp| Some((sp, sp.base::<Unbound>()?))) {
-                let mut u = (*base).clone();
+            if let Some((sp, mut u)) = ws.index_splice().and_then(|sp| Some((sp, sp.take_base_owned::<Unbound>()?))) {
                 for (id, old) in &sp.base_entries {
                     for h in [old.heading, b.entry(*id).heading].into_iter().flatten() {
                         let Some(n) = semantic.position(h) else { continue };
@@ -181,9 +180,13 @@ pub(crate) struct OrphanLists(std::sync::Mutex<rustc_hash::FxHashMap<String, sim
 impl OrphanLists {
     fn of(ws: &Workspace) -> Arc<OrphanLists> {
         ws.cached(Depends::IndexAndDecisions, |ws| {
-            let base = ws.index_splice().and_then(|sp| sp.base::<OrphanLists>());
-            let seeded = base.map(|b| b.0.lock().unwrap_or_else(|p| p.into_inner()).clone()).unwrap_or_default();
-            OrphanLists(std::sync::Mutex::new(seeded))
+            // Taken, not copied: the scope read the base lists before any check ran.
+            let base = ws.index_splice().and_then(|sp| sp.take_base::<OrphanLists>());
+            let seeded = base.map(|b| match Arc::try_unwrap(b) {
+                Ok(lists) => lists.0.into_inner().unwrap_or_else(|p| p.into_inner()),
+                Err(shared) => shared.0.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+            });
+            OrphanLists(std::sync::Mutex::new(seeded.unwrap_or_default()))
         })
     }
 }

@@ -76,6 +76,8 @@ pub fn required_letters(query: &str) -> u128 {
 pub struct Prepared {
     words: Vec<(String, Atom, u32)>,
     chars: u32,
+    /// [`required_letters`] of the query: a candidate lacking one cannot match.
+    required: u128,
 }
 
 impl Prepared {
@@ -88,7 +90,7 @@ impl Prepared {
             })
             .collect();
         let chars = words.iter().map(|w| w.2).sum();
-        Self { words, chars }
+        Self { words, chars, required: required_letters(query) }
     }
 
     /// [`score`] of this query against `candidate`.
@@ -105,27 +107,63 @@ impl Prepared {
         MATCHER.with(|m| {
             let (matcher, buf) = &mut *m.borrow_mut();
             let hay = Utf32Str::new(candidate, buf);
-            let mut total = 0u32;
-            for (_, atom, len) in &self.words {
-                let score = u32::from(atom.score(hay, matcher)?);
-                // A word whose letters are scattered across the candidate is no match.
-                if score < MIN_WORD_SCORE_PER_CHAR * len {
-                    return None;
-                }
-                total += score;
-            }
-            for (w, _, _) in &self.words {
-                if candidate.split_whitespace().any(|c| same_word(c, w)) {
-                    total += WHOLE_WORD_BONUS;
-                }
-            }
-            // Prefer the tighter candidate among equals: one point per 4 unmatched
-            // characters, at most LENGTH_PENALTY_CAP.
-            let q_len = self.chars as usize + self.words.len();
-            let extra = candidate.chars().count().saturating_sub(q_len) as u32;
-            Some(total.saturating_sub((extra / 4).min(LENGTH_PENALTY_CAP)))
+            self.raw_in(matcher, hay, candidate, candidate.chars().count())
         })
     }
+
+    /// [`raw`](Self::raw) with the candidate already converted (`hay`, `chars` characters).
+    fn raw_in(&self, matcher: &mut Matcher, hay: Utf32Str, candidate: &str, chars: usize) -> Option<u32> {
+        let mut total = 0u32;
+        for (_, atom, len) in &self.words {
+            let score = u32::from(atom.score(hay, matcher)?);
+            // A word whose letters are scattered across the candidate is no match.
+            if score < MIN_WORD_SCORE_PER_CHAR * len {
+                return None;
+            }
+            total += score;
+        }
+        for (w, _, _) in &self.words {
+            if candidate.split_whitespace().any(|c| same_word(c, w)) {
+                total += WHOLE_WORD_BONUS;
+            }
+        }
+        // Prefer the tighter candidate among equals: one point per 4 unmatched
+        // characters, at most LENGTH_PENALTY_CAP.
+        let q_len = self.chars as usize + self.words.len();
+        let extra = chars.saturating_sub(q_len) as u32;
+        Some(total.saturating_sub((extra / 4).min(LENGTH_PENALTY_CAP)))
+    }
+}
+
+/// Scores each of `queries` against one `candidate` as [`Prepared::score`]
+/// would, converting the candidate once, and returns the sum of the scores
+/// of those that match when at least `needed` do (else None). A query whose
+/// letters the candidate lacks is not scored ([`letters`]), and scoring stops
+/// as soon as `needed` is out of reach: the same answer, for less work.
+pub fn sum_matching(queries: &[Prepared], candidate: &str, needed: usize) -> Option<u32> {
+    if needed > queries.len() {
+        return None;
+    }
+    let have = letters(candidate);
+    MATCHER.with(|m| {
+        let (matcher, buf) = &mut *m.borrow_mut();
+        let hay = Utf32Str::new(candidate, buf);
+        let chars = candidate.chars().count();
+        let (mut total, mut matched) = (0, 0);
+        for (i, q) in queries.iter().enumerate() {
+            if matched + (queries.len() - i) < needed {
+                return None;
+            }
+            if q.words.is_empty() || q.required & !have != 0 {
+                continue;
+            }
+            if let Some(s) = q.raw_in(matcher, hay, candidate, chars).filter(|&s| s >= MIN_SCORE_PER_CHAR * q.chars) {
+                total += s;
+                matched += 1;
+            }
+        }
+        (matched >= needed).then_some(total)
+    })
 }
 
 /// Case-insensitive word equality without allocating (ASCII fast path).
@@ -164,6 +202,20 @@ mod tests {
             }
         }
         assert_ne!(letters("deploy") & required_letters("merg"), required_letters("merg"), "a useful filter");
+    }
+
+    #[test]
+    fn sum_matching_equals_scoring_each_word() {
+        let queries: Vec<Prepared> =
+            ["mock", "tests", "café", "zz", "writing"].into_iter().map(Prepared::new).collect();
+        let cands = ["writing mock tests", "Mocking Tests", "café au lait", "", "ÉCOLE mock", "most tricks"];
+        for c in cands {
+            for needed in 0..=queries.len() + 1 {
+                let scores: Vec<u32> = queries.iter().filter_map(|q| q.score(c)).collect();
+                let naive = (scores.len() >= needed && needed <= queries.len()).then(|| scores.iter().sum());
+                assert_eq!(sum_matching(&queries, c, needed), naive, "{c:?} needing {needed}");
+            }
+        }
     }
 
     #[test]

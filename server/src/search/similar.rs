@@ -44,15 +44,7 @@ impl Resembler {
         if self.words.is_empty() {
             return None;
         }
-        let body = strip_prefix(title);
-        let (mut total, mut matched) = (0, 0);
-        for w in &self.words {
-            if let Some(s) = w.score(body) {
-                total += s;
-                matched += 1;
-            }
-        }
-        (matched >= self.needed).then_some(total)
+        fuzzy::sum_matching(&self.words, strip_prefix(title), self.needed)
     }
 }
 
