@@ -220,11 +220,24 @@ pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
     let mut out = sp.take_base_owned::<Vec<Finding>>()?;
     let scope = Scope::build(ws, sp, index);
     let entry_lines: FxHashSet<usize> = scope.entries.iter().map(|&i| ws.bindings().entries[i as usize].line).collect();
-    let owned = |f: &Finding| -> bool {
+    // The base findings of the index come in offset order: their lines are
+    // found by walking forward, not by a search over every line each.
+    let base_lines = &sp.base_lines;
+    let mut cursor = 0usize;
+    let mut line_of = |offset: usize| -> usize {
+        if offset < base_lines.line_start(cursor) {
+            cursor = base_lines.line_of(offset);
+        }
+        while cursor + 1 < base_lines.line_count() && base_lines.line_start(cursor + 1) <= offset {
+            cursor += 1;
+        }
+        cursor
+    };
+    let mut owned = |f: &Finding| -> bool {
         if f.file != index_id {
             return f.rule == Rule::UnindexedHeading && scope.files.contains(&f.file);
         }
-        let line = sp.base_lines.line_of(f.range.start);
+        let line = line_of(f.range.start);
         match f.rule {
             Rule::UnknownOperator | Rule::MissingOperator => scope.lines.contains(&line),
             Rule::UnorderedSection => {
@@ -244,7 +257,7 @@ pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
     // Offsets before the changed lines stay; after them they move by the
     // length change; between them (composed splices cover unchanged lines
     // too) they keep their line and column.
-    let (base_lines, now_lines) = (&sp.base_lines, &src.line_index);
+    let now_lines = &src.line_index;
     let (lo, hi_old) = (base_lines.line_start(sp.lines.start), base_lines.line_start(sp.lines.end));
     let hi_new = now_lines.line_start(sp.lines.end);
     let map = |o: usize| {

@@ -53,8 +53,10 @@ pub struct Entry {
     pub trigger: TextRange,
     /// The first `|`, if any.
     pub bar: Option<usize>,
-    /// Each comma-separated piece after the first `|`, trimmed; empty pieces are kept.
-    pub extras: Vec<TextRange>,
+    /// Each comma-separated piece after the first `|`, trimmed; empty pieces
+    /// are kept. Inline up to two (most entries), so an entry line is one
+    /// block of memory: moving every later line after an edit streams.
+    pub extras: smallvec::SmallVec<[TextRange; 2]>,
 }
 
 /// Why a non-blank line is kept without being an entry.
@@ -291,7 +293,7 @@ fn parse_entry(t: &str, base: usize, op: Op, op_len: usize) -> Entry {
     };
     let trigger = trim_range(trig_part, base + op_len);
     let trigger = if trigger.is_empty() { TextRange::empty(base + op_len) } else { trigger };
-    let mut extras = Vec::new();
+    let mut extras = smallvec::SmallVec::new();
     if let Some(b) = bar {
         let mut piece_start = b + 1;
         for piece in t[b + 1..].split(',') {
