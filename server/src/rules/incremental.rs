@@ -32,6 +32,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::{apply_levels, order, run, sort, Ctx, Finding, Rule, INDEX_CHECKS};
 use crate::model::bind::{section_path, EntryInfo};
 use crate::model::{Depends, FileId, HeadingId, IndexSplice, Workspace};
+use crate::search::similar;
 use crate::search::triggers::entry_target;
 use crate::syntax::index::IndexFile;
 use crate::text::TextRange;
@@ -41,6 +42,8 @@ use crate::text::TextRange;
 pub(crate) struct EntryClasses {
     /// Entries with a trigger that bind no heading and name no structural one, ascending.
     orphans: Vec<u32>,
+    /// The orphans by the word keys of their triggers (which headings' switches can concern them).
+    orphan_keys: similar::KeyIndex,
     /// Orphans by the heading they resemble most in their section's file.
     drift: FxHashMap<HeadingId, Vec<u32>>,
     /// Entries bound to a heading of another file than their section's, ascending.
@@ -74,6 +77,7 @@ impl EntryClasses {
     fn add(&mut self, ws: &Workspace, id: u32, e: &EntryInfo) {
         if is_orphan(e) {
             insert_sorted(&mut self.orphans, id);
+            self.orphan_keys.insert_trigger(id, &e.trigger);
             if let Some(h) = entry_target(ws, e) {
                 insert_sorted(self.drift.entry(h).or_default(), id);
             }
@@ -91,6 +95,7 @@ impl EntryClasses {
         };
         if is_orphan(e) {
             drop(&mut self.orphans);
+            self.orphan_keys.remove_trigger(id, &e.trigger);
             if let Some(v) = entry_target(ws, e).and_then(|h| self.drift.get_mut(&h)) {
                 drop(v);
             }
@@ -171,7 +176,7 @@ impl Scope {
         }
         // Orphans whose candidate headings (unindexed ones, by word key) change.
         if !toggled.is_empty() {
-            set.extend(super::orphan_entry::affected_orphans(ws, &toggled, &classes.orphans));
+            set.extend(super::orphan_entry::affected_orphans(ws, &toggled, &classes.orphan_keys));
         }
         // The changed lines' sections, and where entries of the files they name would go.
         let lines = sp.lines.clone();

@@ -191,12 +191,13 @@ impl OrphanLists {
     }
 }
 
-/// The orphans (ids in `orphans`, with triggers from `ws`) whose suggestions
-/// can change after a splice that switched the headings `toggled` to unbound
-/// (`true`) or bound (`false`): those whose candidate list the heading enters
-/// or leaves, judged by the base state's lists; without a list, every orphan
-/// sharing a word key with the heading.
-pub(crate) fn affected_orphans(ws: &Workspace, toggled: &[(HeadingId, bool)], orphans: &[u32]) -> Vec<u32> {
+/// The orphans (ids in `orphans`, keyed by their triggers' words, triggers
+/// from `ws`) whose suggestions can change after a splice that switched the
+/// headings `toggled` to unbound (`true`) or bound (`false`): those whose
+/// candidate list the heading enters or leaves, judged by the base state's
+/// lists; without a list, every orphan sharing a word key with the heading.
+/// Only orphans sharing a key with a switched heading are looked at.
+pub(crate) fn affected_orphans(ws: &Workspace, toggled: &[(HeadingId, bool)], orphans: &similar::KeyIndex) -> Vec<u32> {
     let semantic = Semantic::of(ws);
     let b = ws.bindings();
     let toggled: Vec<(u32, Vec<u64>, bool)> = toggled
@@ -206,16 +207,17 @@ pub(crate) fn affected_orphans(ws: &Workspace, toggled: &[(HeadingId, bool)], or
             Some((n, similar::word_keys(&ws.heading(h)?.title).collect(), on))
         })
         .collect();
+    let keys: Vec<u64> = toggled.iter().flat_map(|t| t.1.iter().copied()).collect();
     let base = ws.index_splice().and_then(|sp| sp.base::<OrphanLists>());
     let base = base.as_ref().map(|l| l.0.lock().unwrap_or_else(|p| p.into_inner()));
     orphans
-        .iter()
-        .copied()
+        .with_any_key(&keys)
+        .into_iter()
         .filter(|&o| {
-            let trigger = &b.entries[o as usize].trigger;
-            let list = base.as_ref().and_then(|m| m.get(trigger.as_str()));
+            let Some(e) = b.entries.get(o as usize) else { return false };
+            let list = base.as_ref().and_then(|m| m.get(e.trigger.as_str()));
             toggled.iter().any(|(n, keys, on)| {
-                let shared = similar::shared_keys(trigger, keys);
+                let shared = similar::shared_keys(&e.trigger, keys);
                 list.map_or(shared > 0, |l| l.changed_by(*n, shared, *on))
             })
         })

@@ -136,6 +136,35 @@ impl KeyIndex {
         }
     }
 
+    /// Adds trigger number `n` (keyed by its words as [`ranked`](Self::ranked) keys a query).
+    pub fn insert_trigger(&mut self, n: u32, trigger: &str) {
+        for k in trigger.split_whitespace().filter_map(key) {
+            let list = self.by_key.entry(k).or_default();
+            if let Err(at) = list.binary_search(&n) {
+                list.insert(at, n);
+            }
+        }
+    }
+
+    /// Removes trigger number `n` (which had `trigger`).
+    pub fn remove_trigger(&mut self, n: u32, trigger: &str) {
+        for k in trigger.split_whitespace().filter_map(key) {
+            if let Some(list) = self.by_key.get_mut(&k) {
+                if let Ok(at) = list.binary_search(&n) {
+                    list.remove(at);
+                }
+            }
+        }
+    }
+
+    /// The numbers listed under any of `keys`, ascending, each once.
+    pub fn with_any_key(&self, keys: &[u64]) -> Vec<u32> {
+        let mut out: Vec<u32> = keys.iter().filter_map(|k| self.by_key.get(k)).flatten().copied().collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The [`MAX_SCORED`] titles sharing the most word keys with `trigger`
     /// (ties: lower numbers), in ascending number.
     pub fn candidates(&self, trigger: &str) -> Vec<u32> {
