@@ -49,20 +49,23 @@ pub fn tokens(s: &str) -> Vec<String> {
     out
 }
 
-/// Calls `f` with each token of `s`; `stems` memoises the stem of each word
-/// (a workspace's bodies repeat a few thousand words many times over).
-fn for_each_token(s: &str, stems: &mut HashMap<String, String>, mut f: impl FnMut(&str)) {
+/// Calls `f` with each token of `s`; `stems` memoises what each word gives
+/// (its stem, or None for a stop word or a single character), so a word seen
+/// before costs one lookup (a workspace's bodies repeat a few thousand words
+/// many times over).
+fn for_each_token(s: &str, stems: &mut HashMap<String, Option<String>>, mut f: impl FnMut(&str)) {
     let lower = s.to_lowercase();
-    for w in lower.split(|c: char| !c.is_alphanumeric()) {
-        if w.chars().nth(1).is_none() || STOP.contains(&w) {
-            continue;
-        }
-        if let Some(stem) = stems.get(w) {
-            f(stem);
-        } else {
-            let stem = stem_phrase(w);
-            f(&stem);
-            stems.insert(w.to_string(), stem);
+    for w in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        match stems.get(w) {
+            Some(Some(stem)) => f(stem),
+            Some(None) => {}
+            None => {
+                let stem = (w.chars().nth(1).is_some() && !STOP.contains(&w)).then(|| stem_phrase(w));
+                if let Some(stem) = &stem {
+                    f(stem);
+                }
+                stems.insert(w.to_string(), stem);
+            }
         }
     }
 }
@@ -105,8 +108,15 @@ impl Bm25 {
             ];
             for (w, text) in fields {
                 for_each_token(text, &mut stems, |t| {
-                    let next = idx.terms.len() as u32;
-                    let id = *idx.terms.entry(t.to_string()).or_insert(next);
+                    // A term is copied once, when first seen, not per occurrence.
+                    let id = match idx.terms.get(t) {
+                        Some(&id) => id,
+                        None => {
+                            let id = idx.terms.len() as u32;
+                            idx.terms.insert(t.to_string(), id);
+                            id
+                        }
+                    };
                     *tf.entry(id).or_default() += w;
                     len += w;
                 });

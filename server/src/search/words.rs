@@ -10,8 +10,15 @@ use std::cell::RefCell;
 use rust_stemmers::{Algorithm, Stemmer};
 
 thread_local! {
-    static STEMMER: RefCell<Stemmer> = RefCell::new(Stemmer::create(Algorithm::English));
+    /// The stemmer and the stems it already gave (Snowball costs a few
+    /// thousand instructions a word; a workspace repeats a few thousand words).
+    static STEMMER: RefCell<(Stemmer, rustc_hash::FxHashMap<String, String>)> =
+        RefCell::new((Stemmer::create(Algorithm::English), Default::default()));
 }
+
+/// Most stems remembered per thread before the memo starts over (a large
+/// workspace's vocabulary fits; a server fed endless novel words stays bounded).
+const MEMO_WORDS: usize = 1 << 16;
 
 /// Shortest word a typo is tolerated in.
 pub const MIN_TYPO_LEN: usize = 5;
@@ -19,8 +26,24 @@ pub const MIN_TYPO_LEN: usize = 5;
 /// Each whitespace-separated word stemmed (input should already be lowercase).
 pub fn stem_phrase(s: &str) -> String {
     STEMMER.with(|st| {
-        let st = st.borrow();
-        s.split_whitespace().map(|w| st.stem(w).into_owned()).collect::<Vec<_>>().join(" ")
+        let (stemmer, memo) = &mut *st.borrow_mut();
+        let mut out = String::with_capacity(s.len());
+        for w in s.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            if let Some(stem) = memo.get(w) {
+                out.push_str(stem);
+                continue;
+            }
+            let stem = stemmer.stem(w).into_owned();
+            out.push_str(&stem);
+            if memo.len() >= MEMO_WORDS {
+                memo.clear();
+            }
+            memo.insert(w.to_string(), stem);
+        }
+        out
     })
 }
 
