@@ -79,6 +79,14 @@ fn check_process(dir: &Path, runs: usize) -> (Duration, f64) {
     (wall, peak)
 }
 
+/// (all, steal) CPU time of the machine so far, from /proc/stat, when readable:
+/// on a shared VM the hypervisor's steal stretches wall times, so each row says how much.
+fn cpu_times() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let fields: Vec<u64> = stat.lines().next()?.split_whitespace().skip(1).filter_map(|f| f.parse().ok()).collect();
+    Some((fields.iter().sum(), *fields.get(7)?))
+}
+
 fn ms(d: Duration) -> String {
     let ms = d.as_secs_f64() * 1e3;
     if ms < 1.0 {
@@ -104,6 +112,7 @@ fn main() {
         "rename",
         "fix-all",
         "findings",
+        "steal",
     ];
     println!("| {} |", cols.join(" | "));
     println!("|{}", " --- |".repeat(cols.len()));
@@ -115,6 +124,7 @@ fn main() {
         } else {
             21
         };
+        let cpu_before = cpu_times();
         let files = generate(entries, entries.div_ceil(20), 42);
         let tmp = tempfile::tempdir().expect("tmp");
         for (p, t) in &files {
@@ -198,8 +208,14 @@ fn main() {
             let mut copy = ws.clone();
             std::hint::black_box(fix_all::fix_all(&mut copy).changed.len());
         });
+        let steal = match (cpu_before, cpu_times()) {
+            (Some((t0, s0)), Some((t1, s1))) if t1 > t0 => {
+                format!("{:.0}%", 100.0 * (s1 - s0) as f64 / (t1 - t0) as f64)
+            }
+            _ => "?".into(),
+        };
         println!(
-            "| {entries} | {} | {proc_peak:.0} MB | {} | {} | {} | {} | {} | {} | {} | {} | {} | {n} |",
+            "| {entries} | {} | {proc_peak:.0} MB | {} | {} | {} | {} | {} | {} | {} | {} | {} | {n} | {steal} |",
             ms(proc_wall),
             ms(full),
             ms(edit),

@@ -291,3 +291,28 @@ mod spliced_edits {
         }
     }
 }
+
+/// Parsing, binding and the full check run on several threads for large
+/// workspaces; the answer must not depend on how many.
+#[test]
+fn a_large_workspace_checks_the_same_on_one_thread_and_on_several() {
+    for seed in [3, 11] {
+        let files: Vec<(String, FileText)> = memory_index_lsp::cli::gen::generate(5_000, 250, seed)
+            .into_iter()
+            .map(|(p, t)| (p, FileText::from(t)))
+            .collect();
+        let checked = |threads: usize| {
+            let mut ws = Workspace::default();
+            ws.set_threads(threads);
+            ws.set_files(files.clone());
+            let found = rules::check(&ws);
+            (ws, found)
+        };
+        let (one, alone) = checked(1);
+        let (several, together) = checked(4);
+        assert!(alone.len() > 100, "the generated workspace has problems to find: {}", alone.len());
+        assert_eq!(shown(&one, &alone), shown(&several, &together), "seed {seed}");
+        assert_eq!(alone, together, "seed {seed}: fixes and related locations too");
+        assert_eq!(one.bindings().entries, several.bindings().entries, "seed {seed}: the binding");
+    }
+}

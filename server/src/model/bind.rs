@@ -274,8 +274,7 @@ impl Bindings {
                 })
                 .collect()
         };
-        let parallel =
-            index.entries.len() >= PARALLEL_ENTRIES && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+        let parallel = index.entries.len() >= PARALLEL_ENTRIES && ws.threads() > 1;
         let infos = if parallel {
             let (first, second) = index.entries.split_at(index.entries.len() / 2);
             std::thread::scope(|s| {

@@ -140,6 +140,8 @@ pub struct Workspace {
     caches: [cache::Cache; 3],
     /// How the index changed since the last checked state, when the update was a splice.
     splice: Option<Box<IndexSplice>>,
+    /// Most threads parsing, binding and checking may use (None: one per core).
+    threads: Option<usize>,
 }
 
 impl Workspace {
@@ -149,6 +151,17 @@ impl Workspace {
 
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// Limits the threads that parsing, binding and a full check use (at least one).
+    /// The results never depend on it; by default there is one per core, at most 8.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = Some(threads.max(1));
+    }
+
+    /// The threads parsing, binding and a full check may use.
+    pub fn threads(&self) -> usize {
+        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).min(8)
     }
 
     /// Problems found in the configuration sources (reported on the config file).
@@ -202,7 +215,7 @@ impl Workspace {
     pub fn set_files(&mut self, files: Vec<(String, FileText)>) {
         let jobs: Vec<(String, FileText, Role)> =
             files.into_iter().map(|(p, c)| (p.clone(), c, self.classify(&p))).collect();
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+        let threads = self.threads();
         let parsed: Vec<(SourceFile, Role)> = if threads > 1 && jobs.len() > 8 {
             let mut jobs: Vec<(usize, (String, FileText, Role))> = jobs.into_iter().enumerate().collect();
             jobs.sort_by_key(|(_, j)| std::cmp::Reverse(j.1.text.len()));

@@ -289,7 +289,7 @@ pub fn check(ws: &Workspace) -> Vec<Finding> {
     let ctx = Ctx::new(ws, None);
     let mut out = Vec::new();
     let entries = ctx.index.map_or(0, |(_, _, i)| i.entries.len());
-    let parallel = entries >= PARALLEL_ENTRIES && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+    let parallel = entries >= PARALLEL_ENTRIES && ws.threads() > 1;
     let decision_only = if parallel {
         std::thread::scope(|s| {
             let other = s.spawn(|| {
