@@ -7,8 +7,10 @@
 //! bind, every rule), a one-line index edit (a letter typed into a trigger,
 //! then removed) re-checked on a live workspace,
 //! resolve (a fuzzy hit, a BM25 fallback, a no-match), completion in a skill
-//! file, rename of a trigger and fix-all. `MI_BENCH_SIZES=400,10000` picks
-//! the sizes. The server's figures (edit to diagnostics, navigation latency,
+//! file, rename of a trigger and fix-all, and the share of CPU time the
+//! hypervisor stole while the row ran (on a shared VM it stretches every wall
+//! time; compare rows and versions only at similar steal).
+//! `MI_BENCH_SIZES=400,10000` picks the sizes. The server's figures (edit to diagnostics, navigation latency,
 //! resident memory) come from the `lsp` bench.
 
 use std::path::Path;

@@ -107,12 +107,13 @@ impl Prepared {
         MATCHER.with(|m| {
             let (matcher, buf) = &mut *m.borrow_mut();
             let hay = Utf32Str::new(candidate, buf);
-            self.raw_in(matcher, hay, candidate, candidate.chars().count())
+            self.raw_in(matcher, hay, candidate, &mut None)
         })
     }
 
-    /// [`raw`](Self::raw) with the candidate already converted (`hay`, `chars` characters).
-    fn raw_in(&self, matcher: &mut Matcher, hay: Utf32Str, candidate: &str, chars: usize) -> Option<u32> {
+    /// [`raw`](Self::raw) with the candidate already converted (`hay`); `chars`
+    /// caches its character count, counted only once a match needs it.
+    fn raw_in(&self, matcher: &mut Matcher, hay: Utf32Str, candidate: &str, chars: &mut Option<usize>) -> Option<u32> {
         let mut total = 0u32;
         for (_, atom, len) in &self.words {
             let score = u32::from(atom.score(hay, matcher)?);
@@ -130,7 +131,7 @@ impl Prepared {
         // Prefer the tighter candidate among equals: one point per 4 unmatched
         // characters, at most LENGTH_PENALTY_CAP.
         let q_len = self.chars as usize + self.words.len();
-        let extra = chars.saturating_sub(q_len) as u32;
+        let extra = chars.get_or_insert_with(|| candidate.chars().count()).saturating_sub(q_len) as u32;
         Some(total.saturating_sub((extra / 4).min(LENGTH_PENALTY_CAP)))
     }
 }
@@ -148,7 +149,7 @@ pub fn sum_matching(queries: &[Prepared], candidate: &str, needed: usize) -> Opt
     MATCHER.with(|m| {
         let (matcher, buf) = &mut *m.borrow_mut();
         let hay = Utf32Str::new(candidate, buf);
-        let chars = candidate.chars().count();
+        let mut chars = None;
         let (mut total, mut matched) = (0, 0);
         for (i, q) in queries.iter().enumerate() {
             if matched + (queries.len() - i) < needed {
@@ -157,7 +158,9 @@ pub fn sum_matching(queries: &[Prepared], candidate: &str, needed: usize) -> Opt
             if q.words.is_empty() || q.required & !have != 0 {
                 continue;
             }
-            if let Some(s) = q.raw_in(matcher, hay, candidate, chars).filter(|&s| s >= MIN_SCORE_PER_CHAR * q.chars) {
+            if let Some(s) =
+                q.raw_in(matcher, hay, candidate, &mut chars).filter(|&s| s >= MIN_SCORE_PER_CHAR * q.chars)
+            {
                 total += s;
                 matched += 1;
             }
