@@ -213,13 +213,14 @@ impl Workspace {
     /// the largest files first from one queue, so the index (often the
     /// largest file by far) never leaves one thread with most of the work.
     pub fn set_files(&mut self, files: Vec<(String, FileText)>) {
-        let jobs: Vec<(String, FileText, Role)> =
-            files.into_iter().map(|(p, c)| (p.clone(), c, self.classify(&p))).collect();
+        // (position in `files`, path, content, role)
+        type Job = (usize, String, FileText, Role);
+        let mut jobs: Vec<Job> =
+            files.into_iter().enumerate().map(|(i, (p, c))| (i, p.clone(), c, self.classify(&p))).collect();
         let threads = self.threads();
         let parsed: Vec<(SourceFile, Role)> = if threads > 1 && jobs.len() > 8 {
-            let mut jobs: Vec<(usize, (String, FileText, Role))> = jobs.into_iter().enumerate().collect();
-            jobs.sort_by_key(|(_, j)| std::cmp::Reverse(j.1.text.len()));
-            let queue: Vec<std::sync::Mutex<Option<(usize, (String, FileText, Role))>>> =
+            jobs.sort_by_key(|j| std::cmp::Reverse(j.2.text.len()));
+            let queue: Vec<std::sync::Mutex<Option<Job>>> =
                 jobs.into_iter().map(|j| std::sync::Mutex::new(Some(j))).collect();
             let next = std::sync::atomic::AtomicUsize::new(0);
             let work = || {
@@ -228,7 +229,7 @@ impl Workspace {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(slot) = queue.get(i) else { break done };
                     let job = slot.lock().unwrap_or_else(|p| p.into_inner()).take();
-                    if let Some((order, (p, t, r))) = job {
+                    if let Some((order, p, t, r)) = job {
                         done.push((order, SourceFile::parse(p, t, r), r));
                     }
                 }
@@ -246,7 +247,7 @@ impl Workspace {
             done.sort_unstable_by_key(|d| d.0);
             done.into_iter().map(|(_, f, r)| (f, r)).collect()
         } else {
-            jobs.into_iter().map(|(p, t, r)| (SourceFile::parse(p, t, r), r)).collect()
+            jobs.into_iter().map(|(_, p, t, r)| (SourceFile::parse(p, t, r), r)).collect()
         };
         for (file, role) in parsed {
             self.insert(file, role);
