@@ -11,6 +11,11 @@
 //! keeps what it derived from files that did not (`model::Depends`), and
 //! treats an index edit inside entry lines as a splice (`model::splice`)
 //! that `rules` update findings from (`rules/incremental.rs`).
+//!
+//! Parallel where the work is large: loading parses files on every core,
+//! the binding and a full check use two threads from a few thousand entries
+//! on. Results never depend on the thread count (`Workspace::set_threads`;
+//! a property test compares one thread with several).
 
 pub mod cli;
 pub mod edit;
