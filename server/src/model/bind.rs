@@ -138,15 +138,17 @@ impl TitleMap {
         }
     }
 
+    /// The headings of title `g`.
+    fn ids_of(&self, g: u32) -> &[HeadingId] {
+        &self.ids[self.id_start[g as usize] as usize..self.id_start[g as usize + 1] as usize]
+    }
+
     fn get(&self, key: &str) -> &[HeadingId] {
-        self.find(key)
-            .map_or(&[], |g| &self.ids[self.id_start[g as usize] as usize..self.id_start[g as usize + 1] as usize])
+        self.find(key).map_or(&[], |g| self.ids_of(g))
     }
 
     fn groups(&self) -> impl Iterator<Item = (&str, &[HeadingId])> {
-        (0..self.id_start.len().saturating_sub(1) as u32).map(|g| {
-            (self.key(g), &self.ids[self.id_start[g as usize] as usize..self.id_start[g as usize + 1] as usize])
-        })
+        (0..self.id_start.len().saturating_sub(1) as u32).map(|g| (self.key(g), self.ids_of(g)))
     }
 }
 
@@ -181,26 +183,36 @@ impl TitleMapBuilder {
         self.pushed.push((g, id));
     }
 
-    /// Groups the headings by title, keeping path order within each (a counting sort).
+    /// Groups the headings by title, keeping path order within each.
     fn finish(self) -> TitleMap {
         let mut m = self.map;
         let titles = m.key_start.len().saturating_sub(1);
-        let mut start = vec![0u32; titles + 1];
-        for &(g, _) in &self.pushed {
-            start[g as usize + 1] += 1;
-        }
-        for g in 0..titles {
-            start[g + 1] += start[g];
-        }
-        let mut next = start.clone();
-        m.ids = vec![HeadingId { file: FileId(0), idx: 0 }; self.pushed.len()];
-        for (g, id) in self.pushed {
-            m.ids[next[g as usize] as usize] = id;
-            next[g as usize] += 1;
-        }
-        m.id_start = start;
+        (m.id_start, m.ids) = group_stable(titles, self.pushed.into_iter().map(|(g, id)| (g as usize, id)));
         m
     }
+}
+
+/// `items` grouped by their group number (below `groups`), keeping their
+/// order within each group (a counting sort): group `g` is
+/// `values[start[g]..start[g + 1]]`. Returns `(start, values)`.
+fn group_stable<T: Copy>(groups: usize, items: impl Iterator<Item = (usize, T)> + Clone) -> (Vec<u32>, Vec<T>) {
+    let mut start = vec![0u32; groups + 1];
+    for (g, _) in items.clone() {
+        start[g + 1] += 1;
+    }
+    for g in 0..groups {
+        start[g + 1] += start[g];
+    }
+    let mut next = start.clone();
+    let mut values = Vec::with_capacity(start[groups] as usize);
+    // Filled in place below; every slot is written exactly once.
+    let Some((_, first)) = items.clone().next() else { return (start, values) };
+    values.resize(start[groups] as usize, first);
+    for (g, v) in items {
+        values[next[g] as usize] = v;
+        next[g] += 1;
+    }
+    (start, values)
 }
 
 /// The binding of one workspace state.
@@ -277,45 +289,23 @@ impl Bindings {
         let parallel = index.entries.len() >= PARALLEL_ENTRIES && ws.threads() > 1;
         let infos = if parallel {
             let (first, second) = index.entries.split_at(index.entries.len() / 2);
-            std::thread::scope(|s| {
-                let other = s.spawn(|| bind_lines(second));
-                let mut infos = bind_lines(first);
-                // Binding never panics on input (fuzzed); if it did, it surfaces here as it would sequentially.
-                infos.extend(other.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-                infos
-            })
+            let (mut infos, rest) = super::join(|| bind_lines(first), || bind_lines(second));
+            infos.extend(rest);
+            infos
         } else {
             bind_lines(&index.entries)
         };
         let mut b = b;
         b.exact_head.reserve(infos.len() * 2);
         b.exact_links.reserve(infos.len() * 2);
-        let mut counts = vec![0u32; b.table.headings as usize + 1];
         for (i, info) in infos.iter().enumerate() {
-            if let Some(n) = info.heading.and_then(|h| b.table.number(h)) {
-                counts[n] += 1;
-            }
             b.link(EntryId(i as u32), info);
         }
+        // The entries of each heading, in index order.
+        let table = b.table.clone();
+        let bound = infos.iter().enumerate().filter_map(|(i, e)| Some((table.number(e.heading?)?, EntryId(i as u32))));
+        (b.bound_start, b.bound) = group_stable(table.headings as usize, bound);
         b.entries = infos;
-        // Counts → start offsets, then fill in index order.
-        let mut start = 0u32;
-        b.bound_start = counts
-            .iter()
-            .map(|&c| {
-                let s = start;
-                start += c;
-                s
-            })
-            .collect();
-        b.bound = vec![EntryId(0); start as usize];
-        let mut next = b.bound_start.clone();
-        for (i, e) in b.entries.iter().enumerate() {
-            if let Some(n) = e.heading.and_then(|h| b.table.number(h)) {
-                b.bound[next[n] as usize] = EntryId(i as u32);
-                next[n] += 1;
-            }
-        }
         b
     }
 

@@ -418,6 +418,17 @@ enum Role {
     Other,
 }
 
+/// Runs `here` on this thread and `there` on a second one, and returns both
+/// results. The engine never panics on input (fuzzed); if it did, the panic
+/// surfaces here as it would sequentially.
+pub(crate) fn join<A, B: Send>(here: impl FnOnce() -> A, there: impl FnOnce() -> B + Send) -> (A, B) {
+    std::thread::scope(|s| {
+        let other = s.spawn(there);
+        let a = here();
+        (a, other.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    })
+}
+
 /// A location in a workspace file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FileRange {

@@ -291,20 +291,20 @@ pub fn check(ws: &Workspace) -> Vec<Finding> {
     let entries = ctx.index.map_or(0, |(_, _, i)| i.entries.len());
     let parallel = entries >= PARALLEL_ENTRIES && ws.threads() > 1;
     let decision_only = if parallel {
-        std::thread::scope(|s| {
-            let other = s.spawn(|| {
-                let decision_only = decision_findings(&ctx);
+        let ((), (decision_only, other_lane)) = crate::model::join(
+            || {
+                run(&ctx, UNSPLICED_CHECKS, &mut out);
+                run(&ctx, INDEX_CHECKS[0], &mut out);
+            },
+            || {
                 let mut v = Vec::new();
+                let decision_only = decision_findings(&ctx);
                 run(&ctx, INDEX_CHECKS[1], &mut v);
                 (decision_only, v)
-            });
-            run(&ctx, UNSPLICED_CHECKS, &mut out);
-            run(&ctx, INDEX_CHECKS[0], &mut out);
-            // The checks never panic on input (fuzzed); if one did, it surfaces here as it would sequentially.
-            let (decision_only, v) = other.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-            out.extend(v);
-            decision_only
-        })
+            },
+        );
+        out.extend(other_lane);
+        decision_only
     } else {
         run(&ctx, UNSPLICED_CHECKS, &mut out);
         for lane in INDEX_CHECKS {

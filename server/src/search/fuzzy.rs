@@ -98,7 +98,11 @@ impl Prepared {
         if self.words.is_empty() {
             return None;
         }
-        let raw = self.raw(candidate)?;
+        self.raw(candidate).and_then(|raw| self.threshold(raw))
+    }
+
+    /// A raw score as [`score`](Self::score) counts it: None under the threshold.
+    fn threshold(&self, raw: u32) -> Option<u32> {
         (raw >= MIN_SCORE_PER_CHAR * self.chars).then_some(raw)
     }
 
@@ -158,9 +162,7 @@ pub fn sum_matching(queries: &[Prepared], candidate: &str, needed: usize) -> Opt
             if q.words.is_empty() || q.required & !have != 0 {
                 continue;
             }
-            if let Some(s) =
-                q.raw_in(matcher, hay, candidate, &mut chars).filter(|&s| s >= MIN_SCORE_PER_CHAR * q.chars)
-            {
+            if let Some(s) = q.raw_in(matcher, hay, candidate, &mut chars).and_then(|raw| q.threshold(raw)) {
                 total += s;
                 matched += 1;
             }

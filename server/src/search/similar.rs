@@ -117,28 +117,26 @@ pub struct KeyIndex {
 impl KeyIndex {
     /// Adds title number `n`.
     pub fn insert(&mut self, n: u32, title: &str) {
-        for k in word_keys(title) {
-            let list = self.by_key.entry(k).or_default();
-            if let Err(at) = list.binary_search(&n) {
-                list.insert(at, n);
-            }
-        }
+        self.list_under(n, word_keys(title));
     }
 
     /// Removes title number `n` (which had `title`).
     pub fn remove(&mut self, n: u32, title: &str) {
-        for k in word_keys(title) {
-            if let Some(list) = self.by_key.get_mut(&k) {
-                if let Ok(at) = list.binary_search(&n) {
-                    list.remove(at);
-                }
-            }
-        }
+        self.unlist_under(n, word_keys(title));
     }
 
     /// Adds trigger number `n` (keyed by its words as [`ranked`](Self::ranked) keys a query).
     pub fn insert_trigger(&mut self, n: u32, trigger: &str) {
-        for k in trigger.split_whitespace().filter_map(key) {
+        self.list_under(n, trigger.split_whitespace().filter_map(key));
+    }
+
+    /// Removes trigger number `n` (which had `trigger`).
+    pub fn remove_trigger(&mut self, n: u32, trigger: &str) {
+        self.unlist_under(n, trigger.split_whitespace().filter_map(key));
+    }
+
+    fn list_under(&mut self, n: u32, keys: impl Iterator<Item = u64>) {
+        for k in keys {
             let list = self.by_key.entry(k).or_default();
             if let Err(at) = list.binary_search(&n) {
                 list.insert(at, n);
@@ -146,9 +144,8 @@ impl KeyIndex {
         }
     }
 
-    /// Removes trigger number `n` (which had `trigger`).
-    pub fn remove_trigger(&mut self, n: u32, trigger: &str) {
-        for k in trigger.split_whitespace().filter_map(key) {
+    fn unlist_under(&mut self, n: u32, keys: impl Iterator<Item = u64>) {
+        for k in keys {
             if let Some(list) = self.by_key.get_mut(&k) {
                 if let Ok(at) = list.binary_search(&n) {
                     list.remove(at);
