@@ -5,7 +5,8 @@
 //! the `check` process on the workspace written to disk (wall, and its peak
 //! resident memory sampled from /proc), the in-process full check (parse,
 //! bind, every rule), a one-line index edit (a letter typed into a trigger,
-//! then removed) re-checked on a live workspace,
+//! then removed, applied as the language server applies a keystroke)
+//! re-checked on a live workspace,
 //! resolve (a fuzzy hit, a BM25 fallback, a no-match), completion in a skill
 //! file, rename of a trigger and fix-all, and the share of CPU time the
 //! hypervisor stole while the row ran (on a shared VM it stretches every wall
@@ -21,6 +22,7 @@ use memory_index_lsp::cli::gen::generate;
 use memory_index_lsp::ide::{completion, fix_all, rename, resolve};
 use memory_index_lsp::model::{FileText, Workspace};
 use memory_index_lsp::rules;
+use memory_index_lsp::text::TextRange;
 
 const INDEX: &str = "agents/memory-index.md";
 
@@ -148,12 +150,13 @@ fn main() {
         // groups all change).
         let sec = index.find("\n## ").expect("a section");
         let at = sec + index[sec..].find("\n/when ").expect("an entry") + "\n/when ".len();
-        let typed = format!("{}q{}", &index[..at], &index[at..]);
+        // Applied as the language server applies a keystroke (`edit_file`:
+        // the change's range, the text edited in place).
         let mut flip = false;
         let edit = time(runs * 3, || {
             flip = !flip;
-            let text = if flip { typed.clone() } else { index.clone() };
-            ws.set_file(INDEX, FileText::from(text));
+            let change = if flip { (TextRange::empty(at), "q") } else { (TextRange::new(at, at + 1), "") };
+            ws.edit_file(INDEX, &[change]);
             std::hint::black_box(rules::findings(&ws).len());
         });
 

@@ -42,6 +42,15 @@ impl TextRange {
     pub const fn as_range(self) -> Range<usize> {
         self.start..self.end
     }
+    /// This range moved `by` bytes later (earlier when negative); wraps
+    /// nothing: moving before offset 0 is a caller's bug.
+    pub const fn moved(self, by: isize) -> Self {
+        Self::new(self.start.wrapping_add_signed(by), self.end.wrapping_add_signed(by))
+    }
+    /// This range moved `by` bytes later.
+    pub const fn shifted(self, by: usize) -> Self {
+        Self::new(self.start + by, self.end + by)
+    }
 }
 
 impl From<Range<usize>> for TextRange {

@@ -10,6 +10,7 @@ use memory_index_lsp::ide::{navigate, resolve};
 use memory_index_lsp::model::{FileText, Workspace};
 use memory_index_lsp::rules;
 use memory_index_lsp::syntax::{decision, index};
+use memory_index_lsp::text::TextRange;
 use proptest::prelude::*;
 
 /// Index-like and Markdown-like lines, plus hostile bytes.
@@ -253,6 +254,7 @@ mod spliced_edits {
             edits in proptest::collection::vec((any::<Index>(), any::<Index>(), 0u8..14, any::<Index>(), line()), 1..14),
             every in 1usize..4,
             crlf in any::<bool>(),
+            in_place in any::<bool>(),
         ) {
             let (mut files, titles) = setup();
             let nl = if crlf { "\r\n" } else { "\n" };
@@ -268,9 +270,22 @@ mod spliced_edits {
                 let entries: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with('/')).collect();
                 let l = if kind % 3 == 0 && !entries.is_empty() { entries[which.index(entries.len())] } else { which.index(lines.len()) };
                 let o = other.index(lines.len());
-                lines[l] = edit(&lines[l], &lines[o], kind, pos, &titles, &any);
+                let new_line = edit(&lines[l], &lines[o], kind, pos, &titles, &any);
+                let old = std::mem::replace(&mut lines[l], new_line);
                 let text = lines.join(nl) + nl;
-                ws.set_file(&files[0].0, FileText::from(text.as_str()));
+                if in_place {
+                    // As a language server does: the changed line's byte range, in
+                    // one change or as a deletion then an insertion.
+                    let start: usize = lines[..l].iter().map(|x| x.len() + nl.len()).sum();
+                    let r = TextRange::new(start, start + old.len());
+                    let one = [(r, lines[l].as_str())];
+                    let two = [(r, ""), (TextRange::empty(start), lines[l].as_str())];
+                    let edits: &[(TextRange, &str)] = if kind % 2 == 0 { &one } else { &two };
+                    prop_assert!(ws.edit_file(&files[0].0, edits).is_some());
+                    prop_assert_eq!(ws.file(ws.file_id(&files[0].0).expect("index")).map(|f| f.text.as_str()), Some(text.as_str()));
+                } else {
+                    ws.set_file(&files[0].0, FileText::from(text.as_str()));
+                }
                 let spliced = ws.index().map(|(_, _, i)| i.clone());
                 prop_assert_eq!(spliced, Some(index::parse(&text)), "the index re-parsed in place equals a fresh parse");
                 if (n + 1) % every != 0 {

@@ -8,7 +8,7 @@ use memory_index_lsp::syntax::index;
 fuzz_target!(|data: &[u8]| {
     let text = FileText::from_bytes(data.to_vec()).text;
     let f = index::parse(&text);
-    for l in &f.lines {
+    for l in f.lines() {
         assert!(l.range.end <= text.len() && l.full.end <= text.len());
         assert!(text.is_char_boundary(l.range.start) && text.is_char_boundary(l.range.end));
     }

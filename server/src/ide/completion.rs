@@ -38,8 +38,7 @@ pub fn complete(ws: &Workspace, file: FileId, offset: usize) -> Vec<Item> {
     let line = f.line_index.line_content(&f.text, f.line_index.line_of(offset));
     let before = f.text.get(line.start..offset.min(line.end)).unwrap_or("");
     let in_section = f.index().is_some_and(|i| {
-        i.lines
-            .get(f.line_index.line_of(offset))
+        i.line(f.line_index.line_of(offset))
             .is_some_and(|l| l.section.is_some() && !matches!(l.kind, LineKind::SectionHeading(_)))
     });
     if let Some(index) = f.index() {
@@ -159,7 +158,7 @@ fn triggers(
         let section_file = ws.file(file).and_then(|f| {
             let index = f.index()?;
             let line = f.line_index.line_of(range.start);
-            let s = index.lines.get(line)?.section?;
+            let s = index.section_of(line)?;
             ws.file_id(section_path(&index.sections[s].name_text))
         });
         if let Some(sf) = section_file.and_then(|id| Some((id, ws.file(id)?.decision()?))) {

@@ -21,7 +21,7 @@ pub fn inlay_hints(ws: &Workspace, file: FileId) -> Vec<(usize, String)> {
             let heading = ws.heading(h)?;
             let name = f.path.rsplit('/').next().unwrap_or(&f.path);
             let mark = if e.heading.is_some() { "→" } else { "≈" };
-            Some((index.lines[e.line].range.end, format!(" {mark} {name}:{}", heading.line + 1)))
+            Some((index.range(e.line).end, format!(" {mark} {name}:{}", heading.line + 1)))
         })
         .collect()
 }

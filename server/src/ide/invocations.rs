@@ -57,7 +57,7 @@ pub fn of(ws: &Workspace) -> Arc<Invocations> {
             for inv in invocation::scan(&f.text) {
                 let in_index_line = index.is_some_and(|i| {
                     let line = f.line_index.line_of(inv.op_range.start);
-                    i.lines.get(line).is_some_and(|l| matches!(l.kind, LineKind::Entry(_) | LineKind::Preamble))
+                    i.line(line).is_some_and(|l| matches!(l.kind, LineKind::Entry(_) | LineKind::Preamble))
                 });
                 if !in_index_line {
                     all.push(Found { file, inv });

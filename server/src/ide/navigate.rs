@@ -57,7 +57,7 @@ pub fn references(ws: &Workspace, file: FileId, offset: usize) -> Vec<FileRange>
         for e in &b.entries {
             let candidate = e.heading == Some(h) || (e.heading.is_none() && e.section_file == Some(h.file));
             if candidate && triggers::entry_target(ws, e) == Some(h) {
-                out.push(FileRange { file: index_id, range: index.lines[e.line].range });
+                out.push(FileRange { file: index_id, range: index.range(e.line) });
             }
         }
     }

@@ -1,7 +1,6 @@
 //! Document symbols (index sections and entries; the decision heading tree) and folding ranges.
 
 use crate::model::{FileId, Workspace};
-use crate::syntax::index::LineKind;
 use crate::text::TextRange;
 
 /// What a symbol is.
@@ -35,12 +34,12 @@ pub fn document_symbols(ws: &Workspace, file: FileId) -> Vec<Symbol> {
             .sections
             .iter()
             .map(|s| {
-                let end = index.lines.get(s.end_line.saturating_sub(1)).map_or(f.text.len(), |l| l.range.end);
-                let head = &index.lines[s.heading_line];
+                let end = index.line(s.end_line.saturating_sub(1)).map_or(f.text.len(), |l| l.range.end);
+                let head = index.range(s.heading_line);
                 let children = (s.heading_line + 1..s.end_line)
-                    .filter(|&l| matches!(index.lines[l].kind, LineKind::Entry(_)))
+                    .filter(|&l| index.is_entry(l))
                     .map(|l| {
-                        let r = index.lines[l].range;
+                        let r = index.range(l);
                         Symbol {
                             name: r.slice(&f.text).trim().to_string(),
                             kind: SymbolKind::Entry,
@@ -53,7 +52,7 @@ pub fn document_symbols(ws: &Workspace, file: FileId) -> Vec<Symbol> {
                 Symbol {
                     name: s.name_text.clone(),
                     kind: SymbolKind::File,
-                    range: TextRange::new(head.range.start, end.max(head.range.end)),
+                    range: TextRange::new(head.start, end.max(head.end)),
                     selection: s.name,
                     children,
                 }
@@ -120,7 +119,7 @@ pub fn workspace_symbols(ws: &Workspace, query: &str, limit: usize) -> Vec<Works
     let mut all: Vec<WorkspaceSymbol> = Vec::new();
     if let Some((id, _, index)) = ws.index() {
         for e in &ws.bindings().entries {
-            let range = index.lines[e.line].range;
+            let range = index.range(e.line);
             for w in std::iter::once(&e.trigger).chain(&e.extras).filter(|w| !w.is_empty()) {
                 all.push(WorkspaceSymbol {
                     name: format!("{} {w}", e.op.token()),

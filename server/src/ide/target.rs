@@ -23,7 +23,7 @@ pub fn at(ws: &Workspace, file: FileId, offset: usize) -> Option<Target> {
     let f = ws.file(file)?;
     if let Some(index) = f.index() {
         let line = f.line_index.line_of(offset);
-        let l = index.lines.get(line)?;
+        let l = index.line(line)?;
         match &l.kind {
             LineKind::Entry(_) => {
                 let pos = index.entries.binary_search(&line).ok()?;

@@ -39,7 +39,7 @@ pub fn tokens(ws: &Workspace, file: FileId, findings: &[Finding]) -> Vec<(TextRa
     let Some(f) = ws.file(file) else { return Vec::new() };
     let mut out = Vec::new();
     if let Some(index) = f.index() {
-        for l in &index.lines {
+        for l in index.lines() {
             match &l.kind {
                 LineKind::SectionHeading(s) => out.push((index.sections[*s].name, TokenType::SectionPath, 0)),
                 LineKind::Entry(e) => {

@@ -538,13 +538,33 @@ impl LanguageServer for Backend {
                 tracing::warn!("ignoring stale didChange (version {version} <= {})", doc.version);
                 return;
             }
+            let before = doc.rope.len_bytes();
+            // The same edits for the engine's copy, unless one replaced everything.
+            let mut edits: Option<Vec<(TextRange, String)>> = Some(Vec::new());
             for change in params.content_changes {
-                apply_change(&mut doc.rope, change, enc);
+                let edit = apply_change(&mut doc.rope, change, enc);
+                edits = edits.zip(edit).map(|(mut all, e)| {
+                    all.push(e);
+                    all
+                });
             }
             doc.version = version;
-            let text = doc.rope.to_string();
+            let rope = doc.rope.clone();
             if let Some((i, rel)) = st.locate_uri(&uri) {
-                st.roots[i].ws.set_file(&rel, FileText::from(text));
+                let ws = &mut st.roots[i].ws;
+                // Edited in place when the engine holds the text the edits apply to
+                // (no copy of the document, no comparison to find what changed).
+                let in_sync = ws.file_id(&rel).and_then(|id| ws.file(id)).is_some_and(|f| f.text.len() == before);
+                let edited = match edits.filter(|_| in_sync) {
+                    Some(edits) => {
+                        let edits: Vec<(TextRange, &str)> = edits.iter().map(|(r, t)| (*r, t.as_str())).collect();
+                        ws.edit_file(&rel, &edits).is_some()
+                    }
+                    None => false,
+                };
+                if !edited {
+                    ws.set_file(&rel, FileText::from(rope.to_string()));
+                }
                 st.mark_dirty(i);
             }
         }

@@ -17,7 +17,7 @@ use crate::load;
 use crate::model::config::ConfigPatch;
 use crate::model::{FileText, Workspace};
 use crate::rules;
-use crate::text::Encoding;
+use crate::text::{Encoding, TextRange};
 
 /// An open document.
 #[derive(Debug)]
@@ -210,14 +210,25 @@ impl State {
 }
 
 /// Applies one content change to a rope; ranges are clamped to the document.
-pub fn apply_change(rope: &mut Rope, change: TextDocumentContentChangeEvent, enc: Encoding) {
+/// Returns the byte range it replaced and the new text (the same edit for the
+/// engine's copy), or None when the change replaced the whole document.
+pub fn apply_change(
+    rope: &mut Rope,
+    change: TextDocumentContentChangeEvent,
+    enc: Encoding,
+) -> Option<(TextRange, String)> {
     match change.range {
-        None => *rope = Rope::from_str(&change.text),
+        None => {
+            *rope = Rope::from_str(&change.text);
+            None
+        }
         Some(r) => {
             let (a, b) = (char_index(rope, r.start, enc), char_index(rope, r.end, enc));
             let (a, b) = (a.min(b), a.max(b));
+            let bytes = TextRange::new(rope.char_to_byte(a), rope.char_to_byte(b));
             rope.remove(a..b);
             rope.insert(a, &change.text);
+            Some((bytes, change.text))
         }
     }
 }
@@ -255,11 +266,16 @@ mod tests {
     fn change(text: &str, (l1, c1): (u32, u32), (l2, c2): (u32, u32), new: &str, enc: Encoding) -> String {
         let mut rope = Rope::from_str(text);
         let range = Range { start: Position::new(l1, c1), end: Position::new(l2, c2) };
-        apply_change(
+        let edit = apply_change(
             &mut rope,
             TextDocumentContentChangeEvent { range: Some(range), range_length: None, text: new.into() },
             enc,
         );
+        // The byte edit it reports, applied to the old text, gives the same text (what the engine's copy gets).
+        let (bytes, inserted) = edit.expect("a range change reports its byte range");
+        let mut copy = text.to_string();
+        copy.replace_range(bytes.as_range(), &inserted);
+        assert_eq!(copy, rope.to_string());
         rope.to_string()
     }
 

@@ -280,9 +280,9 @@ impl Bindings {
                 .iter()
                 .filter_map(|&line| {
                     let entry = index.entry(line)?;
-                    let section = index.lines[line].section;
+                    let section = index.section_of(line);
                     let section_file = section.and_then(|s| section_files[s]);
-                    Some(b.bind_entry(src.text.as_str(), entry, line, section, section_file, &mut key))
+                    Some(b.bind_entry(src.text.as_str(), &entry, line, section, section_file, &mut key))
                 })
                 .collect()
         };
@@ -329,12 +329,12 @@ impl Bindings {
         let mut key = String::new();
         for &(id, line) in changed {
             let Some(entry) = index.entry(line) else { continue };
-            let section = index.lines[line].section;
+            let section = index.section_of(line);
             let section_file = section.and_then(|s| {
                 ws.file_id(section_path(&index.sections[s].name_text))
                     .filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()))
             });
-            let info = self.bind_entry(&index_file.text, entry, line, section, section_file, &mut key);
+            let info = self.bind_entry(&index_file.text, &entry, line, section, section_file, &mut key);
             let old = std::mem::replace(&mut self.entries[id.0 as usize], info.clone());
             if old.heading != info.heading {
                 if let Some(h) = old.heading {

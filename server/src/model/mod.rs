@@ -197,15 +197,59 @@ impl Workspace {
     /// Adds or replaces the file at `path` (relative, `/`-separated). Returns its id.
     pub fn set_file(&mut self, path: &str, content: FileText) -> FileId {
         let role = self.classify(path);
-        let content = match role {
-            Role::Index => match self.splice_index(path, content) {
-                Ok(id) => return id,
-                Err(content) => content,
-            },
-            _ => content,
-        };
+        if matches!(role, Role::Index) && content.problem.is_none() {
+            if let Some(id) = self.file_id(path).filter(|&id| self.spliceable(id)) {
+                if let Some(file) = self.files[id.0 as usize].as_mut() {
+                    let kept = splice::kept_ends(&file.text, &content.text);
+                    let old_len = file.text.len();
+                    file.text = content.text;
+                    self.splice_or_parse(id, role, old_len, kept);
+                    return id;
+                }
+            }
+        }
         let file = SourceFile::parse(path.to_string(), content, role);
         self.insert(file, role)
+    }
+
+    /// Applies `edits` to the file at `path` in order, each range in the text
+    /// the previous ones left (as an editor's content changes are), without
+    /// copying the text: what a language server does on every keystroke. On
+    /// the index, the changed lines follow from the ranges, so no comparison
+    /// of old and new text is needed to find a splice. Ranges are clamped to
+    /// the text and to character boundaries. The file's decoding problem, if
+    /// any, is dropped: its text is now the editor's. Returns None when no
+    /// file is at `path`.
+    pub fn edit_file(&mut self, path: &str, edits: &[(TextRange, &str)]) -> Option<FileId> {
+        let id = self.file_id(path)?;
+        let role = self.classify(path);
+        let spliceable = matches!(role, Role::Index) && self.spliceable(id);
+        let file = self.files[id.0 as usize].as_mut()?;
+        let old_len = file.text.len();
+        let (mut prefix, mut suffix) = (old_len, old_len);
+        for (range, new) in edits {
+            let text = &mut file.text;
+            let floor = |mut i: usize| {
+                i = i.min(text.len());
+                while !text.is_char_boundary(i) {
+                    i -= 1;
+                }
+                i
+            };
+            let end = floor(range.end);
+            let start = floor(range.start.min(end));
+            prefix = prefix.min(start);
+            suffix = suffix.min(text.len() - end);
+            text.replace_range(start..end, new);
+        }
+        file.problem = None;
+        if spliceable {
+            self.splice_or_parse(id, role, old_len, (prefix, suffix));
+        } else if let Some(old) = self.files[id.0 as usize].take() {
+            let file = SourceFile::parse(old.path, FileText { text: old.text, problem: None }, role);
+            self.insert(file, role);
+        }
+        Some(id)
     }
 
     /// Adds or replaces many files at once (loading a root), parsing them on
@@ -270,36 +314,40 @@ impl Workspace {
         }
     }
 
-    /// Updates the index in place when the edit is a splice (see [`splice`]):
-    /// re-parses and re-binds only the changed lines and records the splice.
-    /// Gives the content back, changing nothing, when it is not one.
-    fn splice_index(&mut self, path: &str, content: FileText) -> Result<FileId, FileText> {
-        let Some(id) = self.file_id(path) else { return Err(content) };
+    /// Whether an update of file `id` (the index) may be a splice: it parsed
+    /// cleanly and was bound, so there is a state to update from.
+    fn spliceable(&self, id: FileId) -> bool {
         let ready = self.file(id).is_some_and(|f| f.index().is_some() && f.problem.is_none());
-        if !ready || content.problem.is_some() || self.bindings.get().is_none() {
-            return Err(content);
-        }
-        let Some((lines, new_lines)) = self.file(id).and_then(|old| splice::window(old, &content.text)) else {
-            return Err(content);
+        ready && self.bindings.get().is_some()
+    }
+
+    /// The index `id` holds its new text, which kept `kept` bytes at both ends
+    /// of the previous one (`old_len` bytes; its line index and parse are
+    /// still the old ones). Updates it in place when the edit is a splice
+    /// (see [`splice`]): re-parses and re-binds only the changed lines and
+    /// records the splice. Otherwise parses it afresh.
+    fn splice_or_parse(&mut self, id: FileId, role: Role, old_len: usize, kept: (usize, usize)) {
+        let Some(mut file) = self.files[id.0 as usize].take() else { return };
+        let window = (file.line_index.text_len() == old_len)
+            .then(|| splice::window(&file.line_index, &file.text, kept))
+            .flatten();
+        let spliced = window.and_then(|(lines, new_lines)| {
+            let delta = file.text.len() as isize - old_len as isize;
+            let Parsed::Index(index) = &mut file.parsed else { return None };
+            index.splice(&file.text, &new_lines, lines.clone(), delta).then_some((lines, new_lines))
+        });
+        let Some((lines, new_lines)) = spliced else {
+            let file = SourceFile::parse(file.path, FileText { text: file.text, problem: file.problem }, role);
+            self.insert(file, role);
+            return;
         };
-        let Some(mut file) = self.files[id.0 as usize].take() else { return Err(content) };
-        let delta = content.text.len() as isize - file.text.len() as isize;
-        let spliced = match &mut file.parsed {
-            Parsed::Index(index) => index.splice(&content.text, &new_lines, lines.clone(), delta),
-            _ => false,
-        };
-        if !spliced {
-            self.files[id.0 as usize] = Some(file);
-            return Err(content);
-        }
         let old_lines = std::mem::replace(&mut file.line_index, new_lines);
-        file.text = content.text;
         self.files[id.0 as usize] = Some(file);
         let new = self.files[id.0 as usize].as_ref();
         let (Some(mut bindings), Some((new, index))) = (self.bindings.take(), new.and_then(|f| Some((f, f.index()?))))
         else {
             self.invalidate(Role::Index);
-            return Ok(id);
+            return;
         };
         let current = std::mem::take(&mut self.caches[1]);
         self.caches[2].clear();
@@ -307,7 +355,6 @@ impl Workspace {
         bindings.rebind(self, new, &splice::entries_on(index, &lines));
         self.splice = record;
         let _ = self.bindings.set(bindings);
-        Ok(id)
     }
 
     /// How the index changed since the last state whose derived values were

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use super::bind::{Bindings, EntryInfo};
 use super::cache::Cache;
-use super::{EntryId, SourceFile};
+use super::EntryId;
 use crate::syntax::index::IndexFile;
 use crate::text::LineIndex;
 
@@ -60,25 +60,37 @@ impl IndexSplice {
     }
 }
 
-/// The lines an edit of `old` (an index) into `new` changed, and the line
-/// index of `new`, when the edit kept the number of lines and changed at
-/// most [`MAX_LINES`] of them; whether their parse keeps its structure is
-/// [`IndexFile::splice`]'s to decide.
-pub(super) fn window(old: &SourceFile, new: &str) -> Option<(Range<usize>, LineIndex)> {
-    let (a, b) = (old.text.as_bytes(), new.as_bytes());
+/// The bytes an update of `old` into `new` kept at both ends: the lengths
+/// of their common prefix and of their common suffix (not overlapping).
+pub(super) fn kept_ends(old: &str, new: &str) -> (usize, usize) {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
     let prefix = common_prefix(a, b);
-    if prefix == a.len() && prefix == b.len() {
-        return Some((0..0, old.line_index.clone()));
-    }
     let max_suffix = a.len().min(b.len()) - prefix;
-    let suffix = common_suffix(&a[a.len() - max_suffix..], &b[b.len() - max_suffix..]);
-    let new_lines = old.line_index.edited(new, prefix, a.len() - suffix);
-    if old.line_index.line_count() != new_lines.line_count() {
+    (prefix, common_suffix(&a[a.len() - max_suffix..], &b[b.len() - max_suffix..]))
+}
+
+/// The lines an edit of an index (`old`: its line index) into `new`
+/// changed, and the line index of `new`, when the edit kept the number of
+/// lines and changed at most [`MAX_LINES`] of them; whether their parse
+/// keeps its structure is [`IndexFile::splice`]'s to decide. `kept` are the
+/// bytes the edit kept at both ends ([`kept_ends`], or what the editor's
+/// change ranges say): any smaller values are also right, only slower.
+pub(super) fn window(old: &LineIndex, new: &str, kept: (usize, usize)) -> Option<(Range<usize>, LineIndex)> {
+    let (prefix, suffix) = kept;
+    let old_len = old.text_len();
+    if prefix + suffix > old_len.min(new.len()) {
         return None;
     }
-    let first = old.line_index.line_of(prefix);
-    let last = old.line_index.line_of(a.len() - suffix);
-    if new_lines.line_of(prefix) != first || new_lines.line_of(b.len() - suffix) != last {
+    if prefix == old_len && prefix == new.len() {
+        return Some((0..0, old.clone()));
+    }
+    let new_lines = old.edited(new, prefix, old_len - suffix);
+    if old.line_count() != new_lines.line_count() {
+        return None;
+    }
+    let first = old.line_of(prefix);
+    let last = old.line_of(old_len - suffix);
+    if new_lines.line_of(prefix) != first || new_lines.line_of(new.len() - suffix) != last {
         return None;
     }
     let lines = first..last + 1;

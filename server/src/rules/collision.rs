@@ -38,12 +38,12 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                 let Some(heading) = ctx.ws.heading(h) else {
                     continue;
                 };
-                let text = |e: &EntryInfo| index.lines[e.line].range.slice(&src.text).trim().to_string();
+                let text = |e: &EntryInfo| index.range(e.line).slice(&src.text).trim().to_string();
                 out.push(
                     Finding::new(
                         Rule::Collision,
                         id,
-                        index.lines[e.line].range,
+                        index.range(e.line),
                         format!(
                             "{} and {} (line {}) both resolve to the heading {}",
                             q(&text(e)),
@@ -52,7 +52,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                             q(&heading.title)
                         ),
                     )
-                    .related(id, index.lines[other.line].range, "the other entry")
+                    .related(id, index.range(other.line), "the other entry")
                     .related(h.file, heading.range, "the heading both resolve to"),
                 );
             }

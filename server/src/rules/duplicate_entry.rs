@@ -16,15 +16,15 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     for (i, e) in ctx.entries() {
         let Some(first) = ctx.first_copy(i) else { continue };
         let line0 = ctx.b().entries[first].line;
-        let l = &index.lines[e.line];
-        let shown = l.range.slice(&src.text).trim();
+        let l = index.range(e.line);
+        let shown = l.slice(&src.text).trim();
         let f = Finding::new(
             Rule::DuplicateEntry,
             id,
-            l.range,
+            l,
             format!("duplicate entry {}: the same trigger is already at line {}", q(shown), line0 + 1),
         )
-        .related(id, index.lines[line0].range, "first entry with this trigger")
+        .related(id, index.range(line0), "first entry with this trigger")
         .fix(Fix::new(
             "Delete the duplicate entry",
             Applicability::Safe,

@@ -17,7 +17,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         let (Some(bar), false) = (e.bar, e.extras.iter().all(|x| !x.is_empty())) else {
             continue;
         };
-        let content_end = index.lines[line].range.start + index.lines[line].range.slice(&src.text).trim_end().len();
+        let content_end = index.range(line).start + index.range(line).slice(&src.text).trim_end().len();
         let range = TextRange::new(bar, content_end.max(bar + 1));
         let kept: Vec<&str> = e.extras.iter().filter(|x| !x.is_empty()).map(|x| x.slice(&src.text)).collect();
         let edit = if kept.is_empty() {

@@ -16,7 +16,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         if !e.trigger.is_empty() {
             continue;
         }
-        let end = index.lines[line].range.start + index.lines[line].range.slice(&src.text).trim_end().len();
+        let end = index.range(line).start + index.range(line).slice(&src.text).trim_end().len();
         out.push(Finding::new(
             Rule::EmptyTrigger,
             id,

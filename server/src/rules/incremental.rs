@@ -180,18 +180,14 @@ impl Scope {
         }
         // The changed lines' sections, and where entries of the files they name would go.
         let lines = sp.lines.clone();
-        let mut sections: Vec<usize> = index.lines
-            [lines.start.min(index.lines.len())..lines.end.min(index.lines.len())]
-            .iter()
-            .filter_map(|l| l.section)
-            .collect();
+        let mut sections: Vec<usize> = lines.clone().filter_map(|l| index.section_of(l)).collect();
         sections.dedup();
         let named: Vec<FileId> = sections
             .iter()
             .filter_map(|&s| ws.file_id(section_path(&index.sections[s].name_text)))
             .filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()))
             .collect();
-        let last_line_changed = lines.end >= index.lines.len();
+        let last_line_changed = lines.end >= index.line_count();
         if last_line_changed {
             files.extend(ws.decisions().map(|(f, _, _)| f));
         } else {
@@ -245,9 +241,7 @@ pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
         let line = line_of(f.range.start);
         match f.rule {
             Rule::UnknownOperator | Rule::MissingOperator => scope.lines.contains(&line),
-            Rule::UnorderedSection => {
-                index.lines.get(line).and_then(|l| l.section).is_some_and(|s| scope.sections.binary_search(&s).is_ok())
-            }
+            Rule::UnorderedSection => index.section_of(line).is_some_and(|s| scope.sections.binary_search(&s).is_ok()),
             Rule::EmptyTrigger
             | Rule::EmptyExtra
             | Rule::DuplicateEntry

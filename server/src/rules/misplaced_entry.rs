@@ -20,17 +20,17 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         let Some(heading) = ctx.ws.heading(h) else {
             continue;
         };
-        let l = &index.lines[e.line];
+        let l = index.range(e.line);
         let section = e.section.map_or(String::new(), |s| index.sections[s].name_text.clone());
         let target = ctx.path(h.file).to_string();
         let mut f = Finding::new(
             Rule::MisplacedEntry,
             id,
-            l.range,
+            l,
             format!("entry is in section {} but its heading {} is in {}", q(&section), q(&heading.title), q(&target)),
         )
         .related(h.file, heading.range, "the heading this entry binds");
-        if let Some(insert) = placer.as_ref().and_then(|p| p.insert_entry(h, l.range.slice(&src.text))) {
+        if let Some(insert) = placer.as_ref().and_then(|p| p.insert_entry(h, l.slice(&src.text))) {
             f = f.fix(Fix::new(
                 format!("Move to section {}", q(&target)),
                 Applicability::Safe,

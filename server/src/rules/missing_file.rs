@@ -20,8 +20,8 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         }
         let body = sec.heading_line + 1..sec.end_line;
-        let empty = body.clone().all(|l| index.lines[l].range.slice(text).trim().is_empty());
-        let heading = index.lines[sec.heading_line].range;
+        let empty = body.clone().all(|l| index.range(l).slice(text).trim().is_empty());
+        let heading = index.range(sec.heading_line);
         let range = if sec.name.is_empty() { heading } else { sec.name };
         let what = if path.is_empty() { "no file".to_string() } else { q(path) };
         let dir = &ctx.ws.config().decisions;
@@ -49,19 +49,16 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
 /// the end of the file, the blank lines before it too, so the file still ends
 /// with exactly one line terminator after the last kept line.
 fn empty_section_range(index: &crate::syntax::index::IndexFile, text: &str, heading: usize, end: usize) -> TextRange {
-    let start = index.lines[heading].full.start;
-    if end < index.lines.len() {
-        return TextRange::new(start, index.lines[end].full.start);
+    let start = index.full(heading).start;
+    if end < index.line_count() {
+        return TextRange::new(start, index.full(end).start);
     }
     let mut first = heading;
-    while first > 0
-        && index.lines[first - 1].range.slice(text).trim().is_empty()
-        && index.lines[first - 1].section.is_some()
-    {
+    while first > 0 && index.range(first - 1).slice(text).trim().is_empty() && index.section_of(first - 1).is_some() {
         first -= 1;
     }
     if first == heading || first == 0 {
         return TextRange::new(start, text.len());
     }
-    TextRange::new(index.lines[first].full.start, text.len())
+    TextRange::new(index.full(first).start, text.len())
 }

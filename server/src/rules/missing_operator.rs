@@ -1,7 +1,6 @@
 //! `missing-operator`: a section line that is neither an entry nor a kept label, comment or blank.
 
 use super::{q, Ctx, Finding, Rule};
-use crate::syntax::index::LineKind;
 use crate::text::TextRange;
 
 pub(crate) const DOC: &str = "A line inside an index section is not an entry: entries start with \
@@ -13,13 +12,11 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    for l in &index.lines[ctx.lines()] {
-        if l.kind != (LineKind::Unknown { slash: false }) {
-            continue;
-        }
-        let s = l.range.slice(&src.text);
+    for l in ctx.lines().filter(|&l| index.unknown(l) == Some(false)) {
+        let l = index.range(l);
+        let s = l.slice(&src.text);
         let lead = s.len() - s.trim_start().len();
-        let range = TextRange::new(l.range.start + lead, l.range.start + s.trim_end().len());
+        let range = TextRange::new(l.start + lead, l.start + s.trim_end().len());
         let shown: String = s.trim().chars().take(60).collect();
         out.push(Finding::new(
             Rule::MissingOperator,

@@ -181,7 +181,7 @@ impl<'a> Ctx<'a> {
 
     /// The index lines whose line-level findings this check covers.
     pub fn lines(&self) -> std::ops::Range<usize> {
-        let n = self.index.map_or(0, |(_, _, i)| i.lines.len());
+        let n = self.index.map_or(0, |(_, _, i)| i.line_count());
         match self.scope {
             None => 0..n,
             Some(s) => s.lines.start.min(n)..s.lines.end.min(n),
@@ -381,7 +381,7 @@ fn order(ws: &Workspace, a: &Finding, b: &Finding) -> std::cmp::Ordering {
 
 /// The full range of index line `line` (content plus terminator), for deletions.
 pub(crate) fn whole_line(index: &IndexFile, line: usize) -> TextRange {
-    index.lines[line].full
+    index.full(line)
 }
 
 /// Quotes `s` for a message: `` `s` ``.

@@ -73,10 +73,10 @@ impl<'a> Placer<'a> {
             return Some(after_line(index, l, line, nl));
         }
         if let Some((_, l)) = after {
-            return Some(TextEdit::insert(index.lines[l].full.start, format!("{line}{nl}")));
+            return Some(TextEdit::insert(index.full(l).start, format!("{line}{nl}")));
         }
         let body = sec.heading_line + 1..sec.end_line;
-        let last = body.clone().rev().find(|&l| !index.lines[l].range.slice(text).trim().is_empty());
+        let last = body.clone().rev().find(|&l| !index.range(l).slice(text).trim().is_empty());
         match last {
             Some(l) => Some(after_line(index, l, line, nl)),
             None => {
@@ -85,9 +85,9 @@ impl<'a> Placer<'a> {
                 if body.contains(&(h + 1)) {
                     Some(after_line(index, h + 1, line, nl))
                 } else {
-                    let l = &index.lines[h];
-                    let pre = if l.full.end == l.range.end { nl } else { "" };
-                    Some(TextEdit::insert(l.full.end, format!("{pre}{nl}{line}{nl}")))
+                    let (full, range) = (index.full(h), index.range(h));
+                    let pre = if full.end == range.end { nl } else { "" };
+                    Some(TextEdit::insert(full.end, format!("{pre}{nl}{line}{nl}")))
                 }
             }
         }
@@ -100,24 +100,24 @@ pub fn insert_entry(ws: &Workspace, heading: HeadingId, line: &str) -> Option<Te
 }
 
 fn after_line(index: &IndexFile, l: usize, line: &str, nl: &str) -> TextEdit {
-    let il = &index.lines[l];
-    if il.full.end == il.range.end {
-        TextEdit::insert(il.full.end, format!("{nl}{line}"))
+    let full = index.full(l);
+    if full.end == index.range(l).end {
+        TextEdit::insert(full.end, format!("{nl}{line}"))
     } else {
-        TextEdit::insert(il.full.end, format!("{line}{nl}"))
+        TextEdit::insert(full.end, format!("{line}{nl}"))
     }
 }
 
 fn new_section(index: &IndexFile, text: &str, path: &str, line: &str, nl: &str) -> TextEdit {
     let next = index.sections.iter().find(|s| section_path(&s.name_text) > path);
     match next {
-        Some(s) => TextEdit::insert(index.lines[s.heading_line].full.start, format!("## {path}{nl}{nl}{line}{nl}{nl}")),
+        Some(s) => TextEdit::insert(index.full(s.heading_line).start, format!("## {path}{nl}{nl}{line}{nl}{nl}")),
         None => {
             let mut pre = String::new();
             if !text.is_empty() && !text.ends_with(['\n', '\r']) {
                 pre.push_str(nl);
             }
-            let last_blank = index.lines.last().is_none_or(|l| l.range.slice(text).trim().is_empty());
+            let last_blank = index.lines().next_back().is_none_or(|l| l.range.slice(text).trim().is_empty());
             if !text.is_empty() && !last_blank {
                 pre.push_str(nl);
             }

@@ -33,7 +33,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                 continue;
             }
             let winner = ctx.b().entry(winner_id);
-            let shown = index.lines[winner.line].range.slice(&src.text).trim();
+            let shown = index.range(winner.line).slice(&src.text).trim();
             out.push(
                 Finding::new(
                     Rule::ShadowedTrigger,
@@ -46,7 +46,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                         winner.line + 1
                     ),
                 )
-                .related(id, index.lines[winner.line].range, "the entry that wins"),
+                .related(id, index.range(winner.line), "the entry that wins"),
             );
         }
     }

@@ -16,12 +16,12 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         let Some(heading) = ctx.ws.heading(h) else {
             continue;
         };
-        let l = &index.lines[e.line];
+        let l = index.range(e.line);
         out.push(
             Finding::new(
                 Rule::StructuralEntry,
                 id,
-                l.range,
+                l,
                 format!(
                     "this entry names the structural heading {} ({}), which is never indexed",
                     q(&heading.title),

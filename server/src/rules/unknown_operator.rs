@@ -3,7 +3,6 @@
 use super::{q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
 use crate::search::words::one_edit;
-use crate::syntax::index::LineKind;
 use crate::text::TextRange;
 
 pub(crate) const DOC: &str = "An index line starts with `/` but its operator is neither `/when` nor \
@@ -14,15 +13,13 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    for l in &index.lines[ctx.lines()] {
-        if l.kind != (LineKind::Unknown { slash: true }) {
-            continue;
-        }
-        let s = l.range.slice(&src.text);
+    for l in ctx.lines().filter(|&l| index.unknown(l) == Some(true)) {
+        let l = index.range(l);
+        let s = l.slice(&src.text);
         let lead = s.len() - s.trim_start().len();
         let t = &s[lead..];
         let len = t.find(|c: char| c.is_whitespace() || c == '|').unwrap_or(t.len());
-        let range = TextRange::new(l.range.start + lead, l.range.start + lead + len);
+        let range = TextRange::new(l.start + lead, l.start + lead + len);
         let word = &t[..len];
         let mut f = Finding::new(
             Rule::UnknownOperator,

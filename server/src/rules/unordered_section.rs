@@ -53,15 +53,15 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         };
         let edits: Vec<TextEdit> = (0..slots.len())
             .filter(|&i| slots[i].0 != sorted[i].0)
-            .map(|i| TextEdit::replace(index.lines[slots[i].0].range, index.lines[sorted[i].0].range.slice(&src.text)))
+            .map(|i| TextEdit::replace(index.range(slots[i].0), index.range(sorted[i].0).slice(&src.text)))
             .collect();
-        let l = &index.lines[slots[first].0];
-        let should = index.lines[sorted[first].0].range.slice(&src.text).trim();
+        let l = index.range(slots[first].0);
+        let should = index.range(sorted[first].0).slice(&src.text).trim();
         let file = run.first().and_then(|e| e.section_file);
         let mut f = Finding::new(
             Rule::UnorderedSection,
             id,
-            l.range,
+            l,
             format!(
                 "entries of section {} are not in heading order: {} should come first here",
                 q(&sec.name_text),

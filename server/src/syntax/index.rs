@@ -113,20 +113,78 @@ pub struct Section {
 }
 
 /// A parsed index file.
+///
+/// Lines are stored with their ranges relative to their own start, and the
+/// starts apart: an edit that changes a line's length moves only the starts
+/// of the lines after it (one number each), not every range of every later
+/// line. The accessors give absolute ranges.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IndexFile {
-    pub lines: Vec<IndexLine>,
+    /// Every line, its ranges relative to `starts[i]`.
+    lines: Vec<IndexLine>,
+    /// Where each line starts in the text.
+    starts: Vec<usize>,
     pub sections: Vec<Section>,
     /// Line indices of entries, in file order.
     pub entries: Vec<usize>,
 }
 
 impl IndexFile {
-    pub fn entry(&self, line: usize) -> Option<&Entry> {
-        match &self.lines.get(line)?.kind {
-            LineKind::Entry(e) => Some(e),
+    /// Number of lines (as [`crate::text::lines`] counts them).
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Line `i` with absolute ranges.
+    pub fn line(&self, i: usize) -> Option<IndexLine> {
+        Some(self.lines.get(i)?.moved(self.starts[i] as isize))
+    }
+
+    /// Every line with absolute ranges, in order.
+    pub fn lines(&self) -> impl DoubleEndedIterator<Item = IndexLine> + ExactSizeIterator + '_ {
+        self.lines.iter().zip(&self.starts).map(|(l, &s)| l.moved(s as isize))
+    }
+
+    /// Line `i`'s content range (without its terminator). Panics when `i` is
+    /// out of range, like slice indexing: line numbers come from this file.
+    pub fn range(&self, i: usize) -> TextRange {
+        self.lines[i].range.shifted(self.starts[i])
+    }
+
+    /// Line `i` including its terminator. Panics when `i` is out of range.
+    pub fn full(&self, i: usize) -> TextRange {
+        self.lines[i].full.shifted(self.starts[i])
+    }
+
+    /// The section line `i` belongs to (None in the preamble or past the end).
+    pub fn section_of(&self, i: usize) -> Option<usize> {
+        self.lines.get(i)?.section
+    }
+
+    /// If line `i` is an unrecognised line in a section: whether it starts with `/`.
+    pub fn unknown(&self, i: usize) -> Option<bool> {
+        match self.lines.get(i)?.kind {
+            LineKind::Unknown { slash } => Some(slash),
             _ => None,
         }
+    }
+
+    /// Whether line `i` is an entry.
+    pub fn is_entry(&self, i: usize) -> bool {
+        self.lines.get(i).is_some_and(|l| matches!(l.kind, LineKind::Entry(_)))
+    }
+
+    /// The entry on line `line`, with absolute ranges.
+    pub fn entry(&self, line: usize) -> Option<Entry> {
+        match &self.lines.get(line)?.kind {
+            LineKind::Entry(e) => Some(e.moved(self.starts[line] as isize)),
+            _ => None,
+        }
+    }
+
+    fn push(&mut self, line: IndexLine, start: usize) {
+        self.lines.push(line.moved(-(start as isize)));
+        self.starts.push(start);
     }
 
     /// Re-parses lines `window` of `text` (the edited index; `lines` is its
@@ -158,31 +216,48 @@ impl IndexFile {
                 return false;
             }
             let full = TextRange::new(content.start, lines.line_start(l + 1).max(content.end));
-            fresh.push(IndexLine { range: content, full, kind, section: old.section });
+            let start = lines.line_start(l);
+            fresh
+                .push((IndexLine { range: content, full, kind, section: old.section }.moved(-(start as isize)), start));
         }
-        let shift = |r: &mut TextRange| {
-            r.start = (r.start as isize + delta) as usize;
-            r.end = (r.end as isize + delta) as usize;
-        };
         if delta != 0 {
-            for line in &mut self.lines[window.end..] {
-                shift(&mut line.range);
-                shift(&mut line.full);
-                if let LineKind::Entry(e) = &mut line.kind {
-                    shift(&mut e.op_range);
-                    shift(&mut e.trigger);
-                    e.bar = e.bar.map(|b| (b as isize + delta) as usize);
-                    e.extras.iter_mut().for_each(shift);
-                }
+            // Only the starts move: ranges are relative to them.
+            for s in &mut self.starts[window.end..] {
+                *s = (*s as isize + delta) as usize;
             }
             for s in self.sections.iter_mut().filter(|s| s.heading_line >= window.end) {
-                shift(&mut s.name);
+                s.name = s.name.moved(delta);
             }
         }
-        for (slot, line) in self.lines[window].iter_mut().zip(fresh) {
-            *slot = line;
+        for (l, (line, start)) in window.zip(fresh) {
+            self.lines[l] = line;
+            self.starts[l] = start;
         }
         true
+    }
+}
+
+impl IndexLine {
+    /// This line with every range moved by `by` bytes.
+    fn moved(&self, by: isize) -> IndexLine {
+        let kind = match &self.kind {
+            LineKind::Entry(e) => LineKind::Entry(e.moved(by)),
+            k => k.clone(),
+        };
+        IndexLine { range: self.range.moved(by), full: self.full.moved(by), kind, section: self.section }
+    }
+}
+
+impl Entry {
+    /// This entry with every range moved by `by` bytes.
+    fn moved(&self, by: isize) -> Entry {
+        Entry {
+            op: self.op,
+            op_range: self.op_range.moved(by),
+            trigger: self.trigger.moved(by),
+            bar: self.bar.map(|b| (b as isize + by) as usize),
+            extras: self.extras.iter().map(|r| r.moved(by)).collect(),
+        }
     }
 }
 
@@ -242,7 +317,8 @@ pub fn parse(text: &str) -> IndexFile {
         if matches!(kind, LineKind::Entry(_)) {
             file.entries.push(i);
         }
-        file.lines.push(IndexLine { range, full: line.full, kind, section: file.sections.len().checked_sub(1) });
+        let section = file.sections.len().checked_sub(1);
+        file.push(IndexLine { range, full: line.full, kind, section }, line.full.start);
     }
     let n = file.lines.len();
     let count = file.sections.len();

@@ -4,8 +4,7 @@ use super::*;
 
 fn kinds(text: &str) -> Vec<String> {
     let f = parse(text);
-    f.lines
-        .iter()
+    f.lines()
         .map(|l| match &l.kind {
             LineKind::Entry(e) => {
                 let extras: Vec<&str> = e.extras.iter().map(|r| r.slice(text)).collect();
@@ -73,7 +72,7 @@ fn crlf_lines_exclude_the_terminator() {
     let e = f.entry(1).unwrap();
     assert_eq!(e.trigger.slice(text), "x");
     assert_eq!(e.extras[0].slice(text), "y");
-    assert_eq!(f.lines[1].full.slice(text), "/when x | y\r\n");
+    assert_eq!(f.full(1).slice(text), "/when x | y\r\n");
     assert_eq!(f.sections[0].name_text, "a.md");
 }
 
@@ -95,7 +94,7 @@ fn sections_span_to_the_next_section() {
     assert_eq!(f.sections[0].end_line, 2);
     assert_eq!(f.sections[1].name_text, "");
     assert_eq!(f.sections[1].end_line, 4);
-    assert_eq!(f.lines[3].section, Some(1));
+    assert_eq!(f.section_of(3), Some(1));
 }
 
 #[test]
@@ -104,4 +103,25 @@ fn not_h2_shapes() {
         assert!(h2_name(s).is_none(), "{s:?}");
     }
     assert_eq!(atx_level("   ## x"), Some(2));
+}
+
+#[test]
+fn a_splice_equals_a_fresh_parse_and_moves_every_later_line() {
+    let old = "# Index\n\n## a.md\n\n/when one | x, y\n/how two\n\n## b.md\n\n/when three | z\n";
+    let new = old.replace("/when one", "/when only one");
+    let mut f = parse(old);
+    let lines = crate::text::LineIndex::new(&new);
+    assert!(f.splice(&new, &lines, 4..5, new.len() as isize - old.len() as isize));
+    assert_eq!(f, parse(&new));
+    assert_eq!(f.entry(9).map(|e| e.trigger.slice(&new).to_string()), Some("three".into()));
+    assert_eq!(f.sections[1].name.slice(&new), "b.md");
+    // Several lines at once, each changing its length (reordered entries).
+    let swapped = new.replace("/when only one | x, y\n/how two", "/how two\n/when only one | x, y");
+    assert!(f.splice(&swapped, &crate::text::LineIndex::new(&swapped), 4..6, 0));
+    assert_eq!(f, parse(&swapped));
+    let new = swapped;
+    // A line that stops being an entry is not a splice, and changes nothing.
+    let broken = old.replace("/when one | x, y", "prose");
+    assert!(!f.splice(&broken, &crate::text::LineIndex::new(&broken), 4..5, 0));
+    assert_eq!(f, parse(&new));
 }
