@@ -307,6 +307,39 @@ mod spliced_edits {
     }
 }
 
+/// Two orphans with one trigger: when an edit unbinds the heading they both
+/// resemble, both findings change (the incremental check decides per
+/// trigger, and must not take the second for unchanged once the first has
+/// been ranked again).
+#[test]
+fn orphans_sharing_a_trigger_both_see_a_heading_come_free() {
+    // The orphans sit in another file's section, so nothing but the freed
+    // heading puts them in the re-checked scope.
+    let index = "## agents/decisions/a.md\n\n/when alpha beta\n\n## agents/decisions/b.md\n\n/when alpha beta gamma\n/when alpha beta gamma\n";
+    let decision = "## When Alpha Beta\n\nBody.\n\n## When Delta\n\nBody.\n";
+    let other = "## When Zeta\n\nBody.\n";
+    let mut ws = Workspace::default();
+    ws.set_file("agents/memory-index.md", FileText::from(index));
+    ws.set_file("agents/decisions/a.md", FileText::from(decision));
+    ws.set_file("agents/decisions/b.md", FileText::from(other));
+    let _ = rules::findings(&ws);
+    let at = index.find("beta").expect("beta") + 4;
+    ws.edit_file("agents/memory-index.md", &[(TextRange::empty(at), "q")]);
+    assert!(ws.index_splice().is_some(), "typing in a trigger is a splice");
+    let text = ws.file(ws.file_id("agents/memory-index.md").expect("index")).expect("index").text.clone();
+    let mut fresh = Workspace::default();
+    fresh.set_file("agents/memory-index.md", FileText::from(text.as_str()));
+    fresh.set_file("agents/decisions/a.md", FileText::from(decision));
+    fresh.set_file("agents/decisions/b.md", FileText::from(other));
+    let got = shown(&ws, &rules::findings(&ws));
+    assert_eq!(got, shown(&fresh, &rules::check(&fresh)));
+    let suggesting = got
+        .iter()
+        .filter(|f| f.contains("`When alpha beta gamma` for this entry; did you mean `When Alpha Beta`"))
+        .count();
+    assert_eq!(suggesting, 2, "both orphans suggest the freed heading: {got:#?}");
+}
+
 /// Parsing, binding and the full check run on several threads for large
 /// workspaces; the answer must not depend on how many.
 #[test]

@@ -500,14 +500,7 @@ impl Bindings {
     }
 }
 
-/// A section name as a workspace path (`./` prefixes dropped).
-pub fn section_path(name: &str) -> &str {
-    let mut n = name.trim();
-    while let Some(rest) = n.strip_prefix("./") {
-        n = rest;
-    }
-    n
-}
+pub use crate::syntax::index::section_path;
 
 impl Workspace {
     /// The heading behind an id.

@@ -214,12 +214,43 @@ impl Scope {
 
 /// The findings of `ws` updated from its splice's base, or None when there is
 /// no splice or the base was never checked.
+///
+/// Keeping the base findings (dropping what the scope owns, moving the rest
+/// by the splice) and re-checking the scope are independent: with many
+/// findings they run on two threads.
 pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
     let sp = ws.index_splice()?;
-    let (index_id, src, index) = ws.index()?;
+    let (_, _, index) = ws.index()?;
     // Updated in place when nothing else holds the base findings (the usual case).
-    let mut out = sp.take_base_owned::<Vec<Finding>>()?;
+    let base = sp.take_base_owned::<Vec<Finding>>()?;
     let scope = Scope::build(ws, sp, index);
+    let recheck = || {
+        let ctx = Ctx::new(ws, Some(&scope));
+        let mut fresh = Vec::new();
+        for lane in INDEX_CHECKS {
+            run(&ctx, lane, &mut fresh);
+        }
+        apply_levels(ws, &mut fresh);
+        sort(ws, &mut fresh);
+        fresh
+    };
+    let parallel = base.len() >= PARALLEL_FINDINGS && ws.threads() > 1;
+    let (fresh, kept) = if parallel {
+        crate::model::join(recheck, || keep(ws, sp, &scope, base))
+    } else {
+        (recheck(), keep(ws, sp, &scope, base))
+    };
+    // The kept findings are still in order (offsets moved monotonically): merge.
+    Some(merge(ws, kept, fresh))
+}
+
+/// From this many base findings, [`update`] keeps them on a second thread.
+const PARALLEL_FINDINGS: usize = 1_000;
+
+/// The base findings the scope does not own, their offsets in the index
+/// moved by the splice.
+fn keep(ws: &Workspace, sp: &IndexSplice, scope: &Scope, mut out: Vec<Finding>) -> Vec<Finding> {
+    let Some((index_id, src, index)) = ws.index() else { return out };
     let entry_lines: FxHashSet<usize> = scope.entries.iter().map(|&i| ws.bindings().entries[i as usize].line).collect();
     // The base findings of the index come in offset order: their lines are
     // found by walking forward, not by a search over every line each.
@@ -286,26 +317,21 @@ pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
             }
         }
     }
-    let ctx = Ctx::new(ws, Some(&scope));
-    let mut fresh = Vec::new();
-    for lane in INDEX_CHECKS {
-        run(&ctx, lane, &mut fresh);
-    }
-    apply_levels(ws, &mut fresh);
-    // The kept findings are still in order (offsets moved monotonically): merge.
-    sort(ws, &mut fresh);
-    Some(merge(ws, out, fresh))
+    out
 }
 
-/// Two sorted lists of findings as one, in [`order`].
+/// Two sorted lists of findings as one, in [`order`]; `b` is the short one
+/// (the re-checked part): each of its findings is placed by binary search and
+/// the runs of `a` between them are moved, not compared one by one.
 fn merge(ws: &Workspace, a: Vec<Finding>, b: Vec<Finding>) -> Vec<Finding> {
     let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
-    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
-        let next = if order(ws, y, x).is_lt() { b.next() } else { a.next() };
-        out.extend(next);
+    let mut a = a.into_iter();
+    for y in b {
+        // On a tie the kept finding comes first.
+        let before = a.as_slice().partition_point(|x| !order(ws, &y, x).is_lt());
+        out.extend(a.by_ref().take(before));
+        out.push(y);
     }
     out.extend(a);
-    out.extend(b);
     out
 }

@@ -18,14 +18,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
         return;
     };
-    // Candidates: semantic headings no entry binds (what a drifted entry most likely meant).
-    let semantic = Semantic::of(ctx.ws);
-    let unbound = Unbound::of(ctx.ws);
-    let lists = OrphanLists::of(ctx.ws);
-    let mut lists = lists.0.lock().unwrap_or_else(|p| p.into_inner());
-    // Resemblance depends on the trigger and the title only: memoised across index edits.
-    let memo = ctx.ws.cached(Depends::Decisions, |_| Resemblance::default());
-    let mut memo = memo.0.lock().unwrap_or_else(|p| p.into_inner());
+    let mut suggester = Suggester::new(ctx.ws);
     for (_, e) in ctx.entries() {
         if e.trigger.is_empty() || e.heading.is_some() || e.structural.is_some() {
             continue;
@@ -34,24 +27,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         };
         let wanted = format!("{}{}", e.op.title_prefix(), entry.trigger.slice(&src.text));
-        let resembler = std::cell::OnceCell::new();
-        let ranked = unbound.0.ranked(&e.trigger);
-        let mut numbers: Vec<u32> = ranked.iter().map(|c| c.0).collect();
-        numbers.sort_unstable();
-        lists.insert(e.trigger.clone(), similar::Ranked::new(ranked));
-        let candidates = numbers.into_iter().filter_map(|n| {
-            let h = *semantic.order.get(n as usize)?;
-            Some((h, ctx.ws.heading(h)?.title.as_str()))
-        });
-        if !memo.contains_key(e.trigger.as_str()) {
-            memo.insert(e.trigger.clone(), Default::default());
-        }
-        let Some(known) = memo.get_mut(e.trigger.as_str()) else { continue };
-        let best = similar::rank_candidates(candidates, 3, |h, title| {
-            *known
-                .entry(h)
-                .or_insert_with(|| resembler.get_or_init(|| similar::Resembler::new(&e.trigger)).score(title))
-        });
+        let best = suggester.suggest(&e.trigger);
         let mut msg = format!("no heading {} for this entry", q(&wanted));
         let mut f = Finding::new(Rule::OrphanEntry, id, entry.trigger, String::new());
         let names: Vec<String> = best
@@ -93,6 +69,70 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         }
         out.push(f);
     }
+}
+
+/// Ranks an orphan trigger's candidates, and remembers the list and the
+/// suggestions per trigger for the next index state (see [`affected_orphans`]).
+struct Suggester<'a> {
+    ws: &'a Workspace,
+    semantic: Arc<Semantic>,
+    unbound: Arc<Unbound>,
+    lists: Arc<OrphanLists>,
+    memo: Arc<Resemblance>,
+}
+
+impl<'a> Suggester<'a> {
+    fn new(ws: &'a Workspace) -> Self {
+        Suggester {
+            ws,
+            semantic: Semantic::of(ws),
+            unbound: Unbound::of(ws),
+            lists: OrphanLists::of(ws),
+            // Resemblance depends on the trigger and the title only: memoised across index edits.
+            memo: ws.cached(Depends::Decisions, |_| Resemblance::default()),
+        }
+    }
+
+    /// The (at most three) unbound semantic headings `trigger` resembles
+    /// most, best first: candidates are the unbound headings sharing the
+    /// most word keys with it, ranked by resemblance. Records the candidate
+    /// list and the answer for `trigger`.
+    fn suggest(&mut self, trigger: &str) -> Vec<(HeadingId, u32)> {
+        let ranked = self.unbound.0.ranked(trigger);
+        let mut numbers: Vec<u32> = ranked.iter().map(|c| c.0).collect();
+        numbers.sort_unstable();
+        let (ws, semantic) = (self.ws, &self.semantic);
+        let candidates = numbers.into_iter().filter_map(|n| {
+            let h = *semantic.order.get(n as usize)?;
+            Some((h, ws.heading(h)?.title.as_str()))
+        });
+        let mut memo = self.memo.0.lock().unwrap_or_else(|p| p.into_inner());
+        if !memo.contains_key(trigger) {
+            memo.insert(trigger.to_string(), Default::default());
+        }
+        let resembler = std::cell::OnceCell::new();
+        let best = match memo.get_mut(trigger) {
+            Some(known) => similar::rank_candidates(candidates, 3, |h, title| {
+                *known
+                    .entry(h)
+                    .or_insert_with(|| resembler.get_or_init(|| similar::Resembler::new(trigger)).score(title))
+            }),
+            None => Vec::new(),
+        };
+        let mut lists = self.lists.0.lock().unwrap_or_else(|p| p.into_inner());
+        lists.insert(
+            trigger.to_string(),
+            Suggested { ranked: similar::Ranked::new(ranked), best: best.iter().map(|b| b.0).collect() },
+        );
+        best
+    }
+}
+
+/// An orphan trigger's candidate list and the headings it suggested.
+#[derive(Clone)]
+struct Suggested {
+    ranked: similar::Ranked,
+    best: Vec<HeadingId>,
 }
 
 /// The semantic headings in path order: their positions number [`Unbound`]'s titles.
@@ -172,15 +212,14 @@ impl Unbound {
     }
 }
 
-/// Each orphan trigger's candidate list, per index state: seeded from the
-/// splice's base state, refreshed for every orphan the check ranks.
+/// Each orphan trigger's candidate list and suggestions, per index state:
+/// seeded from the splice's base state, refreshed for every orphan ranked.
 #[derive(Default)]
-pub(crate) struct OrphanLists(std::sync::Mutex<rustc_hash::FxHashMap<String, similar::Ranked>>);
+pub(crate) struct OrphanLists(std::sync::Mutex<rustc_hash::FxHashMap<String, Suggested>>);
 
 impl OrphanLists {
     fn of(ws: &Workspace) -> Arc<OrphanLists> {
         ws.cached(Depends::IndexAndDecisions, |ws| {
-            // Taken, not copied: the scope read the base lists before any check ran.
             let base = ws.index_splice().and_then(|sp| sp.take_base::<OrphanLists>());
             let seeded = base.map(|b| match Arc::try_unwrap(b) {
                 Ok(lists) => lists.0.into_inner().unwrap_or_else(|p| p.into_inner()),
@@ -192,11 +231,13 @@ impl OrphanLists {
 }
 
 /// The orphans (ids in `orphans`, keyed by their triggers' words, triggers
-/// from `ws`) whose suggestions can change after a splice that switched the
-/// headings `toggled` to unbound (`true`) or bound (`false`): those whose
-/// candidate list the heading enters or leaves, judged by the base state's
-/// lists; without a list, every orphan sharing a word key with the heading.
-/// Only orphans sharing a key with a switched heading are looked at.
+/// from `ws`) whose finding can change after a splice that switched the
+/// headings `toggled` to unbound (`true`) or bound (`false`). Only orphans
+/// sharing a word key with a switched heading are looked at; of those, the
+/// ones whose candidate list the heading enters or leaves (judged by the
+/// base state's lists) are ranked again, and only those whose suggestions
+/// then differ are returned: the others' findings are the base state's.
+/// Without a base list, every orphan sharing a word key is returned.
 pub(crate) fn affected_orphans(ws: &Workspace, toggled: &[(HeadingId, bool)], orphans: &similar::KeyIndex) -> Vec<u32> {
     let semantic = Semantic::of(ws);
     let b = ws.bindings();
@@ -208,20 +249,35 @@ pub(crate) fn affected_orphans(ws: &Workspace, toggled: &[(HeadingId, bool)], or
         })
         .collect();
     let keys: Vec<u64> = toggled.iter().flat_map(|t| t.1.iter().copied()).collect();
-    let base = ws.index_splice().and_then(|sp| sp.base::<OrphanLists>());
-    let base = base.as_ref().map(|l| l.0.lock().unwrap_or_else(|p| p.into_inner()));
-    orphans
-        .with_any_key(&keys)
-        .into_iter()
-        .filter(|&o| {
-            let Some(e) = b.entries.get(o as usize) else { return false };
-            let list = base.as_ref().and_then(|m| m.get(e.trigger.as_str()));
-            toggled.iter().any(|(n, keys, on)| {
-                let shared = similar::shared_keys(&e.trigger, keys);
-                list.map_or(shared > 0, |l| l.changed_by(*n, shared, *on))
-            })
-        })
-        .collect()
+    let mut suggester = Suggester::new(ws);
+    let mut affected = Vec::new();
+    // Per trigger (orphans can share one): whether its finding changes.
+    let mut decided: rustc_hash::FxHashMap<&str, bool> = rustc_hash::FxHashMap::default();
+    for o in orphans.with_any_key(&keys) {
+        let Some(e) = b.entries.get(o as usize) else { continue };
+        if let Some(&changes) = decided.get(e.trigger.as_str()) {
+            if changes {
+                affected.push(o);
+            }
+            continue;
+        }
+        let before = suggester.lists.0.lock().unwrap_or_else(|p| p.into_inner()).get(e.trigger.as_str()).cloned();
+        let changes = match before {
+            None => toggled.iter().any(|(_, keys, _)| similar::shared_keys(&e.trigger, keys) > 0),
+            Some(before) => {
+                let list_changed = toggled.iter().any(|(n, keys, on)| {
+                    let shared = similar::shared_keys(&e.trigger, keys);
+                    before.ranked.changed_by(*n, shared, *on)
+                });
+                list_changed && suggester.suggest(&e.trigger).iter().map(|s| s.0).ne(before.best.iter().copied())
+            }
+        };
+        decided.insert(&e.trigger, changes);
+        if changes {
+            affected.push(o);
+        }
+    }
+    affected
 }
 
 /// Resemblance scores by normalized trigger and heading, for the current decision files.

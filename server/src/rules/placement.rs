@@ -5,8 +5,6 @@
 //! the bound entry whose heading comes last before the target heading, else
 //! before the first one after it, else after the section's last non-blank line.
 
-use rustc_hash::FxHashMap as HashMap;
-
 use crate::edit::TextEdit;
 use crate::model::bind::section_path;
 use crate::model::{HeadingId, Workspace};
@@ -29,19 +27,13 @@ pub struct Placer<'a> {
     index: &'a IndexFile,
     text: &'a str,
     nl: &'static str,
-    /// Section path → first section naming it.
-    sections: HashMap<&'a str, usize>,
 }
 
 impl<'a> Placer<'a> {
     /// None without an index.
     pub fn new(ws: &'a Workspace) -> Option<Self> {
         let (_, src, index) = ws.index()?;
-        let mut sections = HashMap::default();
-        for (i, s) in index.sections.iter().enumerate() {
-            sections.entry(section_path(&s.name_text)).or_insert(i);
-        }
-        Some(Self { ws, index, text: &src.text, nl: eol(&src.text), sections })
+        Some(Self { ws, index, text: &src.text, nl: eol(&src.text) })
     }
 
     /// An insertion of `line` (without terminator) into the index so that it
@@ -49,7 +41,7 @@ impl<'a> Placer<'a> {
     pub fn insert_entry(&self, heading: HeadingId, line: &str) -> Option<TextEdit> {
         let (index, text, nl) = (self.index, self.text, self.nl);
         let target_path = self.ws.file(heading.file)?.path.as_str();
-        let Some(&s) = self.sections.get(target_path) else {
+        let Some(s) = index.section_named(target_path) else {
             return Some(new_section(index, text, target_path, line, nl));
         };
         let sec = &index.sections[s];

@@ -125,6 +125,9 @@ pub struct IndexFile {
     /// Where each line starts in the text.
     starts: Vec<usize>,
     pub sections: Vec<Section>,
+    /// Section numbers ordered by [`section_path`], then number: what
+    /// [`IndexFile::section_named`] searches. Names never change in a splice.
+    by_path: Vec<u32>,
     /// Line indices of entries, in file order.
     pub entries: Vec<usize>,
 }
@@ -167,6 +170,13 @@ impl IndexFile {
             LineKind::Unknown { slash } => Some(slash),
             _ => None,
         }
+    }
+
+    /// The first section named `path` (as [`section_path`] reads names).
+    pub fn section_named(&self, path: &str) -> Option<usize> {
+        let name = |i: u32| section_path(&self.sections[i as usize].name_text);
+        let at = self.by_path.partition_point(|&i| name(i) < path);
+        self.by_path.get(at).filter(|&&i| name(i) == path).map(|&i| i as usize)
     }
 
     /// Whether line `i` is an entry.
@@ -325,7 +335,21 @@ pub fn parse(text: &str) -> IndexFile {
     for k in 0..count {
         file.sections[k].end_line = if k + 1 < count { file.sections[k + 1].heading_line } else { n };
     }
+    file.by_path = (0..count as u32).collect();
+    let sections = &file.sections;
+    file.by_path.sort_by(|&a, &b| {
+        section_path(&sections[a as usize].name_text).cmp(section_path(&sections[b as usize].name_text))
+    });
     file
+}
+
+/// A section name as a workspace path (`./` prefixes dropped).
+pub fn section_path(name: &str) -> &str {
+    let mut n = name.trim();
+    while let Some(rest) = n.strip_prefix("./") {
+        n = rest;
+    }
+    n
 }
 
 fn classify(s: &str, base: usize, in_comment: &mut bool) -> LineKind {

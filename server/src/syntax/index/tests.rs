@@ -125,3 +125,13 @@ fn a_splice_equals_a_fresh_parse_and_moves_every_later_line() {
     assert!(!f.splice(&broken, &crate::text::LineIndex::new(&broken), 4..5, 0));
     assert_eq!(f, parse(&new));
 }
+
+#[test]
+fn sections_are_found_by_path_first_one_first() {
+    let f = parse("## b.md\n## ./a.md\n## c.md\n## a.md\n##\n");
+    assert_eq!(f.section_named("a.md"), Some(1), "`./` is dropped and the first of two wins");
+    assert_eq!(f.section_named("b.md"), Some(0));
+    assert_eq!(f.section_named("c.md"), Some(2));
+    assert_eq!(f.section_named(""), Some(4));
+    assert_eq!(f.section_named("d.md"), None);
+}
