@@ -69,39 +69,62 @@ pub fn parse(text: &str) -> DecisionFile {
 
 /// [`parse`] with the text's line index already built.
 pub fn parse_with(text: &str, index: &LineIndex) -> DecisionFile {
+    finish(text, index, pulldown(text))
+}
+
+/// A heading as a parser found it, before [`finish_heading`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RawHeading {
+    level: u8,
+    /// pulldown-cmark's heading range: from the first `#` (after the
+    /// indentation), or the setext text, through the line terminator.
+    range: TextRange,
+    /// The title's Text and Code events concatenated, breaks as one space; untrimmed.
+    title: String,
+    /// From the start of the title's first inline event to the end of its last;
+    /// `None` for an empty heading.
+    span: Option<TextRange>,
+}
+
+/// What a parser hands to [`finish`]: the headings, and the HTML-comment
+/// blocks (from their `<!--` through the line terminator after `-->`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Raw {
+    headings: Vec<RawHeading>,
+    comments: Vec<TextRange>,
+}
+
+/// The reference parse: pulldown-cmark's offset iterator.
+fn pulldown(text: &str) -> Raw {
     let opts = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS | Options::ENABLE_HEADING_ATTRIBUTES;
-    let mut headings: Vec<Heading> = Vec::new();
-    let mut comments: Vec<TextRange> = Vec::new();
-    let mut current: Option<(u8, TextRange, String, Option<TextRange>)> = None;
+    let mut raw = Raw::default();
+    let mut current: Option<RawHeading> = None;
     let mut html_block: Option<(usize, bool)> = None;
     for (event, range) in Parser::new_ext(text, opts).into_offset_iter() {
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
-                current = Some((level as u8, range.into(), String::new(), None));
+                current =
+                    Some(RawHeading { level: level as u8, range: range.into(), title: String::new(), span: None });
             }
-            Event::End(TagEnd::Heading(_)) => {
-                if let Some((level, range, title, span)) = current.take() {
-                    headings.push(finish_heading(text, index, level, range, title, span));
-                }
-            }
+            Event::End(TagEnd::Heading(_)) => raw.headings.extend(current.take()),
             Event::Start(Tag::HtmlBlock) => {
                 let is_comment = text.get(range.clone()).is_some_and(|s| s.trim_start().starts_with("<!--"));
                 html_block = Some((range.start, is_comment));
             }
             Event::End(TagEnd::HtmlBlock) => {
                 if let Some((start, true)) = html_block.take() {
-                    comments.push(TextRange::new(start, range.end));
+                    raw.comments.push(TextRange::new(start, range.end));
                 }
             }
             ev => {
-                if let Some((_, _, title, span)) = current.as_mut() {
+                if let Some(h) = current.as_mut() {
                     match &ev {
-                        Event::Text(t) | Event::Code(t) => title.push_str(t),
-                        Event::SoftBreak | Event::HardBreak => title.push(' '),
+                        Event::Text(t) | Event::Code(t) => h.title.push_str(t),
+                        Event::SoftBreak | Event::HardBreak => h.title.push(' '),
                         _ => {}
                     }
                     let r = TextRange::from(range);
-                    *span = Some(match *span {
+                    h.span = Some(match h.span {
                         None => r,
                         Some(s) => TextRange::new(s.start.min(r.start), s.end.max(r.end)),
                     });
@@ -109,19 +132,19 @@ pub fn parse_with(text: &str, index: &LineIndex) -> DecisionFile {
             }
         }
     }
-    link_tree(text, &mut headings, &comments);
+    raw
+}
+
+/// Headings, sections and the line count from either parser's [`Raw`].
+fn finish(text: &str, index: &LineIndex, raw: Raw) -> DecisionFile {
+    let mut headings: Vec<Heading> = raw.headings.into_iter().map(|h| finish_heading(text, index, h)).collect();
+    link_tree(text, &mut headings, &raw.comments);
     let line_count = index.line_count() as u32 - u32::from(text.ends_with(['\n', '\r']) || text.is_empty());
     DecisionFile { headings, line_count }
 }
 
-fn finish_heading(
-    text: &str,
-    index: &LineIndex,
-    level: u8,
-    range: TextRange,
-    title: String,
-    span: Option<TextRange>,
-) -> Heading {
+fn finish_heading(text: &str, index: &LineIndex, raw: RawHeading) -> Heading {
+    let RawHeading { level, range, title, span } = raw;
     let src = range.slice(text);
     let setext = !src.trim_start().starts_with('#');
     // The heading's own range without its final line terminator.
@@ -131,7 +154,7 @@ fn finish_heading(
         let first_line_end = src.find(['\n', '\r']).map_or(own_end, |i| range.start + i);
         TextRange::empty(first_line_end.min(own_end))
     });
-    let trimmed = title.trim().to_string();
+    let trimmed = if title.trim().len() == title.len() { title } else { title.trim().to_string() };
     let structural = level >= 2 && trimmed.starts_with('.');
     let line = index.line_of(range.start) as u32;
     let key = if structural { super::normalize(&trimmed[1..]) } else { super::normalize(&trimmed) };
@@ -179,15 +202,23 @@ fn link_tree(text: &str, headings: &mut [Heading], comments: &[TextRange]) {
     }
 }
 
+/// Non-blank lines of `body` that are not inside an HTML comment. `comments`
+/// are in document order and disjoint, so one forward walk decides every line.
 fn substantive_lines(text: &str, body: TextRange, comments: &[TextRange]) -> u32 {
     let slice = body.slice(text);
+    // The first comment that could contain a line of the body.
+    let mut next = comments.partition_point(|c| c.end < body.start);
     let mut n = 0;
     for l in lines(slice) {
         let abs = TextRange::new(body.start + l.content.start, body.start + l.content.end);
         if abs.slice(text).trim().is_empty() {
             continue;
         }
-        if comments.iter().any(|c| c.start <= abs.start && abs.end <= c.end) {
+        // Comments ending before this line ends cannot contain it or any later line.
+        while comments.get(next).is_some_and(|c| c.end < abs.end) {
+            next += 1;
+        }
+        if comments.get(next).is_some_and(|c| c.start <= abs.start) {
             continue;
         }
         n += 1;

@@ -78,3 +78,62 @@ fn empty_heading_has_an_empty_title_range() {
     assert_eq!(h.title, "");
     assert!(h.title_range.is_empty());
 }
+
+/// `substantive_lines` as it was: every comment checked for every line.
+fn substantive_lines_naive(text: &str, body: TextRange, comments: &[TextRange]) -> u32 {
+    let mut n = 0;
+    for l in lines(body.slice(text)) {
+        let abs = TextRange::new(body.start + l.content.start, body.start + l.content.end);
+        if !abs.slice(text).trim().is_empty() && !comments.iter().any(|c| c.start <= abs.start && abs.end <= c.end) {
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn many_comments_are_counted_in_one_walk() {
+    let mut text = String::from("## When Commented\n");
+    for i in 0..20_000 {
+        text.push_str(if i % 3 == 0 { "body line\n" } else { "<!-- note -->\n" });
+    }
+    let f = parse(&text);
+    assert_eq!(f.headings[0].direct_lines, 6667);
+}
+
+proptest::proptest! {
+    /// The forward walk over comments counts like checking every comment for every line,
+    /// for every body (any pair of line starts), with pulldown-cmark's comment blocks.
+    #[test]
+    fn substantive_lines_match_the_naive_count(
+        parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("<!-- c -->"),
+                proptest::strategy::Just("  <!-- c -->"),
+                proptest::strategy::Just("<!--"),
+                proptest::strategy::Just("-->"),
+                proptest::strategy::Just("x -->"),
+                proptest::strategy::Just("text"),
+                proptest::strategy::Just(""),
+                proptest::strategy::Just("  "),
+                proptest::strategy::Just("## h"),
+                proptest::strategy::Just("\u{a0}"),
+            ],
+            0..25,
+        ),
+        nl in proptest::prop_oneof![proptest::strategy::Just("\n"), proptest::strategy::Just("\r\n"), proptest::strategy::Just("\r")],
+        from in 0usize..30,
+        to in 0usize..30,
+    ) {
+        let text = parts.join(nl);
+        let comments = pulldown(&text).comments;
+        let starts: Vec<usize> =
+            std::iter::once(0).chain(lines(&text).flat_map(|l| [l.content.end, l.full.end])).collect();
+        let pick = |i: usize| starts[i.min(starts.len() - 1)];
+        let body = TextRange::new(pick(from.min(to)), pick(from.max(to)));
+        proptest::prop_assert_eq!(
+            substantive_lines(&text, body, &comments),
+            substantive_lines_naive(&text, body, &comments)
+        );
+    }
+}
