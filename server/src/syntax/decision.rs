@@ -10,6 +10,8 @@ use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 use crate::text::{lines, LineIndex, TextRange};
 
+mod scan;
+
 /// One heading of a decision file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Heading {
@@ -68,8 +70,14 @@ pub fn parse(text: &str) -> DecisionFile {
 }
 
 /// [`parse`] with the text's line index already built.
+///
+/// The line scanner ([`scan`]) decides the common shape of decision files on
+/// its own; whatever it cannot decide exactly goes to pulldown-cmark. Both
+/// produce the same [`Raw`] for every text they both accept, and one
+/// finishing step turns it into headings and sections.
 pub fn parse_with(text: &str, index: &LineIndex) -> DecisionFile {
-    finish(text, index, pulldown(text))
+    let raw = scan::headings(text, index).unwrap_or_else(|| pulldown(text));
+    finish(text, index, raw)
 }
 
 /// A heading as a parser found it, before [`finish_heading`].
