@@ -8,7 +8,7 @@
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
-use crate::text::{lines, LineIndex, TextRange};
+use crate::text::{LineIndex, TextRange};
 
 mod scan;
 
@@ -146,7 +146,7 @@ fn pulldown(text: &str) -> Raw {
 /// Headings, sections and the line count from either parser's [`Raw`].
 fn finish(text: &str, index: &LineIndex, raw: Raw) -> DecisionFile {
     let mut headings: Vec<Heading> = raw.headings.into_iter().map(|h| finish_heading(text, index, h)).collect();
-    link_tree(text, &mut headings, &raw.comments);
+    link_tree(text, index, &mut headings, &raw.comments);
     let line_count = index.line_count() as u32 - u32::from(text.ends_with(['\n', '\r']) || text.is_empty());
     DecisionFile { headings, line_count }
 }
@@ -183,7 +183,7 @@ fn finish_heading(text: &str, index: &LineIndex, raw: RawHeading) -> Heading {
 }
 
 /// Fills sections, parents, children flags and direct-content counts.
-fn link_tree(text: &str, headings: &mut [Heading], comments: &[TextRange]) {
+fn link_tree(text: &str, index: &LineIndex, headings: &mut [Heading], comments: &[TextRange]) {
     let mut stack: Vec<usize> = Vec::new();
     for i in 0..headings.len() {
         let level = headings[i].level;
@@ -206,32 +206,55 @@ fn link_tree(text: &str, headings: &mut [Heading], comments: &[TextRange]) {
         headings[i].section = TextRange::new(headings[i].range.start, end);
         let body_start = headings[i].range.end;
         let body_end = headings.get(i + 1).map_or(text.len(), |h| h.range.start.min(end)).max(body_start);
-        headings[i].direct_lines = substantive_lines(text, TextRange::new(body_start, body_end), comments);
+        headings[i].direct_lines = substantive_lines(text, index, TextRange::new(body_start, body_end), comments);
     }
 }
 
-/// Non-blank lines of `body` that are not inside an HTML comment. `comments`
-/// are in document order and disjoint, so one forward walk decides every line.
-fn substantive_lines(text: &str, body: TextRange, comments: &[TextRange]) -> u32 {
-    let slice = body.slice(text);
+/// Non-blank lines of `body` that are not inside an HTML comment, split as
+/// [`crate::text::lines`] splits the body's text. `comments` are in document
+/// order and disjoint, so one forward walk decides every line.
+fn substantive_lines(text: &str, index: &LineIndex, body: TextRange, comments: &[TextRange]) -> u32 {
+    let b = text.as_bytes();
     // The first comment that could contain a line of the body.
     let mut next = comments.partition_point(|c| c.end < body.start);
     let mut n = 0;
-    for l in lines(slice) {
-        let abs = TextRange::new(body.start + l.content.start, body.start + l.content.end);
-        if abs.slice(text).trim().is_empty() {
+    // The index's lines, clipped to the body.
+    for line in index.line_of(body.start).. {
+        let start = index.line_start(line).max(body.start);
+        if start >= body.end {
+            break;
+        }
+        let mut end = index.line_start(line + 1);
+        if end > start && b[end - 1] == b'\n' {
+            end -= 1;
+        }
+        if end > start && b[end - 1] == b'\r' {
+            end -= 1;
+        }
+        let end = end.clamp(start, body.end);
+        if is_blank(&text[start..end]) {
             continue;
         }
         // Comments ending before this line ends cannot contain it or any later line.
-        while comments.get(next).is_some_and(|c| c.end < abs.end) {
+        while comments.get(next).is_some_and(|c| c.end < end) {
             next += 1;
         }
-        if comments.get(next).is_some_and(|c| c.start <= abs.start) {
+        if comments.get(next).is_some_and(|c| c.start <= start) {
             continue;
         }
         n += 1;
     }
     n
+}
+
+/// `line.trim().is_empty()`, decided by the first byte for most lines.
+fn is_blank(line: &str) -> bool {
+    match line.as_bytes().first() {
+        None => true,
+        // ASCII, and not one of the ASCII characters `char::is_whitespace` accepts.
+        Some(&c) if c.is_ascii() && !matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') => false,
+        _ => line.trim().is_empty(),
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::text::lines;
 
 fn titles(text: &str) -> Vec<(u8, String, bool)> {
     parse(text).headings.into_iter().map(|h| (h.level, h.title, h.structural)).collect()
@@ -120,6 +121,13 @@ proptest! {
                 Just("  "),
                 Just("## h"),
                 Just("\u{a0}"),
+                Just("\u{a0}x"),
+                Just("\t"),
+                Just("\x0b"),
+                Just("\x0c x"),
+                Just("\u{2028}"),
+                Just("\u{3000} "),
+                Just("é"),
             ],
             0..25,
         ),
@@ -134,7 +142,7 @@ proptest! {
         let pick = |i: usize| starts[i.min(starts.len() - 1)];
         let body = TextRange::new(pick(from.min(to)), pick(from.max(to)));
         prop_assert_eq!(
-            substantive_lines(&text, body, &comments),
+            substantive_lines(&text, &LineIndex::new(&text), body, &comments),
             substantive_lines_naive(&text, body, &comments)
         );
     }
