@@ -1,10 +1,17 @@
 //! The decision-file parser (spec §4): CommonMark headings with titles, levels and sections.
 //!
-//! Built on pulldown-cmark's offset iterator, so headings inside fenced or
-//! indented code and HTML blocks are never headings, setext headings count,
-//! and closing `#`s are not part of the title. YAML front matter is skipped.
-//! The title is the heading's plain text (inline markup dropped, code spans
-//! kept); `title_range` is the raw source span of that text, for renames.
+//! Headings are what pulldown-cmark's offset iterator reports, so headings
+//! inside fenced or indented code and HTML blocks are never headings, setext
+//! headings count, and closing `#`s are not part of the title. YAML front
+//! matter is skipped. The title is the heading's plain text (inline markup
+//! dropped, code spans kept); `title_range` is the raw source span of that
+//! text, for renames.
+//!
+//! Two parsers produce the same `Raw` headings and comment blocks: the line
+//! scanner in `scan`, which decides the common shape of decision files
+//! exactly and gives up on anything else, and pulldown-cmark itself, which
+//! parses whatever the scanner gives up on. One finishing step (`finish`)
+//! turns either into headings, sections and content counts.
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
@@ -71,10 +78,10 @@ pub fn parse(text: &str) -> DecisionFile {
 
 /// [`parse`] with the text's line index already built.
 ///
-/// The line scanner ([`scan`]) decides the common shape of decision files on
-/// its own; whatever it cannot decide exactly goes to pulldown-cmark. Both
-/// produce the same [`Raw`] for every text they both accept, and one
-/// finishing step turns it into headings and sections.
+/// The line scanner (`scan`) decides the common shape of decision files on
+/// its own, and its answer, when it gives one, is pulldown-cmark's; whatever
+/// it cannot decide exactly goes to pulldown-cmark. One finishing step turns
+/// either into headings and sections.
 pub fn parse_with(text: &str, index: &LineIndex) -> DecisionFile {
     let raw = scan::headings(text, index).unwrap_or_else(|| pulldown(text));
     finish(text, index, raw)

@@ -292,7 +292,7 @@ fn title() -> impl Strategy<Value = String> {
 }
 
 /// Lines of the common shape, including every construct the scanner decides itself.
-fn tame_line() -> impl Strategy<Value = String> {
+fn tame_line(prefix: impl Strategy<Value = &'static str>) -> impl Strategy<Value = String> {
     let atx =
         (0usize..5, 1usize..8, prop_oneof![4 => Just(" "), 1 => Just(""), 1 => Just("\t"), 1 => Just("  ")], title())
             .prop_map(|(ind, n, sep, t)| format!("{}{}{sep}{t}", " ".repeat(ind), "#".repeat(n)));
@@ -362,7 +362,13 @@ fn tame_line() -> impl Strategy<Value = String> {
         Just(". . ."),
     ];
     let body = prop_oneof![4 => atx, 2 => fence, 2 => closer.prop_map(String::from), 8 => fixed.prop_map(String::from)];
-    (prefix(), body).prop_map(|(p, b)| format!("{p}{b}"))
+    (prefix, body).prop_map(|(p, b)| format!("{p}{b}"))
+}
+
+/// Indentation before a line's content, container markers only now and then:
+/// documents the scanner mostly decides itself.
+fn flow_prefix() -> impl Strategy<Value = &'static str> {
+    prop_oneof![40 => Just(""), 2 => Just(" "), 2 => Just("  "), 1 => Just("   "), 2 => Just("    "), 1 => Just("- "), 1 => Just("> ")]
 }
 
 /// Indentation and container markers before a line's content.
@@ -429,9 +435,14 @@ fn wild_line() -> impl Strategy<Value = String> {
     .prop_flat_map(|body| prefix().prop_map(move |p| format!("{p}{body}")))
 }
 
+/// Documents of the scanner's common shape, and documents with everything.
 fn document() -> impl Strategy<Value = String> {
-    let line = prop_oneof![10 => tame_line(), 1 => wild_line()];
-    // Terminators: all `\n`, all `\r\n`, mixed, or mixed with lone `\r`.
+    prop_oneof![lines_of(tame_line(flow_prefix())), lines_of(prop_oneof![10 => tame_line(prefix()), 1 => wild_line()])]
+}
+
+/// Up to 30 `line`s, each with a terminator: all `\n`, all `\r\n`, mixed, or
+/// mixed with lone `\r`; the last one sometimes without.
+fn lines_of(line: impl Strategy<Value = String>) -> impl Strategy<Value = String> {
     let style = prop_oneof![6 => Just(0u8), 2 => Just(1), 2 => Just(2), 1 => Just(3)];
     (style, proptest::collection::vec((line, 0u8..4), 0..30), any::<bool>()).prop_map(|(style, lines, last)| {
         let mut s = String::new();
@@ -450,8 +461,10 @@ fn document() -> impl Strategy<Value = String> {
     })
 }
 
+/// `PROPTEST_CASES`, or 500: a few seconds in a debug build. Run hundreds of
+/// thousands (release) after changing the scanner.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(2000)
+    std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(500)
 }
 
 proptest! {
