@@ -239,7 +239,7 @@ fn substantive_lines(text: &str, index: &LineIndex, body: TextRange, comments: &
             end -= 1;
         }
         let end = end.clamp(start, body.end);
-        if is_blank(&text[start..end]) {
+        if text.get(start..end).is_none_or(is_blank) {
             continue;
         }
         // Comments ending before this line ends cannot contain it or any later line.
