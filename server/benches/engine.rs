@@ -3,6 +3,10 @@
 //! `cargo bench -p memory-index-lsp --bench engine`. Reads ../shared/corpus/head
 //! when present (skips with a message otherwise).
 
+/// The allocator the shipped binary uses (`src/main.rs`), so in-process figures match it.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};

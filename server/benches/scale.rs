@@ -14,6 +14,10 @@
 //! `MI_BENCH_SIZES=400,10000` picks the sizes. The server's figures (edit to diagnostics, navigation latency,
 //! resident memory) come from the `lsp` bench.
 
+/// The allocator the shipped binary uses (`src/main.rs`), so in-process figures match it.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -34,7 +34,7 @@ pub struct EntryInfo {
     /// Normalized trigger (`writing mock tests`).
     pub trigger: String,
     /// Normalized extras, empty ones dropped.
-    pub extras: Vec<String>,
+    pub extras: smallvec::SmallVec<[String; 2]>,
     /// The section index, when the entry is in one.
     pub section: Option<usize>,
     /// The decision file the section names, when it exists.
@@ -253,6 +253,13 @@ struct ExactLink {
     prev: u32,
 }
 
+/// The exact keys of an entry, in slot order: its trigger, then its extras
+/// (none for an empty trigger).
+fn exact_keys(info: &EntryInfo) -> impl Iterator<Item = &str> {
+    let keys = if info.trigger.is_empty() { None } else { Some(std::iter::once(&info.trigger).chain(&info.extras)) };
+    keys.into_iter().flatten().map(String::as_str)
+}
+
 fn key_hash(s: &str) -> u64 {
     use std::hash::BuildHasher;
     rustc_hash::FxBuildHasher.hash_one(s)
@@ -274,32 +281,39 @@ impl Bindings {
             .collect();
         // Normalizing and looking up each entry is independent of the others:
         // large indexes do it in two halves on two threads.
-        let bind_lines = |lines: &[usize]| -> Vec<EntryInfo> {
+        // The hashes of their exact keys too, in link order (see `link`).
+        let bind_lines = |lines: &[usize]| -> (Vec<EntryInfo>, Vec<u64>) {
             let mut key = String::new();
-            lines
+            let mut hashes = Vec::with_capacity(lines.len() * 2);
+            let infos = lines
                 .iter()
                 .filter_map(|&line| {
                     let entry = index.entry(line)?;
                     let section = index.section_of(line);
                     let section_file = section.and_then(|s| section_files[s]);
-                    Some(b.bind_entry(src.text.as_str(), &entry, line, section, section_file, &mut key))
+                    let info = b.bind_entry(src.text.as_str(), &entry, line, section, section_file, &mut key);
+                    hashes.extend(exact_keys(&info).map(key_hash));
+                    Some(info)
                 })
-                .collect()
+                .collect();
+            (infos, hashes)
         };
         let parallel = index.entries.len() >= PARALLEL_ENTRIES && ws.threads() > 1;
-        let infos = if parallel {
+        let (infos, hashes) = if parallel {
             let (first, second) = index.entries.split_at(index.entries.len() / 2);
-            let (mut infos, rest) = super::join(|| bind_lines(first), || bind_lines(second));
-            infos.extend(rest);
-            infos
+            let ((mut infos, mut hashes), rest) = super::join(|| bind_lines(first), || bind_lines(second));
+            infos.extend(rest.0);
+            hashes.extend(rest.1);
+            (infos, hashes)
         } else {
             bind_lines(&index.entries)
         };
         let mut b = b;
-        b.exact_head.reserve(infos.len() * 2);
-        b.exact_links.reserve(infos.len() * 2);
+        b.exact_head.reserve(hashes.len());
+        b.exact_links.reserve(hashes.len());
+        let mut hashes = hashes.into_iter();
         for (i, info) in infos.iter().enumerate() {
-            b.link(EntryId(i as u32), info);
+            b.link_hashed(EntryId(i as u32), info, || hashes.next().unwrap_or_default());
         }
         // The entries of each heading, in index order.
         let table = b.table.clone();
@@ -311,12 +325,15 @@ impl Bindings {
 
     /// Adds an entry's trigger and extras to the exact table.
     fn link(&mut self, id: EntryId, info: &EntryInfo) {
-        if info.trigger.is_empty() {
-            return;
-        }
-        for (slot, k) in std::iter::once(&info.trigger).chain(&info.extras).enumerate() {
+        let mut keys = exact_keys(info);
+        self.link_hashed(id, info, || keys.next().map_or(0, key_hash));
+    }
+
+    /// [`link`](Self::link) with the keys' hashes given in order by `hash`.
+    fn link_hashed(&mut self, id: EntryId, info: &EntryInfo, mut hash: impl FnMut() -> u64) {
+        for slot in 0..exact_keys(info).count() {
             let link = self.exact_links.len() as u32;
-            let prev = self.exact_head.insert(key_hash(k), link).unwrap_or(u32::MAX);
+            let prev = self.exact_head.insert(hash(), link).unwrap_or(u32::MAX);
             self.exact_links.push(ExactLink { entry: id, slot: slot as u32, prev });
         }
     }

@@ -258,12 +258,12 @@ const INDEX_CHECKS: [&[Check]; 2] = [
         (&[Rule::StructuralEntry], structural_entry::check),
         (&[Rule::MisplacedEntry], misplaced_entry::check),
         (&[Rule::UnorderedSection], unordered_section::check),
-        (&[Rule::UnindexedHeading], unindexed_heading::check),
     ],
     &[
         (&[Rule::DuplicateEntry], duplicate_entry::check),
         (&[Rule::Collision], collision::check),
         (&[Rule::ShadowedTrigger], shadowed_trigger::check),
+        (&[Rule::UnindexedHeading], unindexed_heading::check),
     ],
 ];
 
