@@ -10,12 +10,22 @@
 //! Incremental by layer: a workspace re-parses only the file that changed,
 //! keeps what it derived from files that did not (`model::Depends`), and
 //! treats an index edit inside entry lines as a splice (`model::splice`)
-//! that `rules` update findings from (`rules/incremental.rs`).
+//! that `rules` update findings from (`rules/incremental.rs`). The language
+//! server hands the engine an editor's change ranges
+//! (`Workspace::edit_file`): the text is edited in place and the changed
+//! lines are known without comparing texts; index lines store their ranges
+//! relative to their start, so a longer line moves only the starts after it.
+//!
+//! Decision files are parsed by an exact line scanner for their common shape
+//! and by pulldown-cmark for anything else (`syntax/decision/scan.rs`; a
+//! differential property test holds the two equal).
 //!
 //! Parallel where the work is large: loading parses files on every core,
 //! the binding and a full check use two threads from a few thousand entries
-//! on. Results never depend on the thread count (`Workspace::set_threads`;
-//! a property test compares one thread with several).
+//! on, and an incremental update keeps the old findings on one thread while
+//! it re-checks the changed part on the other. Results never depend on the
+//! thread count (`Workspace::set_threads`; a property test compares one
+//! thread with several).
 
 pub mod cli;
 pub mod edit;
