@@ -2,7 +2,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::{q, whole_line, Ctx, Finding, Rule};
+use super::{q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
 
 pub(crate) const DOC: &str = "Two entries have the same operator and the same trigger (compared \
@@ -29,7 +29,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             "Delete the duplicate entry",
             Applicability::Safe,
             &src.path,
-            vec![TextEdit::delete(whole_line(index, e.line))],
+            vec![TextEdit::delete(index.full(e.line))],
         ));
         out.push(f);
     }

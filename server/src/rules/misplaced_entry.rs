@@ -1,6 +1,6 @@
 //! `misplaced-entry`: an entry whose heading lives in another file than its section names.
 
-use super::{placement, q, whole_line, Ctx, Finding, Rule};
+use super::{placement, q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
 
 pub(crate) const DOC: &str = "An entry sits in the section of one decision file but its heading is \
@@ -35,7 +35,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                 format!("Move to section {}", q(&target)),
                 Applicability::Safe,
                 &src.path,
-                vec![TextEdit::delete(whole_line(index, e.line)), insert],
+                vec![TextEdit::delete(index.full(e.line)), insert],
             ));
         }
         out.push(f);

@@ -379,11 +379,6 @@ fn order(ws: &Workspace, a: &Finding, b: &Finding) -> std::cmp::Ordering {
     by_file.then_with(|| rest(a).cmp(&rest(b))).then_with(|| a.message.cmp(&b.message))
 }
 
-/// The full range of index line `line` (content plus terminator), for deletions.
-pub(crate) fn whole_line(index: &IndexFile, line: usize) -> TextRange {
-    index.full(line)
-}
-
 /// Quotes `s` for a message: `` `s` ``.
 pub(crate) fn q(s: &str) -> String {
     format!("`{s}`")

@@ -1,6 +1,6 @@
 //! `structural-entry`: an entry that names a structural (`.`-prefixed) heading.
 
-use super::{q, whole_line, Ctx, Finding, Rule};
+use super::{q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
 
 pub(crate) const DOC: &str = "An entry names a structural heading (`/when mock patching` for `## \
@@ -33,7 +33,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                 "Delete the entry",
                 Applicability::Safe,
                 &src.path,
-                vec![TextEdit::delete(whole_line(index, e.line))],
+                vec![TextEdit::delete(index.full(e.line))],
             )),
         );
     }

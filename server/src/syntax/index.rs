@@ -421,15 +421,7 @@ pub fn atx_level(s: &str) -> Option<usize> {
     if indent > 3 {
         return None;
     }
-    let t = &s[indent..];
-    let hashes = t.len() - t.trim_start_matches('#').len();
-    if !(1..=6).contains(&hashes) {
-        return None;
-    }
-    match t[hashes..].chars().next() {
-        None | Some(' ') | Some('\t') => Some(hashes),
-        _ => None,
-    }
+    super::atx_marker(&s.as_bytes()[indent..]).map(usize::from)
 }
 
 /// If `s` is an ATX H2, the range (relative to `s`) of its trimmed name without closing `#`s.
@@ -454,16 +446,7 @@ fn fence_open(s: &str) -> Option<(u8, usize)> {
     if indent > 3 {
         return None;
     }
-    let t = &s[indent..];
-    let ch = *t.as_bytes().first()?;
-    if ch != b'`' && ch != b'~' {
-        return None;
-    }
-    let len = t.len() - t.trim_start_matches(ch as char).len();
-    if len < 3 || (ch == b'`' && t[len..].contains('`')) {
-        return None;
-    }
-    Some((ch, len))
+    super::fence_marker(&s.as_bytes()[indent..])
 }
 
 fn is_fence_close(s: &str, ch: u8, len: usize) -> bool {

@@ -4,6 +4,24 @@ pub mod decision;
 pub mod index;
 pub mod invocation;
 
+/// The level of the ATX heading marker at the start of `s` (indentation
+/// already stripped): 1–6 `#`, then a space, a tab or the end.
+pub(crate) fn atx_marker(s: &[u8]) -> Option<u8> {
+    let n = s.iter().take_while(|&&c| c == b'#').count();
+    ((1..=6).contains(&n) && s.get(n).is_none_or(|&c| c == b' ' || c == b'\t')).then_some(n as u8)
+}
+
+/// The fence opener at the start of `s` (indentation already stripped): its
+/// character and length (3 or more; a backtick fence's info string has no backtick).
+pub(crate) fn fence_marker(s: &[u8]) -> Option<(u8, usize)> {
+    let ch = *s.first()?;
+    if ch != b'`' && ch != b'~' {
+        return None;
+    }
+    let len = s.iter().take_while(|&&c| c == ch).count();
+    (len >= 3 && (ch == b'~' || !s[len..].contains(&b'`'))).then_some((ch, len))
+}
+
 /// A user-facing normalisation of a trigger or title for comparison:
 /// Unicode lowercase, whitespace runs collapsed to one space, trimmed.
 pub fn normalize(s: &str) -> String {

@@ -86,6 +86,7 @@
 use memchr::{memchr2, memchr3, memmem};
 
 use super::{Raw, RawHeading};
+use crate::syntax::{atx_marker, fence_marker};
 use crate::text::{LineIndex, TextRange};
 
 /// The headings and comment blocks of `text`, or `None` when the text has
@@ -172,11 +173,11 @@ pub(super) fn headings(text: &str, index: &LineIndex) -> Option<Raw> {
             }
         }
         let at = start + ws;
-        if let Some(level) = atx_level(rest) {
+        if let Some(level) = atx_marker(rest) {
             container = false;
             prev_text = false;
             raw.headings.push(atx_heading(text, start, at, end, next, level)?);
-        } else if let Some((ch, len)) = fence_open(rest) {
+        } else if let Some((ch, len)) = fence_marker(rest) {
             container = false;
             prev_text = false;
             block = Block::Fence { ch, len };
@@ -311,22 +312,6 @@ fn last_metadata_closer(b: &[u8], mut pos: usize) -> Option<usize> {
     last
 }
 
-/// The level of an ATX heading marker at the start of `s`.
-fn atx_level(s: &[u8]) -> Option<u8> {
-    let n = s.iter().take_while(|&&c| c == b'#').count();
-    ((1..=6).contains(&n) && s.get(n).is_none_or(|&c| is_space_or_tab(c))).then_some(n as u8)
-}
-
-/// A fence opener at the start of `s`: its character and length.
-fn fence_open(s: &[u8]) -> Option<(u8, usize)> {
-    let ch = s[0];
-    if ch != b'`' && ch != b'~' {
-        return None;
-    }
-    let len = s.iter().take_while(|&&c| c == ch).count();
-    (len >= 3 && (ch == b'~' || !s[len..].contains(&b'`'))).then_some((ch, len))
-}
-
 /// Whether `line` closes a fence of `len` `ch`s.
 fn closes_fence(line: &[u8], ch: u8, len: usize) -> bool {
     let spaces = line.iter().take_while(|&&c| c == b' ').count();
@@ -372,7 +357,10 @@ fn container_line_is_plain(mut s: &[u8]) -> bool {
             Some(n) => s = &s[n..],
             None => {
                 let fence_like = (c == b'`' || c == b'~') && s.iter().take_while(|&&x| x == c).count() >= 3;
-                return !(atx_level(s).is_some() || fence_like || c == b'<' || (c == b'[' && may_be_link_reference(s)));
+                return !(atx_marker(s).is_some()
+                    || fence_like
+                    || c == b'<'
+                    || (c == b'[' && may_be_link_reference(s)));
             }
         }
     }

@@ -233,7 +233,8 @@ fn scanner_quirks_match_pulldown() {
 /// when present: every file parses the same on both paths.
 #[test]
 fn corpus_parses_the_same_on_both_paths() {
-    let dir = std::env::var("DECISION_CORPUS").unwrap_or_else(|_| "/work/shared/corpus/head/agents/decisions".into());
+    let shared = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/head/agents/decisions");
+    let dir = std::env::var("DECISION_CORPUS").unwrap_or_else(|_| shared.into());
     let dir = std::path::Path::new(&dir);
     let Ok(entries) = std::fs::read_dir(dir) else {
         eprintln!("skipped: no corpus at {}", dir.display());
