@@ -32,6 +32,8 @@ pub struct Config {
     pub max_lines: u32,
     /// Rule code → level overrides.
     pub rules: BTreeMap<String, Level>,
+    /// When recall speaks (`[recall]`).
+    pub recall: Recall,
 }
 
 impl Default for Config {
@@ -41,9 +43,69 @@ impl Default for Config {
             decisions: "agents/decisions".into(),
             max_lines: 400,
             rules: BTreeMap::new(),
+            recall: Recall::default(),
         }
     }
 }
+
+/// The `[recall]` table: confidence thresholds (see `search::recall`) per
+/// consumer, and the agent hook's limits. A threshold is a confidence in
+/// [0, 1]; a higher one speaks less often and is wrong less often.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recall {
+    /// The hook speaks on a prompt (UserPromptSubmit) at or above this.
+    pub prompt: f64,
+    /// The hook speaks before a Bash command (PreToolUse) at or above this.
+    pub command: f64,
+    /// The hook speaks after a failed tool call (PostToolUseFailure) at or above this.
+    pub error: f64,
+    /// `resolve` and `search` answer "No match" below this.
+    pub resolve: f64,
+    /// `remember` reports an existing decision on the same subject at or above this.
+    pub duplicate: f64,
+    /// False turns the agent hook off (it prints nothing).
+    pub hook: bool,
+    /// Most decisions the hook injects at once.
+    pub max_decisions: u32,
+    /// Most characters the hook injects at once.
+    pub max_chars: u32,
+}
+
+impl Default for Recall {
+    fn default() -> Self {
+        Self {
+            prompt: 0.7,
+            command: 0.85,
+            error: 0.9,
+            resolve: 0.2,
+            duplicate: 0.8,
+            hook: true,
+            max_decisions: 2,
+            max_chars: 6000,
+        }
+    }
+}
+
+// Thresholds are checked to be finite when applied, so equality is total.
+impl Eq for Recall {}
+
+/// The `[recall]` keys one source sets.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RecallPatch {
+    pub prompt: Option<f64>,
+    pub command: Option<f64>,
+    pub error: Option<f64>,
+    pub resolve: Option<f64>,
+    pub duplicate: Option<f64>,
+    pub hook: Option<bool>,
+    #[serde(alias = "maxDecisions")]
+    pub max_decisions: Option<u32>,
+    #[serde(alias = "maxChars")]
+    pub max_chars: Option<u32>,
+}
+
+impl Eq for RecallPatch {}
 
 /// The file name looked for at the workspace root.
 pub const CONFIG_FILE: &str = "memory-index.toml";
@@ -64,6 +126,7 @@ pub struct ConfigPatch {
     #[serde(rename = "max-lines", alias = "maxLines")]
     pub max_lines: Option<u32>,
     pub rules: Option<BTreeMap<String, Level>>,
+    pub recall: Option<RecallPatch>,
 }
 
 impl Config {
@@ -85,6 +148,28 @@ impl Config {
         path(patch.decisions, "decisions", &mut self.decisions);
         if let Some(n) = patch.max_lines {
             self.max_lines = n;
+        }
+        if let Some(r) = patch.recall {
+            let mut threshold = |value: Option<f64>, what: &str, slot: &mut f64| match value {
+                Some(v) if (0.0..=1.0).contains(&v) => *slot = v,
+                Some(v) => problems
+                    .push(format!("`recall.{what}` must be a confidence between 0 and 1, got {v}; using {slot}")),
+                None => {}
+            };
+            threshold(r.prompt, "prompt", &mut self.recall.prompt);
+            threshold(r.command, "command", &mut self.recall.command);
+            threshold(r.error, "error", &mut self.recall.error);
+            threshold(r.resolve, "resolve", &mut self.recall.resolve);
+            threshold(r.duplicate, "duplicate", &mut self.recall.duplicate);
+            if let Some(h) = r.hook {
+                self.recall.hook = h;
+            }
+            if let Some(n) = r.max_decisions {
+                self.recall.max_decisions = n;
+            }
+            if let Some(n) = r.max_chars {
+                self.recall.max_chars = n;
+            }
         }
         for (code, level) in patch.rules.unwrap_or_default() {
             if known_rules.contains(&code.as_str()) {
@@ -142,6 +227,17 @@ mod tests {
         assert_eq!(c.decisions, "d");
         assert_eq!(c.max_lines, 10);
         assert_eq!(c.rules.get("file-too-long"), Some(&Level::Off));
+    }
+
+    #[test]
+    fn recall_thresholds_are_read_and_checked() {
+        let patch = parse_toml("[recall]\nprompt = 0.9\nhook = false\nmax-decisions = 1\nerror = 7\n").unwrap();
+        let mut c = Config::default();
+        let problems = c.apply(patch, &[]);
+        assert_eq!((c.recall.prompt, c.recall.hook, c.recall.max_decisions), (0.9, false, 1));
+        assert_eq!(c.recall.error, Recall::default().error);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("recall.error"), "{problems:?}");
     }
 
     #[test]

@@ -79,6 +79,9 @@ pub struct Bm25 {
     postings: Vec<Vec<(u32, f64)>>,
     /// Per document: its entry and weighted length.
     docs: Vec<(EntryId, f64)>,
+    /// Per document: the distinct terms of its heading title, trigger and
+    /// extras (what the decision is called, as opposed to what its body says).
+    keys: Vec<Vec<u32>>,
     avg_len: f64,
 }
 
@@ -100,6 +103,7 @@ impl Bm25 {
             tf.clear();
             let mut len = 0.0;
             let doc = idx.docs.len() as u32;
+            let mut keys: Vec<u32> = Vec::new();
             let fields: [(f64, &str); 4] = [
                 (W_TITLE, &h.title),
                 (W_TRIGGER, &e.trigger),
@@ -119,8 +123,12 @@ impl Bm25 {
                     };
                     *tf.entry(id).or_default() += w;
                     len += w;
+                    if w > W_BODY && !keys.contains(&id) {
+                        keys.push(id);
+                    }
                 });
             }
+            idx.keys.push(keys);
             idx.postings.resize_with(idx.terms.len(), Vec::new);
             for (&term, &f) in &tf {
                 idx.postings[term as usize].push((doc, f));
@@ -130,6 +138,65 @@ impl Bm25 {
         idx.avg_len =
             if idx.docs.is_empty() { 1.0 } else { idx.docs.iter().map(|d| d.1).sum::<f64>() / idx.docs.len() as f64 };
         idx
+    }
+
+    /// The number of documents (entries that resolve to a heading).
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// True when no entry resolves to a heading.
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// The term number of a token (as [`tokens`] gives it), if any document has it.
+    pub fn term(&self, token: &str) -> Option<u32> {
+        self.terms.get(token).copied()
+    }
+
+    /// Inverse document frequency of a term (BM25's, always positive).
+    pub fn idf(&self, term: u32) -> f64 {
+        let df = self.postings.get(term as usize).map_or(0, Vec::len) as f64;
+        self.idf_of(df)
+    }
+
+    /// The idf a term no document has: the most informative a word can be here.
+    pub fn idf_unseen(&self) -> f64 {
+        self.idf_of(0.0)
+    }
+
+    fn idf_of(&self, df: f64) -> f64 {
+        let n = self.docs.len() as f64;
+        ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
+    }
+
+    /// A document's entry.
+    pub fn entry(&self, doc: u32) -> EntryId {
+        self.docs[doc as usize].0
+    }
+
+    /// A document's key terms: those of its heading title, trigger and extras.
+    pub fn keys(&self, doc: u32) -> &[u32] {
+        &self.keys[doc as usize]
+    }
+
+    /// BM25 scores of every document that has one of `terms` (distinct term
+    /// numbers), with the terms each has, unsorted: the raw material of
+    /// [`super::recall`], which applies its own thresholds.
+    pub fn score_terms(&self, terms: &[u32]) -> Vec<(u32, f64, smallvec::SmallVec<[u32; 8]>)> {
+        let mut acc: HashMap<u32, (f64, smallvec::SmallVec<[u32; 8]>)> = HashMap::default();
+        for &term in terms {
+            let Some(postings) = self.postings.get(term as usize) else { continue };
+            let idf = self.idf_of(postings.len() as f64);
+            for &(doc, f) in postings {
+                let len = self.docs[doc as usize].1;
+                let a = acc.entry(doc).or_default();
+                a.0 += idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * len / self.avg_len));
+                a.1.push(term);
+            }
+        }
+        acc.into_iter().map(|(doc, (score, has))| (doc, score, has)).collect()
     }
 
     /// Entries ranked for `query`, best first, with the absolute, coverage and relative thresholds applied.

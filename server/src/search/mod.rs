@@ -7,6 +7,7 @@
 pub mod bm25;
 pub mod fuzzy;
 pub mod index;
+pub mod recall;
 pub mod similar;
 pub mod triggers;
 pub mod words;

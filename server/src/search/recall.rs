@@ -1,0 +1,303 @@
+//! Recall: free text (a `/when` query or a whole prompt) → ranked decisions, each with a calibrated confidence.
+//!
+//! This is the one ranking behind `resolve`, `search`, "Did you mean",
+//! completion ordering, the agent hook and `remember`'s duplicate check.
+//!
+//! Candidates come from three places, cheapest first:
+//! 1. the binding's exact table: the text equals a trigger or an extra
+//!    (confidence [`EXACT_TRIGGER`] / [`EXACT_EXTRA`]);
+//! 2. the letters-in-order fuzzy tiers of [`super::triggers::rank`] (only for
+//!    texts of at most [`MAX_FUZZY_WORDS`] words: every query word must match,
+//!    which a sentence never does);
+//! 3. stemmed BM25 over title, triggers and body ([`super::bm25`]), with every
+//!    informative word of the text (no 15-token cap: a prompt's words are
+//!    all evidence).
+//!
+//! Each candidate gets [`Features`] measured on the text, and its confidence
+//! is a logistic function of them ([`confidence`]). The weights were fitted
+//! on the development sets (`server/tests/data/resolve-devset.tsv` and
+//! `prompts-dev.tsv`; never `prompts-holdout.tsv`) by
+//! `tests/tools/fit_recall.py` from the features `eval --features` prints.
+//! Meaning: of the answers given at confidence ≥ c on those sets, about a
+//! share c or more was right; `docs/resolver.md` shows the table `eval`
+//! prints. The features are ratios of inverse document frequencies, so
+//! they carry over to other corpora: a text that shares only common words
+//! with a decision ("go on", "try again", "run the tests") scores low on any
+//! corpus, without a list of phrases.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::bm25::{tokens, Bm25};
+use super::{triggers, HitKind, TriggerQuery};
+use crate::model::{EntryId, HeadingId, Workspace};
+use crate::syntax::normalize;
+
+/// Confidence of an exact trigger match.
+pub const EXACT_TRIGGER: f64 = 1.0;
+/// Confidence of an exact extra match.
+pub const EXACT_EXTRA: f64 = 0.98;
+/// Longest text (in words) that the letters-in-order tiers are tried on.
+pub const MAX_FUZZY_WORDS: usize = 8;
+/// Most BM25 candidates measured per text.
+const BM25_CANDIDATES: usize = 12;
+/// Most fuzzy candidates measured per text.
+const FUZZY_CANDIDATES: usize = 6;
+
+/// How a decision was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Evidence {
+    /// The text is the entry's trigger.
+    ExactTrigger,
+    /// The text is one of the entry's extras.
+    ExactExtra,
+    /// The text's letters match the trigger or an extra in order (fuzzy, stems, typos).
+    Letters,
+    /// The text shares informative words with the decision (BM25).
+    Words,
+}
+
+/// One ranked decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recalled {
+    pub entry: EntryId,
+    pub heading: HeadingId,
+    /// Estimated probability that this is the decision the text is about, in [0, 1].
+    pub confidence: f64,
+    pub evidence: Evidence,
+    pub features: Features,
+}
+
+/// What the confidence is computed from (all in [0, 1] unless said).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Features {
+    /// Share of the decision's name (title, trigger, extras; idf-weighted) found in the text.
+    pub key_cover: f64,
+    /// Share of the text's informative words (idf-weighted) found in the decision.
+    pub text_cover: f64,
+    /// Informative mass of the shared name words: their idf summed, over the
+    /// largest idf (≈ how many rare words of the name the text has), capped at 3.
+    pub key_mass: f64,
+    /// Informative mass of every shared word (name and body), same unit, capped at 6.
+    pub mass: f64,
+    /// This candidate's BM25 score over the best other candidate's, as
+    /// `(mine - other) / max(mine, other)`: positive only for the leader.
+    pub margin: f64,
+    /// Letters-in-order fuzzy score per query character, over 40 (0 when none).
+    pub letters: f64,
+    /// Informative words of the text, log-scaled: ln(1 + n) / ln(64).
+    pub length: f64,
+}
+
+impl Features {
+    /// The values in a fixed order (for fitting and printing).
+    pub fn values(&self) -> [f64; 7] {
+        [self.key_cover, self.text_cover, self.key_mass, self.mass, self.margin, self.letters, self.length]
+    }
+
+    /// Names of [`Features::values`], in order.
+    pub const NAMES: [&'static str; 7] = ["key_cover", "text_cover", "key_mass", "mass", "margin", "letters", "length"];
+}
+
+/// Logistic weights: intercept, then one per feature of [`Features::values`].
+/// Fitted by `tests/tools/fit_recall.py` (see the module docs).
+pub const WEIGHTS: [f64; 8] = [-6.0, 4.0, 1.0, 1.5, 0.3, 3.0, 2.0, -1.0];
+
+/// The logistic model: P(right | features).
+pub fn confidence(f: &Features) -> f64 {
+    let z = WEIGHTS[0] + f.values().iter().zip(&WEIGHTS[1..]).map(|(x, w)| x * w).sum::<f64>();
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// Ranks decisions for `text`, best first, at most `limit`, with their
+/// confidences (no threshold applied: callers pick theirs from the config).
+/// A leading `when`/`how` word is the operator, as in `resolve`.
+pub fn recall(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
+    let q = TriggerQuery::parse(text);
+    recall_query(ws, &q, limit)
+}
+
+/// [`recall`] for an already parsed query.
+pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recalled> {
+    let norm = normalize(&q.text);
+    if norm.is_empty() || limit == 0 {
+        return Vec::new();
+    }
+    let b = ws.bindings();
+    let target = |entry: EntryId| triggers::entry_target(ws, b.entry(entry));
+    let mut out: Vec<Recalled> = Vec::new();
+    if let Some((entry, extra)) = b.exact_match(q.op, &norm) {
+        if let Some(heading) = target(entry) {
+            let (confidence, evidence) =
+                if extra { (EXACT_EXTRA, Evidence::ExactExtra) } else { (EXACT_TRIGGER, Evidence::ExactTrigger) };
+            out.push(Recalled { entry, heading, confidence, evidence, features: Features::default() });
+        }
+    }
+    let idx = super::index::of(ws);
+    let bm = idx.bm25(ws);
+    let words = Words::of(bm, &q.text);
+
+    // Letters-in-order candidates (short texts only).
+    let mut letters: HashMap<EntryId, f64> = HashMap::default();
+    if norm.split(' ').count() <= MAX_FUZZY_WORDS {
+        let chars = norm.chars().filter(|c| !c.is_whitespace()).count().max(1) as f64;
+        for hit in triggers::rank(ws, q, FUZZY_CANDIDATES + 1) {
+            if hit.kind == HitKind::Fuzzy {
+                letters.insert(hit.entry, (hit.score as f64 / chars / 40.0).min(1.0));
+            }
+        }
+    }
+
+    // Word candidates: BM25 over every informative word of the text.
+    let mut scored = bm.score_terms(&words.terms);
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    scored.truncate(BM25_CANDIDATES);
+    let mut by_entry: HashMap<EntryId, usize> = HashMap::default();
+    for (i, s) in scored.iter().enumerate() {
+        by_entry.entry(bm.entry(s.0)).or_insert(i);
+    }
+    // Every candidate entry, with its BM25 score (0 when the fuzzy tier alone found it).
+    let mut cands: Vec<(EntryId, f64, Option<usize>)> =
+        scored.iter().map(|s| (bm.entry(s.0), s.1, Some(by_entry[&bm.entry(s.0)]))).collect();
+    for &e in letters.keys() {
+        if !by_entry.contains_key(&e) {
+            cands.push((e, 0.0, None));
+        }
+    }
+    let best_two = {
+        let mut v: Vec<f64> = scored.iter().map(|s| s.1).collect();
+        v.truncate(2);
+        v
+    };
+    let mut ranked: Vec<Recalled> = Vec::new();
+    for (entry, score, pos) in cands {
+        if out.iter().any(|r| r.entry == entry) {
+            continue;
+        }
+        let Some(heading) = target(entry) else { continue };
+        let has: &[u32] = match pos {
+            Some(i) => &scored[i].2,
+            None => &[],
+        };
+        let doc = pos.map(|i| scored[i].0);
+        // The leader is measured against the runner-up, everyone else against the leader.
+        let other = best_two.get(usize::from(pos == Some(0))).copied().unwrap_or(0.0);
+        let f = words.features(bm, doc, has, score, other, letters.get(&entry).copied().unwrap_or(0.0));
+        let evidence = if letters.contains_key(&entry) { Evidence::Letters } else { Evidence::Words };
+        ranked.push(Recalled { entry, heading, confidence: confidence(&f), evidence, features: f });
+    }
+    ranked.sort_by(|a, b| b.confidence.total_cmp(&a.confidence).then(a.entry.cmp(&b.entry)));
+    for r in ranked {
+        if !out.iter().any(|o| o.heading == r.heading) {
+            out.push(r);
+        }
+    }
+    out.truncate(limit);
+    out
+}
+
+/// The text's informative words: distinct known terms with their idf, and
+/// the idf mass of the words no decision has.
+struct Words {
+    terms: Vec<u32>,
+    idf: HashMap<u32, f64>,
+    /// Sum of the idf of every distinct informative word (unknown words at the largest idf).
+    total: f64,
+    /// The largest idf a word can have here (a word no document has).
+    top: f64,
+    count: usize,
+}
+
+impl Words {
+    fn of(bm: &Bm25, text: &str) -> Self {
+        let mut toks = tokens(text);
+        toks.sort();
+        toks.dedup();
+        let top = bm.idf_unseen().max(f64::MIN_POSITIVE);
+        let (mut terms, mut idf, mut total) = (Vec::new(), HashMap::default(), 0.0);
+        for t in &toks {
+            match bm.term(t) {
+                Some(id) => {
+                    let w = bm.idf(id);
+                    terms.push(id);
+                    idf.insert(id, w);
+                    total += w;
+                }
+                None => total += top,
+            }
+        }
+        Words { terms, idf, total, top, count: toks.len() }
+    }
+
+    fn features(&self, bm: &Bm25, doc: Option<u32>, has: &[u32], score: f64, other: f64, letters: f64) -> Features {
+        let shared: f64 = has.iter().map(|t| self.idf.get(t).copied().unwrap_or(0.0)).sum();
+        let (mut key_all, mut key_shared) = (0.0, 0.0);
+        if let Some(doc) = doc {
+            for &k in bm.keys(doc) {
+                let w = bm.idf(k);
+                key_all += w;
+                if self.idf.contains_key(&k) {
+                    key_shared += w;
+                }
+            }
+        }
+        let ratio = |a: f64, b: f64| if b > 0.0 { (a / b).clamp(0.0, 1.0) } else { 0.0 };
+        let margin = {
+            let m = score.max(other);
+            if m > 0.0 {
+                (score - other) / m
+            } else {
+                0.0
+            }
+        };
+        Features {
+            key_cover: ratio(key_shared, key_all),
+            text_cover: ratio(shared, self.total),
+            key_mass: (key_shared / self.top).min(3.0),
+            mass: (shared / self.top).min(6.0),
+            margin,
+            letters,
+            length: ((1.0 + self.count as f64).ln() / 64f64.ln()).min(1.5),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Config;
+
+    fn ws() -> Workspace {
+        let mut ws = Workspace::new(Config::default());
+        ws.set_file(
+            "agents/memory-index.md",
+            "## agents/decisions/a.md\n\n/when writing mock tests | mock patch, test doubles\n/how encode file paths\n"
+                .into(),
+        );
+        ws.set_file(
+            "agents/decisions/a.md",
+            "# A\n\n## When Writing Mock Tests\n\nPatch where the name is looked up, not where it is defined.\nPrefer fakes over mocks for the database layer.\n\n## How to Encode File Paths\n\nEncode paths as UTF-8 with percent escapes for separators.\nNever build paths by string concatenation.\n"
+                .into(),
+        );
+        ws
+    }
+
+    #[test]
+    fn an_exact_trigger_is_certain() {
+        let r = recall(&ws(), "when writing mock tests", 3);
+        assert_eq!(r[0].evidence, Evidence::ExactTrigger);
+        assert_eq!(r[0].confidence, EXACT_TRIGGER);
+    }
+
+    #[test]
+    fn empty_text_recalls_nothing() {
+        assert!(recall(&ws(), "   ", 3).is_empty());
+        assert!(recall(&ws(), "when", 3).is_empty());
+    }
+
+    #[test]
+    fn a_prompt_about_a_decision_ranks_it_first() {
+        let ws = ws();
+        let r = recall(&ws, "where should I patch the mock when the test double is imported elsewhere?", 3);
+        assert_eq!(ws.heading(r[0].heading).map(|h| h.title.as_str()), Some("When Writing Mock Tests"));
+    }
+}
