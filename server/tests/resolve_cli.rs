@@ -138,3 +138,78 @@ fn file_mode_refuses_a_symlink_that_leaves_the_root() {
     assert!(text.starts_with("Refused: cannot read agents/decisions/a.md: it resolves to"), "{text}");
     assert!(!text.contains("TOP SECRET"));
 }
+
+#[test]
+fn a_bare_operator_word_makes_the_arguments_one_query() {
+    let demo = repo().join("fixtures/demo");
+    let o = resolve(&["when", "writing", "mock", "tests"], "", &demo);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    let text = out(&o);
+    assert!(text.starts_with("# When Writing Mock Tests\n"), "{text}");
+    assert!(!text.contains("Empty query"), "{text}");
+    // Without the operator word, each argument stays one query.
+    let o = resolve(&["writing mock tests", "paginate list responses"], "", &demo);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out(&o).contains("\n---\n# How to Paginate List Responses\n"));
+}
+
+fn cli(args: &[&str], cwd: &std::path::Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run")
+}
+
+#[test]
+fn search_lists_ranked_decisions_with_their_entry_and_confidence() {
+    let demo = repo().join("fixtures/demo");
+    let o = cli(&["search", "how", "should", "we", "store", "ticket", "prices", "money"], &demo);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    let text = out(&o);
+    let first: Vec<&str> = text.lines().take(3).collect();
+    assert!(first[0].starts_with("1. /how store ticket prices  (") && first[0].ends_with(')'), "{text}");
+    assert_eq!(first[1], "   How to Store Ticket Prices (agents/decisions/data.md:5)", "{text}");
+    let o = cli(&["search", "--json", "--limit", "1", "store ticket prices"], &demo);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let hit = &v.as_array().expect("array")[0];
+    assert_eq!(hit["heading"], "How to Store Ticket Prices");
+    assert_eq!(hit["evidence"], "exact-trigger");
+    assert_eq!((hit["file"].as_str(), hit["line"].as_u64()), (Some("agents/decisions/data.md"), Some(5)));
+    assert!(hit["confidence"].as_f64().is_some_and(|c| c > 0.9));
+    let o = cli(&["search", "bake sourdough bread at home"], &demo);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(out(&o).starts_with("No decision matches 'bake sourdough bread at home'"));
+    assert_eq!(cli(&["search"], &demo).status.code(), Some(2));
+}
+
+#[test]
+fn eval_prints_metrics_and_names_a_malformed_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let set = dir.path().join("set.tsv");
+    std::fs::write(
+        &set,
+        "# a comment\nexact\twhen writing mock tests\tWhen Writing Mock Tests\noff\tbake sourdough bread\t-\n",
+    )
+    .expect("write");
+    let demo = repo().join("fixtures/demo");
+    let o = cli(&["eval", set.to_str().expect("path"), "--threshold", "0.5"], &demo);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = out(&o);
+    assert!(text.contains("| exact | 1 | 100% | 100% | 100% |"), "{text}");
+    assert!(text.contains("| off | 1 | 100% | 0% | n/a | n/a | n/a | n/a | 100% | 0% |"), "{text}");
+    assert!(text.contains("| all | 2 | 100% |"), "{text}");
+    assert!(text.contains("| 0.9-1.0 | 1 | 100% |"), "{text}");
+    let o = cli(&["eval", set.to_str().expect("path"), "--json"], &demo);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["kinds"][0]["kind"], "exact");
+    std::fs::write(&set, "exact\twhen writing mock tests\tWhen Writing Mock Tests\nbroken line\n").expect("write");
+    let o = cli(&["eval", set.to_str().expect("path")], &demo);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("line 2: expected 3 tab-separated columns"));
+    let o = cli(&["eval", "/nonexistent/set.tsv"], &demo);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read /nonexistent/set.tsv"));
+}

@@ -6,10 +6,13 @@
 
 pub mod check;
 pub mod compress_key;
+pub mod eval;
 pub mod fix;
 pub mod gen;
 pub mod output;
+pub mod recall_stats;
 pub mod resolve;
+pub mod search;
 
 use std::io::Write;
 
@@ -23,6 +26,9 @@ Usage:
   memory-index-lsp fix [ROOT] [--dry-run] [--config FILE]
   memory-index-lsp resolve [--no-nav] [--root DIR] [QUERY]...
   memory-index-lsp compress-key [--root DIR] [TITLE]...
+  memory-index-lsp search [--root DIR] [--limit N] [--json] TEXT...
+  memory-index-lsp recall-stats [--root DIR] [--threshold C] [--json] [PATHS]...
+  memory-index-lsp eval FILE [--root DIR] [--threshold C] [--json] [--misses]
   memory-index-lsp --help | --version
 
 ROOT defaults to the current directory: the folder that contains
@@ -44,6 +50,9 @@ pub fn run(args: &[String]) -> Option<i32> {
         "fix" => fix::run(rest),
         "resolve" | "when" => resolve::run(rest),
         "compress-key" => compress_key::run(rest),
+        "eval" => eval::run(rest),
+        "search" => search::run(rest),
+        "recall-stats" => recall_stats::run(rest),
         "gen" => gen::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");

@@ -2,7 +2,10 @@
 //!
 //! Contract (compatible with the reference tool so agents' skills can switch):
 //! queries come from the arguments, then from stdin lines when stdin is not a
-//! terminal (blank lines skipped); a leading `when`/`how` word is the
+//! terminal (blank lines skipped). When the first argument is a bare
+//! operator word (`when`, `how`), all the arguments form one query
+//! (`resolve when writing mock tests`); otherwise each argument is one
+//! query, and so is each stdin line. A leading `when`/`how` word is the
 //! operator; the query `null` (any case, with or without operator) is
 //! ignored; results are de-duplicated and joined by `\n---\n`, errors follow
 //! on stdout. Exit 0 if every query resolved, 1 if any failed, 2 for usage
@@ -33,6 +36,11 @@ pub fn run(args: &[String]) -> i32 {
             s if s.starts_with("--") => return usage_error(&format!("unknown option `{s}`")),
             s => queries.push(s.to_string()),
         }
+    }
+    // `resolve when writing mock tests`: a bare operator word first means the
+    // arguments are one query (how a skill passes what the agent typed).
+    if queries.len() > 1 && matches!(queries[0].to_lowercase().as_str(), "when" | "how" | "/when" | "/how") {
+        queries = vec![queries.join(" ")];
     }
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {

@@ -5,14 +5,17 @@
 //! candidate wins when, by the resolver's own matching, it would return this
 //! heading's entry: no other entry's trigger or extra equals it, it matches
 //! the heading's own trigger, and it scores strictly higher against that
-//! trigger than against any other entry. Unlike the reference tool, the
-//! winner must be the heading itself. Work is bounded: at most
+//! trigger than against any other entry; for an indexed heading, the one
+//! ranking (`search::recall`) must also put the heading first at the
+//! resolver's threshold, so the key resolves. A key made only of stop words
+//! (`to`, `a`, `from`) is never proposed: nobody remembers or guesses it.
+//! Unlike the reference tool, the winner must be the heading itself. Work is bounded: at most
 //! [`MAX_CANDIDATES`] candidates per title, so a 20-word title returns in
 //! milliseconds; when none wins, the full trigger is returned.
 
 use crate::model::{HeadingId, Workspace};
 use crate::rules::placement::trigger_from_title;
-use crate::search::{fuzzy, triggers, words, TriggerQuery};
+use crate::search::{fuzzy, recall, triggers, words, TriggerQuery};
 use crate::syntax::index::Op;
 use crate::syntax::normalize;
 
@@ -57,6 +60,9 @@ pub fn compress_heading(ws: &Workspace, id: HeadingId) -> Option<(Op, String)> {
 fn wins(ws: &Workspace, op: Op, cand: &str, full: &str, own: Option<HeadingId>) -> bool {
     let b = ws.bindings();
     let q = normalize(cand);
+    if q.split(' ').all(crate::search::bm25::is_stop) {
+        return false;
+    }
     // Another entry that owns these exact words would win.
     if let Some((e, _)) = b.exact_match(Some(op), &q) {
         return own.is_some_and(|h| b.entry(e).heading == Some(h));
@@ -68,10 +74,18 @@ fn wins(ws: &Workspace, op: Op, cand: &str, full: &str, own: Option<HeadingId>) 
     };
     let Some(mine) = score(&normalize(full)) else { return false };
     let others = triggers::rank(ws, &TriggerQuery { op: Some(op), text: q.clone() }, 3);
-    others.iter().all(|h| {
+    let letters_win = others.iter().all(|h| {
         let e = b.entry(h.entry);
         own.is_some_and(|o| e.heading == Some(o)) || h.score < mine
-    })
+    });
+    // An indexed heading's key must also come first in the one ranking, at the resolver's threshold.
+    letters_win
+        && own.is_none_or(|o| {
+            b.entries_of(o).is_empty()
+                || recall::recall_query(ws, &TriggerQuery { op: Some(op), text: q.clone() }, 1)
+                    .first()
+                    .is_some_and(|r| r.heading == o && r.confidence >= ws.config().recall.resolve)
+        })
 }
 
 /// Advances `c` to the next k-combination of 0..n in lexicographic order.

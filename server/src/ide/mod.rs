@@ -2,14 +2,17 @@
 
 pub mod completion;
 pub mod compress;
+pub mod eval;
 pub mod file_rename;
 pub mod fix_all;
 pub mod hints;
 pub mod hover;
 pub mod invocations;
 pub mod navigate;
+pub mod recall_stats;
 pub mod rename;
 pub mod resolve;
+pub mod search;
 pub mod symbols;
 pub mod target;
 pub mod tokens;

@@ -26,7 +26,7 @@
 
 use crate::model::{EntryId, FileId, HeadingId, SourceFile, Workspace};
 use crate::search::index as search_index;
-use crate::search::{fuzzy, similar, triggers, TriggerQuery};
+use crate::search::{fuzzy, recall, similar, triggers, TriggerQuery};
 use crate::syntax::decision::Heading;
 use crate::syntax::normalize;
 
@@ -98,13 +98,17 @@ pub fn locate(ws: &Workspace, query: &str) -> Option<Located> {
     }
 }
 
-/// The entry a trigger-mode query means: letters first (exact, fuzzy, stems,
-/// typos), then BM25 for reworded queries; both memoised per workspace state.
+/// The entry a trigger-mode query means: the first result of the one
+/// ranking ([`recall`]) when its confidence reaches `[recall] resolve`;
+/// memoised per workspace state (navigation asks for many invocations).
 fn trigger_entry(ws: &Workspace, q: &TriggerQuery) -> Option<EntryId> {
     if q.text.trim().is_empty() {
         return None;
     }
-    triggers::resolve(ws, q).map(|h| h.entry).or_else(|| search_index::of(ws).reworded(ws, &q.text))
+    let threshold = ws.config().recall.resolve;
+    let best =
+        search_index::of(ws).recalled(q, || recall::recall_query(ws, q, 1).first().map(|r| (r.entry, r.confidence)));
+    best.filter(|&(_, c)| c >= threshold).map(|(e, _)| e)
 }
 
 fn trigger(ws: &Workspace, q: &TriggerQuery, nav: bool) -> Result<Resolved, String> {
@@ -149,6 +153,10 @@ fn trigger(ws: &Workspace, q: &TriggerQuery, nav: bool) -> Result<Resolved, Stri
 fn no_match(ws: &Workspace, q: &TriggerQuery) -> String {
     let mut msg = format!("No match for '{}'", q.text.trim());
     let b = ws.bindings();
+    // The one ranking's candidates first (they fell under the threshold), then
+    // entries that share a word or the letters, so a query that shares any
+    // word with the index gets a suggestion.
+    let mut picks: Vec<EntryId> = recall::recall_query(ws, q, 3).into_iter().map(|r| r.entry).collect();
     // Both scorers prepared once for every entry.
     let (resembler, letters) = (similar::Resembler::new(&q.text), fuzzy::Prepared::new(&q.text));
     let mut sugg: Vec<(u32, usize)> = b
@@ -162,10 +170,18 @@ fn no_match(ws: &Workspace, q: &TriggerQuery) -> String {
         })
         .collect();
     sugg.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    if !sugg.is_empty() {
+    for (_, i) in sugg {
+        if picks.len() >= 3 {
+            break;
+        }
+        if !picks.contains(&EntryId(i as u32)) {
+            picks.push(EntryId(i as u32));
+        }
+    }
+    if !picks.is_empty() {
         msg.push_str("\nDid you mean:");
-        for (_, i) in sugg.into_iter().take(3) {
-            msg.push_str(&format!("\n  {}", written(ws, EntryId(i as u32))));
+        for e in picks {
+            msg.push_str(&format!("\n  {}", written(ws, e)));
         }
     }
     msg
@@ -272,7 +288,7 @@ fn find_file<'a>(ws: &'a Workspace, name: &str) -> Result<&'a SourceFile, String
 }
 
 /// `/when trigger` as written in the index.
-fn written(ws: &Workspace, id: EntryId) -> String {
+pub fn written(ws: &Workspace, id: EntryId) -> String {
     let e = ws.bindings().entry(id);
     let raw = ws.index().and_then(|(_, f, i)| Some(i.entry(e.line)?.trigger.slice(&f.text).to_string()));
     format!("{} {}", e.op.token(), raw.unwrap_or_else(|| e.trigger.clone()))

@@ -42,6 +42,11 @@ const STOP: &[&str] = &[
     "while", "who", "why", "will", "with", "you", "your", "not", "no", "can", "into", "than", "then", "there", "use",
 ];
 
+/// True for a word ranking ignores (lowercase input): a stop word or a single character.
+pub fn is_stop(word: &str) -> bool {
+    word.chars().nth(1).is_none() || STOP.contains(&word)
+}
+
 /// Tokens of `s`: lowercase, stop words and 1-character tokens dropped, stemmed.
 pub fn tokens(s: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -60,7 +65,7 @@ fn for_each_token(s: &str, stems: &mut HashMap<String, Option<String>>, mut f: i
             Some(Some(stem)) => f(stem),
             Some(None) => {}
             None => {
-                let stem = (w.chars().nth(1).is_some() && !STOP.contains(&w)).then(|| stem_phrase(w));
+                let stem = (!is_stop(w)).then(|| stem_phrase(w));
                 if let Some(stem) = &stem {
                     f(stem);
                 }
@@ -86,14 +91,17 @@ pub struct Bm25 {
 }
 
 impl Bm25 {
-    /// Builds the index over every entry that resolves to a heading.
+    /// Builds the index over every entry that binds a heading. A drifted
+    /// (orphan) entry is left out: the heading it resembles is a guess, and
+    /// ranking it costs a resemblance search per orphan; the exact and
+    /// letters-in-order tiers still find it by its trigger.
     pub fn build(ws: &Workspace) -> Self {
         let b = ws.bindings();
         let mut idx = Bm25::default();
         let mut stems = HashMap::default();
         let mut tf: HashMap<u32, f64> = HashMap::default();
         for (i, e) in b.entries.iter().enumerate() {
-            let Some(hid) = super::triggers::entry_target(ws, e) else { continue };
+            let Some(hid) = e.heading else { continue };
             let Some(h) = ws.heading(hid) else { continue };
             let body = ws.file(hid.file).map_or("", |f| f.text.get(h.range.end..h.section.end).unwrap_or(""));
             let mut cut = body.len().min(BODY_BYTES);

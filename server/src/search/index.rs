@@ -9,24 +9,32 @@ use crate::syntax::index::Op;
 /// What ranking needs beyond the binding, computed once per workspace state.
 #[derive(Debug, Default)]
 pub struct SearchIndex {
-    /// Per entry (binding order): the stemmed trigger, then each stemmed extra.
-    pub stems: Vec<Vec<String>>,
+    /// Per entry (binding order): the stemmed trigger, then each stemmed extra
+    /// (built on first use: only the letters-in-order tiers need them).
+    stems: std::sync::OnceLock<Vec<Vec<String>>>,
     bm25: std::sync::OnceLock<Bm25>,
     /// Trigger-mode answers already computed for this state (query → winner).
     resolved: std::sync::Mutex<rustc_hash::FxHashMap<(Option<Op>, String), Option<Hit>>>,
     /// BM25 answers for reworded queries already computed for this state.
     reworded: std::sync::Mutex<rustc_hash::FxHashMap<String, Option<EntryId>>>,
+    /// The ranking's first result (and its confidence) per query, for this state.
+    recalled: std::sync::Mutex<rustc_hash::FxHashMap<(Option<Op>, String), Option<(EntryId, f64)>>>,
 }
 
 impl SearchIndex {
-    fn build(ws: &Workspace) -> Self {
-        let stems = ws
-            .bindings()
-            .entries
-            .iter()
-            .map(|e| std::iter::once(&e.trigger).chain(&e.extras).map(|t| stem_phrase(t)).collect())
-            .collect();
-        Self { stems, bm25: Default::default(), resolved: Default::default(), reworded: Default::default() }
+    fn build(_: &Workspace) -> Self {
+        Self::default()
+    }
+
+    /// Per entry (binding order): the stemmed trigger, then each stemmed extra.
+    pub fn stems(&self, ws: &Workspace) -> &[Vec<String>] {
+        self.stems.get_or_init(|| {
+            ws.bindings()
+                .entries
+                .iter()
+                .map(|e| std::iter::once(&e.trigger).chain(&e.extras).map(|t| stem_phrase(t)).collect())
+                .collect()
+        })
     }
 
     /// The BM25 index (built on first use: only reworded queries need it).
@@ -52,6 +60,22 @@ pub fn of(ws: &Workspace) -> std::sync::Arc<SearchIndex> {
 }
 
 impl SearchIndex {
+    /// The memoised first result of the ranking for `query`, computing it with `f` the first time.
+    pub fn recalled(
+        &self,
+        query: &super::TriggerQuery,
+        f: impl FnOnce() -> Option<(EntryId, f64)>,
+    ) -> Option<(EntryId, f64)> {
+        let key = (query.op, query.text.clone());
+        let lock = || self.recalled.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(&hit) = lock().get(&key) {
+            return hit;
+        }
+        let hit = f();
+        lock().insert(key, hit);
+        hit
+    }
+
     /// The memoised answer for `query`, computing it with `f` the first time.
     pub fn memo(&self, query: &super::TriggerQuery, f: impl FnOnce() -> Option<Hit>) -> Option<Hit> {
         let key = (query.op, query.text.clone());

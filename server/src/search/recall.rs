@@ -100,7 +100,7 @@ impl Features {
 
 /// Logistic weights: intercept, then one per feature of [`Features::values`].
 /// Fitted by `tests/tools/fit_recall.py` (see the module docs).
-pub const WEIGHTS: [f64; 8] = [-6.0, 4.0, 1.0, 1.5, 0.3, 3.0, 2.0, -1.0];
+pub const WEIGHTS: [f64; 8] = [-5.04, 2.1, 0.782, 2.12, 0.0203, 3.15, 2.87, 0.0318];
 
 /// The logistic model: P(right | features).
 pub fn confidence(f: &Features) -> f64 {

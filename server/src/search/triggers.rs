@@ -86,6 +86,7 @@ pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
     };
     let mut fuzzy_hits: Vec<Hit> = Vec::new();
     let idx = super::index::of(ws);
+    let entry_stems = idx.stems(ws);
     let query_stems = words::stem_phrase(&query_text);
     let (letters, stems) = (fuzzy::Prepared::new(&query_text), fuzzy::Prepared::new(&query_stems));
     let mut cand = String::new();
@@ -106,7 +107,7 @@ pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
                 stemmed.push(' ');
             }
             cand.push_str(c);
-            stemmed.push_str(idx.stems.get(i).and_then(|s| s.get(k)).map_or(c.as_str(), String::as_str));
+            stemmed.push_str(entry_stems.get(i).and_then(|s| s.get(k)).map_or(c.as_str(), String::as_str));
             // Letters in order; else word forms (stems on both sides); else one typo per long word.
             let score = letters
                 .score(&cand)

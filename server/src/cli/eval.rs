@@ -1,0 +1,193 @@
+//! `memory-index-lsp eval FILE [--root DIR] [--threshold C] [--json] [--misses] [--features OUT]`: recall metrics on labelled queries.
+//!
+//! Prints a Markdown table per kind and overall (see `ide::eval` for the
+//! file format and what each column means), then the calibration table.
+//! The threshold defaults to the hook's (`[recall] prompt`). `--misses`
+//! lists the cases answered wrong; `--features OUT` writes each case's
+//! first-result features as TSV for `tests/tools/fit_recall.py`. Exit 0;
+//! 2 when the file is unreadable or malformed (the line is named).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use super::usage_error;
+use crate::ide::eval::{self, Metrics, Outcome};
+use crate::load;
+use crate::search::recall::Features;
+
+/// Runs `eval`; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let (mut root, mut file, mut threshold, mut json, mut misses, mut features) =
+        (None::<PathBuf>, None::<String>, None::<f64>, false, false, None::<String>);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-h" | "--help" => {
+                print!("{HELP}");
+                return 0;
+            }
+            "--root" => match it.next() {
+                Some(r) => root = Some(PathBuf::from(r)),
+                None => return usage_error("--root needs a directory"),
+            },
+            "--threshold" => match it.next().and_then(|t| t.parse::<f64>().ok()).filter(|t| (0.0..=1.0).contains(t)) {
+                Some(t) => threshold = Some(t),
+                None => return usage_error("--threshold needs a confidence between 0 and 1"),
+            },
+            "--features" => match it.next() {
+                Some(f) => features = Some(f.clone()),
+                None => return usage_error("--features needs an output file"),
+            },
+            "--json" => json = true,
+            "--misses" => misses = true,
+            s if s.starts_with('-') && s.len() > 1 => return usage_error(&format!("unknown option `{s}`")),
+            s if file.is_none() => file = Some(s.to_string()),
+            s => return usage_error(&format!("unexpected argument `{s}` (one FILE)")),
+        }
+    }
+    let Some(file) = file else { return usage_error("eval needs a FILE of kind<TAB>query<TAB>expected lines") };
+    let text = match std::fs::read(&file) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(_) => return usage_error(&format!("cannot read {file}: it is not valid UTF-8")),
+        },
+        Err(e) => return usage_error(&format!("cannot read {file}: {e}")),
+    };
+    let cases = match eval::parse(&text) {
+        Ok(c) => c,
+        Err(e) => return usage_error(&format!("{file}: {e}")),
+    };
+    let ws = match load::load(&super::project_root(root)) {
+        Ok(ws) => ws,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let threshold = threshold.unwrap_or(ws.config().recall.prompt);
+    let outcomes = eval::run(&ws, &cases);
+    if let Some(out) = features {
+        if let Err(e) = std::fs::write(&out, features_tsv(&outcomes)) {
+            return usage_error(&format!("cannot write {out}: {e}"));
+        }
+    }
+    let table = eval::by_kind(&outcomes, threshold);
+    let bins = eval::calibration(&outcomes);
+    let text = if json { to_json(&table, &bins, threshold) } else { human(&table, &bins, threshold) };
+    print!("{text}");
+    if misses {
+        print!("{}", miss_list(&outcomes, threshold));
+    }
+    0
+}
+
+const HELP: &str = "\
+memory-index-lsp eval FILE [--root DIR] [--threshold C] [--json] [--misses] [--features OUT]
+
+Measures recall on labelled queries. FILE has one case a line:
+  kind<TAB>query<TAB>expected
+expected is a heading title, several joined by ` || `, or `-` for nothing.
+Lines starting with # are comments. The threshold (default: [recall] prompt)
+decides which first results count as answers.
+";
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or("n/a".into(), |v| format!("{:.0}%", 100.0 * v))
+}
+
+fn human(
+    table: &[(String, Metrics)],
+    bins: &std::collections::BTreeMap<u32, (usize, usize)>,
+    threshold: f64,
+) -> String {
+    let mut s = format!("Answers at confidence >= {threshold:.2}\n\n");
+    s.push_str("| kind | cases | top1 | answered | P@1 | P@3 | R@10 | MRR | silent | false-inject |\n");
+    s.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    for (k, m) in table {
+        let _ = writeln!(
+            s,
+            "| {k} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            m.cases,
+            pct(Some(m.top1)),
+            pct(Some(m.answered)),
+            pct(m.p1),
+            pct(m.p3),
+            pct(m.r10),
+            m.mrr.map_or("n/a".into(), |v| format!("{v:.2}")),
+            pct(Some(m.silent)),
+            pct(m.false_inject),
+        );
+    }
+    s.push_str("\nCalibration (first result of every case that has one)\n\n| confidence | cases | right |\n| --- | --- | --- |\n");
+    for (bin, (n, right)) in bins {
+        let lo = *bin as f64 / 10.0;
+        let _ = writeln!(s, "| {lo:.1}-{:.1} | {n} | {:.0}% |", lo + 0.1, 100.0 * *right as f64 / *n as f64);
+    }
+    s
+}
+
+fn to_json(
+    table: &[(String, Metrics)],
+    bins: &std::collections::BTreeMap<u32, (usize, usize)>,
+    threshold: f64,
+) -> String {
+    let kinds: Vec<serde_json::Value> = table
+        .iter()
+        .map(|(k, m)| {
+            serde_json::json!({
+                "kind": k, "cases": m.cases, "top1": m.top1, "answered": m.answered,
+                "p_at_1": m.p1, "p_at_3": m.p3, "recall_at_10": m.r10, "mrr": m.mrr,
+                "silent": m.silent, "false_inject": m.false_inject,
+            })
+        })
+        .collect();
+    let calibration: Vec<serde_json::Value> = bins
+        .iter()
+        .map(|(bin, (n, right))| {
+            serde_json::json!({"from": *bin as f64 / 10.0, "to": (*bin + 1) as f64 / 10.0, "cases": n, "right": right})
+        })
+        .collect();
+    format!("{}\n", serde_json::json!({"threshold": threshold, "kinds": kinds, "calibration": calibration}))
+}
+
+fn miss_list(outcomes: &[Outcome], threshold: f64) -> String {
+    let mut s = String::from("\nMisses (answered wrong, or silent where a decision applies)\n");
+    for o in outcomes {
+        let first = o.results.first();
+        let answered = first.filter(|r| r.1 >= threshold);
+        let ok = match answered {
+            Some(r) => r.2,
+            None => o.case.expected.is_empty(),
+        };
+        if !ok {
+            let got = first.map_or("nothing".into(), |r| format!("{} ({:.2})", r.0, r.1));
+            let _ = writeln!(s, "line {} [{}] {} | want {} | got {got}", o.case.line, o.case.kind, o.case.query, {
+                if o.case.expected.is_empty() {
+                    "-".to_string()
+                } else {
+                    o.case.expected.join(" || ")
+                }
+            });
+        }
+    }
+    s
+}
+
+fn features_tsv(outcomes: &[Outcome]) -> String {
+    let mut s = format!("kind\tline\trank\tright\tconfidence\t{}\n", Features::NAMES.join("\t"));
+    for o in outcomes {
+        // Exact matches (no features: their confidence is fixed) are left out.
+        for (rank, (r, f)) in
+            o.results.iter().zip(&o.features).enumerate().filter(|(_, (_, f))| **f != Features::default())
+        {
+            let vals: Vec<String> = f.values().iter().map(|v| format!("{v:.5}")).collect();
+            let _ = writeln!(
+                s,
+                "{}\t{}\t{rank}\t{}\t{:.5}\t{}",
+                o.case.kind,
+                o.case.line,
+                u8::from(r.2),
+                r.1,
+                vals.join("\t")
+            );
+        }
+    }
+    s
+}

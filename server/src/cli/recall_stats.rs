@@ -1,0 +1,152 @@
+//! `memory-index-lsp recall-stats [--root DIR] [--threshold C] [--json] [PATHS]...`: recall measured over real Claude Code sessions.
+//!
+//! PATHS are transcript files (`*.jsonl`) or folders of them; by default the
+//! project's folder under `~/.claude/projects/` (Claude Code names it after
+//! the project's absolute path, every character other than a letter or a
+//! digit replaced by `-`). Prints one row per session and the total: user
+//! prompts, recall opportunities (prompts whose first ranked decision
+//! reaches the threshold, the hook's by default), how many of those had the
+//! decision reach the agent in the same turn (injected by the hook, or
+//! fetched by `/when`, `/how`, MCP or `resolve`), and the recall rate. See
+//! `ide::recall_stats` for exactly what counts. Unreadable files and
+//! malformed lines are counted and skipped. Exit 0; 2 for usage errors.
+
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::usage_error;
+use crate::ide::recall_stats::{self, Stats};
+use crate::load;
+
+/// Largest transcript read (bytes); the rest of a larger file is not read.
+const MAX_TRANSCRIPT: u64 = 256 << 20;
+
+const HELP: &str = "\
+memory-index-lsp recall-stats [--root DIR] [--threshold C] [--json] [PATHS]...
+
+Measures recall over Claude Code session transcripts (JSONL): per session,
+the prompts a decision applied to (at the hook's threshold) and how many of
+those had the decision reach the agent in the same turn. PATHS are .jsonl
+files or folders; default: this project's folder under ~/.claude/projects/.
+";
+
+/// Runs `recall-stats`; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let (mut root, mut threshold, mut json, mut paths) = (None::<PathBuf>, None::<f64>, false, Vec::<PathBuf>::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-h" | "--help" => {
+                print!("{HELP}");
+                return 0;
+            }
+            "--root" => match it.next() {
+                Some(r) => root = Some(PathBuf::from(r)),
+                None => return usage_error("--root needs a directory"),
+            },
+            "--threshold" => match it.next().and_then(|t| t.parse::<f64>().ok()).filter(|t| (0.0..=1.0).contains(t)) {
+                Some(t) => threshold = Some(t),
+                None => return usage_error("--threshold needs a confidence between 0 and 1"),
+            },
+            "--json" => json = true,
+            s if s.starts_with("--") => return usage_error(&format!("unknown option `{s}`")),
+            s => paths.push(PathBuf::from(s)),
+        }
+    }
+    let root = super::project_root(root);
+    let ws = match load::load(&root) {
+        Ok(ws) => ws,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let threshold = threshold.unwrap_or(ws.config().recall.prompt);
+    if paths.is_empty() {
+        match default_dir(&root) {
+            Some(d) => paths.push(d),
+            None => return usage_error("no transcripts given and no home directory to find ~/.claude/projects in"),
+        }
+    }
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut unreadable: Vec<String> = Vec::new();
+    for p in &paths {
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => match std::fs::read_dir(p) {
+                Ok(rd) => {
+                    let mut found: Vec<PathBuf> = rd
+                        .filter_map(Result::ok)
+                        .map(|e| e.path())
+                        .filter(|f| f.extension().is_some_and(|x| x == "jsonl"))
+                        .collect();
+                    found.sort();
+                    files.extend(found);
+                }
+                Err(e) => unreadable.push(format!("{}: {e}", p.display())),
+            },
+            Ok(m) if m.is_file() => files.push(p.clone()),
+            Ok(_) => unreadable.push(format!("{}: not a regular file", p.display())),
+            Err(e) => unreadable.push(format!("{}: {e}", p.display())),
+        }
+    }
+    let mut sessions: Vec<Stats> = Vec::new();
+    for f in &files {
+        match read_bounded(f) {
+            Ok(text) => {
+                let name = f.file_stem().map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into_owned());
+                sessions.push(recall_stats::session(&ws, &name, &text, threshold));
+            }
+            Err(e) => unreadable.push(format!("{}: {e}", f.display())),
+        }
+    }
+    let mut total = Stats { session: "total".into(), ..Default::default() };
+    sessions.iter().for_each(|s| total.add(s));
+    for u in &unreadable {
+        eprintln!("memory-index-lsp: skipped {u}");
+    }
+    if json {
+        let v = serde_json::json!({
+            "threshold": threshold,
+            "sessions": sessions,
+            "total": total,
+            "recall_rate": total.rate(),
+            "skipped": unreadable,
+        });
+        println!("{v}");
+    } else {
+        print!("{}", table(&sessions, &total, threshold));
+    }
+    0
+}
+
+/// `~/.claude/projects/<root's absolute path with every non-alphanumeric character as ->`.
+fn default_dir(root: &Path) -> Option<PathBuf> {
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty())?;
+    let abs = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let name: String = abs.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    Some(PathBuf::from(home).join(".claude/projects").join(name))
+}
+
+/// Reads a regular file up to [`MAX_TRANSCRIPT`] bytes, invalid UTF-8 replaced.
+fn read_bounded(p: &Path) -> std::io::Result<String> {
+    let f = std::fs::File::open(p)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let mut buf = Vec::new();
+    f.take(MAX_TRANSCRIPT).read_to_end(&mut buf)?;
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+fn table(sessions: &[Stats], total: &Stats, threshold: f64) -> String {
+    let mut s = format!("Recall at confidence >= {threshold:.2}\n\n");
+    s.push_str("| session | prompts | opportunities | injected | fetched | reached | recall | malformed lines |\n");
+    s.push_str("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    for x in sessions.iter().chain(std::iter::once(total)) {
+        let rate = x.rate().map_or("n/a".into(), |r| format!("{:.0}%", 100.0 * r));
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {rate} | {} |",
+            x.session, x.prompts, x.opportunities, x.injected, x.fetched, x.reached, x.malformed_lines
+        );
+    }
+    s
+}

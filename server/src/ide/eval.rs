@@ -1,0 +1,260 @@
+//! Measuring recall on labelled queries: the `eval` file format, the metrics, the calibration table.
+//!
+//! File format (TSV, one case a line): `kind<TAB>query<TAB>expected`, where
+//! `expected` is a heading title, several joined by ` || ` when any is
+//! right, or `-` when nothing applies. Blank lines and lines starting with
+//! `#` are skipped. Titles compare case-insensitively with whitespace
+//! collapsed.
+//!
+//! Metrics, per kind and overall, at one confidence threshold (an answer is
+//! the ranking's first result when its confidence reaches the threshold):
+//! - `top1`: share of cases answered right (silence is right for `-`);
+//! - `answered`: share of cases answered;
+//! - `P@1`, `P@3`: precision of what is shown: of the results at or above
+//!   the threshold among the first one (three), the share that is right;
+//! - `R@10`: share of cases with an expected decision that has it among the
+//!   first ten results, whatever their confidence;
+//! - `MRR`: mean reciprocal rank of the expected decision (0 when absent);
+//! - `silent`: share of cases answered with nothing;
+//! - `false-inject`: share of `-` cases answered with something.
+//!
+//! The calibration table bins every case's first result by confidence and
+//! gives the share right per bin: what the confidence means.
+
+use std::collections::BTreeMap;
+
+use crate::model::Workspace;
+use crate::search::recall::{recall, Features};
+
+use crate::syntax::normalize;
+
+/// One labelled query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    pub kind: String,
+    pub query: String,
+    /// Normalized acceptable titles; empty means "nothing applies".
+    pub expected: Vec<String>,
+    /// 1-based line in the file.
+    pub line: usize,
+}
+
+/// Parses an eval file; the error names the first malformed line.
+pub fn parse(text: &str) -> Result<Vec<Case>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim_end_matches('\r');
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [kind, query, expected] = cols[..] else {
+            return Err(format!(
+                "line {}: expected 3 tab-separated columns (kind, query, expected), found {}",
+                i + 1,
+                cols.len()
+            ));
+        };
+        let (kind, query, expected) = (kind.trim(), query.trim(), expected.trim());
+        if kind.is_empty() || query.is_empty() || expected.is_empty() {
+            return Err(format!("line {}: kind, query and expected must not be empty (use `-` for nothing)", i + 1));
+        }
+        let expected =
+            if expected == "-" { Vec::new() } else { expected.split(" || ").map(normalize).collect::<Vec<_>>() };
+        out.push(Case { kind: kind.to_string(), query: query.to_string(), expected, line: i + 1 });
+    }
+    if out.is_empty() {
+        return Err("no cases: each line is kind<TAB>query<TAB>expected".into());
+    }
+    Ok(out)
+}
+
+/// What the ranking did with one case.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub case: Case,
+    /// Per result (first ten): normalized title, confidence, right?
+    pub results: Vec<(String, f64, bool)>,
+    /// Per result: what its confidence was computed from.
+    pub features: Vec<Features>,
+}
+
+impl Outcome {
+    /// The first result's confidence (0 when nothing ranks).
+    pub fn confidence(&self) -> f64 {
+        self.results.first().map_or(0.0, |r| r.1)
+    }
+
+    /// True when the first result is right (false for `-` cases with any result).
+    pub fn first_right(&self) -> bool {
+        self.results.first().is_some_and(|r| r.2)
+    }
+}
+
+/// Runs every case through [`recall`].
+pub fn run(ws: &Workspace, cases: &[Case]) -> Vec<Outcome> {
+    cases
+        .iter()
+        .map(|c| {
+            let found = recall(ws, &c.query, 10);
+            let features = found.iter().map(|r| r.features).collect();
+            let results = found
+                .iter()
+                .map(|r| {
+                    let title = ws.heading(r.heading).map(|h| normalize(&h.title)).unwrap_or_default();
+                    let right = c.expected.contains(&title);
+                    (title, r.confidence, right)
+                })
+                .collect();
+            Outcome { case: c.clone(), results, features }
+        })
+        .collect()
+}
+
+/// Metrics of a group of outcomes at a threshold.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Metrics {
+    pub cases: usize,
+    pub top1: f64,
+    pub answered: f64,
+    pub p1: Option<f64>,
+    pub p3: Option<f64>,
+    pub r10: Option<f64>,
+    pub mrr: Option<f64>,
+    pub silent: f64,
+    pub false_inject: Option<f64>,
+}
+
+/// Computes [`Metrics`] over `outcomes` with answers at `threshold`.
+pub fn metrics(outcomes: &[&Outcome], threshold: f64) -> Metrics {
+    let n = outcomes.len();
+    if n == 0 {
+        return Metrics::default();
+    }
+    let share = |k: usize, of: usize| if of == 0 { None } else { Some(k as f64 / of as f64) };
+    let (mut right, mut answered, mut nothing_cases, mut false_inject) = (0, 0, 0, 0);
+    let (mut shown1, mut right1, mut shown3, mut right3) = (0, 0, 0, 0);
+    let (mut expecting, mut in10, mut rr) = (0, 0, 0.0);
+    for o in outcomes {
+        let shown: Vec<&(String, f64, bool)> = o.results.iter().take_while(|r| r.1 >= threshold).collect();
+        let answers = !shown.is_empty();
+        answered += usize::from(answers);
+        if o.case.expected.is_empty() {
+            nothing_cases += 1;
+            false_inject += usize::from(answers);
+            right += usize::from(!answers);
+        } else {
+            expecting += 1;
+            right += usize::from(shown.first().is_some_and(|r| r.2));
+            if let Some(rank) = o.results.iter().position(|r| r.2) {
+                in10 += usize::from(rank < 10);
+                rr += 1.0 / (rank + 1) as f64;
+            }
+        }
+        shown1 += shown.len().min(1);
+        right1 += shown.iter().take(1).filter(|r| r.2).count();
+        shown3 += shown.len().min(3);
+        right3 += shown.iter().take(3).filter(|r| r.2).count();
+    }
+    Metrics {
+        cases: n,
+        top1: right as f64 / n as f64,
+        answered: answered as f64 / n as f64,
+        p1: share(right1, shown1),
+        p3: share(right3, shown3),
+        r10: share(in10, expecting),
+        mrr: (expecting > 0).then(|| rr / expecting as f64),
+        silent: (n - answered) as f64 / n as f64,
+        false_inject: share(false_inject, nothing_cases),
+    }
+}
+
+/// Metrics per kind (in order of first appearance) and for all cases.
+pub fn by_kind(outcomes: &[Outcome], threshold: f64) -> Vec<(String, Metrics)> {
+    let mut kinds: Vec<&str> = Vec::new();
+    for o in outcomes {
+        if !kinds.contains(&o.case.kind.as_str()) {
+            kinds.push(&o.case.kind);
+        }
+    }
+    let mut out: Vec<(String, Metrics)> = kinds
+        .iter()
+        .map(|k| {
+            let group: Vec<&Outcome> = outcomes.iter().filter(|o| o.case.kind == *k).collect();
+            (k.to_string(), metrics(&group, threshold))
+        })
+        .collect();
+    out.push(("all".into(), metrics(&outcomes.iter().collect::<Vec<_>>(), threshold)));
+    out
+}
+
+/// Calibration: per confidence bin of width 0.1 (the last includes 1.0),
+/// the cases whose first result falls in it and how many of those were right.
+pub fn calibration(outcomes: &[Outcome]) -> BTreeMap<u32, (usize, usize)> {
+    let mut bins: BTreeMap<u32, (usize, usize)> = BTreeMap::new();
+    for o in outcomes.iter().filter(|o| !o.results.is_empty()) {
+        let bin = ((o.confidence() * 10.0).floor() as u32).min(9);
+        let slot = bins.entry(bin).or_default();
+        slot.0 += 1;
+        slot.1 += usize::from(o.first_right());
+    }
+    bins
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_reads_cases_and_names_bad_lines() {
+        let cases =
+            parse("# c\nexact\twriting mock tests\tWhen Writing  Mock Tests || When X\n\noff\tbread\t-\n").unwrap();
+        assert_eq!(cases.len(), 2);
+        assert_eq!(cases[0].expected, ["when writing mock tests", "when x"]);
+        assert!(cases[1].expected.is_empty());
+        assert_eq!(cases[1].line, 5);
+        assert_eq!(
+            parse("a\tb\n").unwrap_err(),
+            "line 1: expected 3 tab-separated columns (kind, query, expected), found 2"
+        );
+        assert!(parse("a\t\tb\n").unwrap_err().starts_with("line 1:"));
+        assert!(parse("# only comments\n").is_err());
+    }
+
+    fn outcome(expected: &[&str], results: &[(f64, bool)]) -> Outcome {
+        Outcome {
+            case: Case {
+                kind: "k".into(),
+                query: "q".into(),
+                expected: expected.iter().map(|s| s.to_string()).collect(),
+                line: 1,
+            },
+            results: results.iter().map(|&(c, r)| ("t".to_string(), c, r)).collect(),
+            features: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn metrics_count_answers_at_the_threshold() {
+        let os = [
+            outcome(&["a"], &[(0.9, true), (0.8, false)]), // answered right
+            outcome(&["a"], &[(0.9, false), (0.5, true)]), // answered wrong, right at rank 2
+            outcome(&["a"], &[(0.3, true)]),               // silent at 0.5
+            outcome(&[], &[(0.7, false)]),                 // false inject
+            outcome(&[], &[(0.2, false)]),                 // silent, right
+        ];
+        let m = metrics(&os.iter().collect::<Vec<_>>(), 0.5);
+        assert_eq!(m.cases, 5);
+        assert_eq!(m.top1, 2.0 / 5.0);
+        assert_eq!(m.answered, 3.0 / 5.0);
+        assert_eq!(m.p1, Some(1.0 / 3.0));
+        assert_eq!(m.p3, Some(2.0 / 5.0));
+        assert_eq!(m.r10, Some(1.0));
+        assert_eq!(m.mrr, Some((1.0 + 0.5 + 1.0) / 3.0));
+        assert_eq!(m.silent, 2.0 / 5.0);
+        assert_eq!(m.false_inject, Some(0.5));
+        let bins = calibration(&os);
+        assert_eq!(bins[&9], (2, 1));
+        assert_eq!(bins[&2], (1, 0));
+    }
+}

@@ -1,0 +1,193 @@
+//! Recall in real sessions: reads Claude Code transcripts (JSONL) and counts, per session, the prompts a decision applied to and whether it reached the agent.
+//!
+//! A transcript is one JSON object a line. What counts:
+//! - a **prompt** is a `"type": "user"` line (not `isMeta`, not a sidechain)
+//!   whose `message.content` is text, or text blocks without a
+//!   `tool_result`; a slash command (`<command-name>/when</command-name>
+//!   <command-args>x</command-args>`) counts as the prompt `/when x`;
+//! - a **turn** runs from a prompt to the next one;
+//! - an **opportunity** is a prompt whose first ranked decision
+//!   ([`recall`]) reaches the threshold (the hook's, by default);
+//! - the decision **reached** the agent in that turn when a `user` (tool
+//!   results, skill output), `attachment` (hook output) or `system` line of
+//!   the turn carries it: the
+//!   hook's header `[memory-index] /when … → Title (` (**injected**), or a
+//!   line `# Title` as `resolve` prints it, from a `/when` skill, an MCP
+//!   call or a `resolve` command (**fetched**).
+//!
+//! Lines that are not JSON objects are counted as malformed and skipped;
+//! nothing here fails on bad input. Strings are searched wherever they sit
+//! in a line, so the count does not depend on one client version's field
+//! names for hook output or tool results.
+
+use serde_json::Value;
+
+use crate::model::Workspace;
+use crate::search::recall::recall;
+
+/// Counts for one session (or the total).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    pub session: String,
+    pub prompts: usize,
+    pub opportunities: usize,
+    pub injected: usize,
+    pub fetched: usize,
+    /// Opportunities whose decision reached the agent (injected or fetched).
+    pub reached: usize,
+    pub malformed_lines: usize,
+}
+
+impl Stats {
+    /// Reached over opportunities (None without opportunities).
+    pub fn rate(&self) -> Option<f64> {
+        (self.opportunities > 0).then(|| self.reached as f64 / self.opportunities as f64)
+    }
+
+    /// Adds another session's counts.
+    pub fn add(&mut self, o: &Stats) {
+        self.prompts += o.prompts;
+        self.opportunities += o.opportunities;
+        self.injected += o.injected;
+        self.fetched += o.fetched;
+        self.reached += o.reached;
+        self.malformed_lines += o.malformed_lines;
+    }
+}
+
+/// One turn: the prompt and the text that reached the agent after it.
+#[derive(Debug, Default)]
+struct Turn {
+    prompt: String,
+    context: String,
+}
+
+/// Counts one transcript's text. `name` labels the session when the lines do not carry a `sessionId`.
+pub fn session(ws: &Workspace, name: &str, text: &str, threshold: f64) -> Stats {
+    let mut stats = Stats { session: name.to_string(), ..Default::default() };
+    let mut turns: Vec<Turn> = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            stats.malformed_lines += 1;
+            continue;
+        };
+        if !v.is_object() {
+            stats.malformed_lines += 1;
+            continue;
+        }
+        if let Some(id) = v.get("sessionId").and_then(Value::as_str) {
+            if stats.session == name && !id.is_empty() {
+                stats.session = id.to_string();
+            }
+        }
+        if v.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+            continue;
+        }
+        if let Some(prompt) = prompt_of(&v) {
+            turns.push(Turn { prompt, context: String::new() });
+            continue;
+        }
+        // What reached the agent: tool results and skill output (user lines),
+        // hook output (attachments) and system messages. Not the model's own
+        // words, and not the client's copies of earlier requests
+        // (`api-request-*` lines repeat the whole conversation).
+        if !matches!(v.get("type").and_then(Value::as_str), Some("user" | "attachment" | "system")) {
+            continue;
+        }
+        if let Some(turn) = turns.last_mut() {
+            collect_strings(&v, &mut turn.context);
+        }
+    }
+    for t in &turns {
+        stats.prompts += 1;
+        let Some(top) = recall(ws, &t.prompt, 1).into_iter().next().filter(|r| r.confidence >= threshold) else {
+            continue;
+        };
+        stats.opportunities += 1;
+        let Some(title) = ws.heading(top.heading).map(|h| h.title.as_str()) else { continue };
+        let injected = t.context.contains(&format!(" → {title} ("));
+        let fetched = t.context.lines().any(|l| l.trim_end() == format!("# {title}"));
+        stats.injected += usize::from(injected);
+        stats.fetched += usize::from(fetched && !injected);
+        stats.reached += usize::from(injected || fetched);
+    }
+    stats
+}
+
+/// The prompt a line carries, if it is one a person typed.
+fn prompt_of(v: &Value) -> Option<String> {
+    if v.get("type").and_then(Value::as_str) != Some("user") || v.get("isMeta").and_then(Value::as_bool) == Some(true) {
+        return None;
+    }
+    let content = v.get("message")?.get("content")?;
+    let text = match content {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => {
+            if blocks.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")) {
+                return None;
+            }
+            let texts: Vec<&str> = blocks
+                .iter()
+                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect();
+            if texts.is_empty() {
+                return None;
+            }
+            texts.join("\n")
+        }
+        _ => return None,
+    };
+    if let Some(cmd) = between(&text, "<command-name>", "</command-name>") {
+        let args = between(&text, "<command-args>", "</command-args>").unwrap_or("");
+        return Some(format!("{} {}", cmd.trim(), args.trim()).trim().to_string());
+    }
+    // Output of a local command or a caveat the client adds is not a prompt.
+    if text.starts_with("<local-command") || text.starts_with("Caveat:") || text.trim().is_empty() {
+        return None;
+    }
+    Some(text)
+}
+
+fn between<'a>(s: &'a str, open: &str, close: &str) -> Option<&'a str> {
+    let start = s.find(open)? + open.len();
+    let len = s[start..].find(close)?;
+    Some(&s[start..start + len])
+}
+
+/// Appends every string value of `v` (at any depth), one per line.
+fn collect_strings(v: &Value, out: &mut String) {
+    match v {
+        Value::String(s) => {
+            out.push_str(s);
+            out.push('\n');
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_strings(x, out)),
+        Value::Object(m) => m.values().for_each(|x| collect_strings(x, out)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompts_are_typed_text_and_slash_commands() {
+        let p = |s: &str| prompt_of(&serde_json::from_str(s).unwrap());
+        assert_eq!(p(r#"{"type":"user","message":{"role":"user","content":"fix it"}}"#).as_deref(), Some("fix it"));
+        assert_eq!(
+            p(r#"{"type":"user","message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}"#)
+                .as_deref(),
+            Some("a\nb")
+        );
+        assert_eq!(p(r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"x"}]}}"#), None);
+        assert_eq!(p(r#"{"type":"user","isMeta":true,"message":{"content":"x"}}"#), None);
+        assert_eq!(
+            p(r#"{"type":"user","message":{"content":"<command-message>when</command-message>\n<command-name>/when</command-name>\n<command-args>writing mock tests</command-args>"}}"#)
+                .as_deref(),
+            Some("/when writing mock tests")
+        );
+        assert_eq!(p(r#"{"type":"assistant","message":{"content":"x"}}"#), None);
+    }
+}
