@@ -23,6 +23,7 @@ Usage:
   memory-index-lsp fix [ROOT] [--dry-run] [--config FILE]
   memory-index-lsp resolve [--no-nav] [--root DIR] [QUERY]...
   memory-index-lsp compress-key [--root DIR] [TITLE]...
+  memory-index-lsp hook                          Claude Code hook: hook JSON on stdin, context on stdout
   memory-index-lsp --help | --version
 
 ROOT defaults to the current directory: the folder that contains
@@ -45,6 +46,7 @@ pub fn run(args: &[String]) -> Option<i32> {
         "resolve" | "when" => resolve::run(rest),
         "compress-key" => compress_key::run(rest),
         "gen" => gen::run(rest),
+        "hook" => crate::hook::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             0
