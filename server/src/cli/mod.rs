@@ -8,6 +8,7 @@ pub mod check;
 pub mod compress_key;
 pub mod fix;
 pub mod gen;
+pub mod init;
 pub mod output;
 pub mod resolve;
 
@@ -23,6 +24,7 @@ Usage:
   memory-index-lsp fix [ROOT] [--dry-run] [--config FILE]
   memory-index-lsp resolve [--no-nav] [--root DIR] [QUERY]...
   memory-index-lsp compress-key [--root DIR] [TITLE]...
+  memory-index-lsp init [ROOT] [--dry-run]      set up Claude Code skills, hooks and a recall note
   memory-index-lsp hook                          Claude Code hook: hook JSON on stdin, context on stdout
   memory-index-lsp --help | --version
 
@@ -47,6 +49,7 @@ pub fn run(args: &[String]) -> Option<i32> {
         "compress-key" => compress_key::run(rest),
         "gen" => gen::run(rest),
         "hook" => crate::hook::run(rest),
+        "init" => init::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             0
