@@ -161,6 +161,16 @@ def main():
     check("bash-resolve: resolve's section came back to the model",
           "# How to Seed Fixture Sailings" in after and SEED_BODY in after, after[:600])
 
+    # A failing Bash call: PostToolUseFailure ranks the error text.
+    with open(os.path.join(ws, "fail.sh"), "w", encoding="utf-8") as f:
+        f.write("echo 'ticket prices stored as float lost cents: store money as decimal cents' >&2\nexit 1\n")
+    script = [{"match": "RUN_FAILING", "unless": "tool_result", "tool": "Bash",
+               "input": {"command": "bash fail.sh", "description": "Run the failing script"}}]
+    bodies = session(tmp, "bash-failure", ws, "RUN_FAILING please", script=script, allow=["Bash(bash fail.sh)"])
+    after = tool_result_after(bodies)
+    check("bash-failure: the decision about the error reached the model",
+          "PostToolUseFailure:Bash hook additional context: [memory-index] /how store ticket prices" in after, after[:800])
+
     # The same flow after `init` instead of the plugin.
     ws2 = workspace(tmp, "init")
     p = subprocess.run(["memory-index-lsp", "init", ws2], capture_output=True, text=True, timeout=60)
