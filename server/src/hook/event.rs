@@ -11,8 +11,9 @@ pub enum Event {
     UserPromptSubmit { prompt: String },
     /// A tool is about to run; `command` is a Bash call's command line.
     PreToolUse { tool_name: String, command: Option<String> },
-    /// A tool call failed with `error`; `command` as for [`Event::PreToolUse`].
-    PostToolUseFailure { tool_name: String, error: String, command: Option<String> },
+    /// A tool call failed with `error`; `command` as for [`Event::PreToolUse`];
+    /// `interrupted` when the person stopped it (not a failure to explain).
+    PostToolUseFailure { tool_name: String, error: String, command: Option<String>, interrupted: bool },
     /// Any other event: the hook stays silent.
     Other(String),
 }
@@ -66,6 +67,11 @@ pub fn parse(bytes: &[u8]) -> Result<Input, String> {
             tool_name: tool_name()?,
             error: string(&v, "error")?.unwrap_or_default(),
             command: command()?,
+            interrupted: match o.get("is_interrupt") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err("is_interrupt is not a boolean".into()),
+            },
         },
         _ => Event::Other(name),
     };

@@ -11,7 +11,8 @@
 //!   confidence or more (not for slash commands: `/when …` is the skill's).
 //! - `PreToolUse` (Bash): decisions for the command at `[recall] command`;
 //!   never a permission decision.
-//! - `PostToolUseFailure`: decisions for the error and the command at `[recall] error`.
+//! - `PostToolUseFailure`: decisions for the error and the command at
+//!   `[recall] error` (not when the person interrupted the call).
 //!
 //! At most `[recall] max-decisions` per call and `max-chars` in all; never the
 //! same decision twice in a session ([`session`]); `[recall] hook = false`
@@ -81,7 +82,7 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     let text = match &input.event {
         Event::UserPromptSubmit { prompt } if !is_slash_command(prompt) => Some(prompt.clone()),
         Event::PreToolUse { tool_name, command: Some(command) } if tool_name == "Bash" => Some(command.clone()),
-        Event::PostToolUseFailure { error, command, .. } => {
+        Event::PostToolUseFailure { error, command, interrupted: false, .. } => {
             Some(command.as_ref().map_or_else(|| error.clone(), |c| format!("{error}\n{c}")))
         }
         Event::SessionStart => None,

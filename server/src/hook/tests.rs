@@ -112,6 +112,11 @@ fn post_tool_use_failure_ranks_the_error_and_the_command() {
         "error": "Exit code 1\nE       fixture 'sailing' not found"}));
     let ctx = context(respond(&i, None, None).unwrap(), "PostToolUseFailure");
     assert!(ctx.contains("\u{2192} When Pytest Fails With Fixture Not Found"), "{ctx}");
+    let mut stopped = i.clone();
+    if let Event::PostToolUseFailure { interrupted, .. } = &mut stopped.event {
+        *interrupted = true;
+    }
+    assert_eq!(respond(&stopped, None, None), Ok(None), "an interrupt is not a failure to explain");
 }
 
 #[test]

@@ -18,7 +18,8 @@ fn reads_every_event() {
         Event::PostToolUseFailure {
             tool_name: "Bash".into(),
             error: "Exit code 1\nboom".into(),
-            command: Some("pytest".into())
+            command: Some("pytest".into()),
+            interrupted: false,
         }
     );
     assert_eq!(p(r#"{"hook_event_name":"Stop","session_id":""}"#).event, Event::Other("Stop".into()));
