@@ -22,7 +22,7 @@ pub mod event;
 pub mod inject;
 pub mod session;
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use event::{Event, Input};
@@ -36,6 +36,10 @@ pub const MAX_INPUT: usize = 1 << 20;
 
 /// Runs the hook; always returns exit code 0.
 pub fn run(_args: &[String]) -> i32 {
+    if std::io::stdin().is_terminal() {
+        note("reads Claude Code's hook JSON on stdin; Claude Code runs it (see editors/claude-code or `memory-index-lsp init`)");
+        return 0;
+    }
     std::panic::set_hook(Box::new(|_| {}));
     let outcome = std::panic::catch_unwind(|| {
         let input = read_input(&mut std::io::stdin().lock())?;
