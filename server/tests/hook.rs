@@ -207,3 +207,26 @@ fn unreadable_decision_files_do_not_break_the_hook() {
     }
     fs::set_permissions(&f, fs::Permissions::from_mode(0o644)).expect("chmod back");
 }
+
+#[test]
+fn concurrent_sessions_each_keep_their_own_state() {
+    let ws = demo(CONFIG);
+    let state = tempfile::tempdir().expect("state");
+    let handles: Vec<_> = (0..8)
+        .map(|i| {
+            let (root, state) = (ws.path().to_path_buf(), state.path().to_path_buf());
+            std::thread::spawn(move || {
+                hook(&prompt(&format!("parallel-{i}"), &root, "writing mock tests"), &state, &root)
+            })
+        })
+        .collect();
+    for h in handles {
+        assert!(context(&h.join().expect("thread"), "UserPromptSubmit").contains("When Writing Mock Tests"));
+    }
+    let dir = state.path().join("sessions");
+    let files: Vec<_> = fs::read_dir(&dir).expect("sessions").map(|e| e.expect("e").path()).collect();
+    assert_eq!(files.len(), 8);
+    for f in files {
+        assert_eq!(fs::read_to_string(&f).expect("read"), "agents/decisions/testing.md\twhen writing mock tests\n");
+    }
+}
