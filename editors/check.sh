@@ -4,6 +4,9 @@
 #   2. editors/vscode/: npm ci, compile, package a .vsix, check its contents
 #   3. editors/neovim/: headless Neovim end-to-end test against the server
 #      (skipped when no Neovim 0.11+ is found, unless MI_REQUIRE_NVIM=1)
+#   4. editors/claude-code/: `claude plugin validate --strict` and an offline
+#      end-to-end test with the real Claude Code (installed with npm into
+#      target/claude-code on first use) against a loopback mock model API
 # npm installs only into the two node_modules/ directories, from the
 # committed lockfiles (npm ci), preferring the local npm cache.
 # Prints one PASS/FAIL/SKIP line per step and exits 1 if any step failed.
@@ -64,6 +67,7 @@ have_nvim() {
 
 step "grammars: npm ci + vscode-tmgrammar-test" grammar_tests
 step "editors/vscode: npm ci + vsce package (compiles)" vscode_package
+step "editors/claude-code: plugin validate + offline e2e with Claude Code" editors/claude-code/test/run.sh
 if have_nvim; then
   step "editors/neovim: headless e2e (MI_NVIM_CHECKS=${MI_NVIM_CHECKS:-all})" editors/neovim/test/run.sh
 elif [ "${MI_REQUIRE_NVIM:-0}" = 1 ]; then

@@ -2,7 +2,8 @@
 # Runs every test of the project: the Rust crate (unit, integration, corpus,
 # property, hostile-input and end-to-end tests), a build of the fuzz targets,
 # and the editor integrations (TextMate grammar tests, the VS Code extension
-# build, and the headless Neovim test through Neovim's own LSP client).
+# build, the headless Neovim test through Neovim's own LSP client, and the
+# Claude Code plugin's offline end-to-end test with the real Claude Code).
 # The README's test command and .ci/run call exactly this script.
 #
 # Needs: the Rust toolchain, Node.js with npm (grammar and extension), and

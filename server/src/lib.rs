@@ -4,8 +4,9 @@
 //! `text` (offsets, lines, encodings) → `syntax` (lossless parsers) → `model`
 //! (workspace, config, binding) → `search` (fuzzy and trigger matching) →
 //! `rules` (one rule per file, fixes as data) → `ide` (features) →
-//! `cli` / `lsp` (IO and protocol). `edit` (text edits, fixes) is used from
-//! `rules` on. Only `load`, `cli` and `lsp` touch the file system.
+//! `cli` / `lsp` / `hook` (IO and protocol; `hook` is Claude Code's agent
+//! hook). `edit` (text edits, fixes) is used from `rules` on. Only `load`,
+//! `cli`, `lsp` and `hook` touch the file system.
 //!
 //! Incremental by layer: a workspace re-parses only the file that changed,
 //! keeps what it derived from files that did not (`model::Depends`), and
@@ -29,6 +30,7 @@
 
 pub mod cli;
 pub mod edit;
+pub mod hook;
 pub mod ide;
 pub mod load;
 pub mod lsp;

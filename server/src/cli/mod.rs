@@ -9,6 +9,7 @@ pub mod compress_key;
 pub mod eval;
 pub mod fix;
 pub mod gen;
+pub mod init;
 pub mod output;
 pub mod recall_stats;
 pub mod resolve;
@@ -29,6 +30,8 @@ Usage:
   memory-index-lsp search [--root DIR] [--limit N] [--json] TEXT...
   memory-index-lsp recall-stats [--root DIR] [--threshold C] [--json] [PATHS]...
   memory-index-lsp eval FILE [--root DIR] [--threshold C] [--json] [--misses]
+  memory-index-lsp init [ROOT] [--dry-run]      set up Claude Code skills, hooks and a recall note
+  memory-index-lsp hook                          Claude Code hook: hook JSON on stdin, context on stdout
   memory-index-lsp --help | --version
 
 ROOT defaults to the current directory: the folder that contains
@@ -54,6 +57,8 @@ pub fn run(args: &[String]) -> Option<i32> {
         "search" => search::run(rest),
         "recall-stats" => recall_stats::run(rest),
         "gen" => gen::run(rest),
+        "hook" => crate::hook::run(rest),
+        "init" => init::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");
             0

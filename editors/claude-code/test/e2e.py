@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Drives real Claude Code (`claude -p`) against mock_api.py and checks what the model received.
+
+Called by run.sh (which builds the server and installs Claude Code):
+  e2e.py --repo REPO --claude CLAUDE --tmp DIR
+Prints one PASS/FAIL line per check; exits 1 if any failed. Every wait is bounded.
+"""
+
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DECISION_HEADER = ("[memory-index] /when writing mock tests \u2192 When Writing Mock Tests "
+                   "(agents/decisions/testing.md:12, confidence ")
+MOCK_BODY = "Patch where the name is used, not where it is defined."
+SEED_BODY = "Factories build sailings with explicit dates relative to a frozen clock"
+# The thresholds are set here so the test does not depend on the calibrated defaults.
+CONFIG = "[recall]\nprompt = 0.5\ncommand = 0.5\nerror = 0.5\n"
+
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok or not detail else f": {detail}"))
+    if not ok:
+        failures.append(name)
+
+
+def workspace(tmp, name):
+    """A git project holding a copy of fixtures/demo with explicit thresholds."""
+    ws = os.path.join(tmp, name)
+    shutil.copytree(os.path.join(ARGS.repo, "fixtures/demo"), ws)
+    with open(os.path.join(ws, "memory-index.toml"), "w", encoding="utf-8") as f:
+        f.write(CONFIG)
+    subprocess.run(["git", "init", "-q", ws], check=True, timeout=30)
+    return ws
+
+
+def session(tmp, name, ws, prompt, *, plugin=True, script=None, allow=()):
+    """Runs one `claude -p` turn against a fresh mock API; returns the request bodies (as text) it recorded."""
+    run = os.path.join(tmp, "runs", name)
+    os.makedirs(run)
+    rec, port_file = os.path.join(run, "requests"), os.path.join(run, "port")
+    cmd = [sys.executable, os.path.join(HERE, "mock_api.py"), "--record", rec, "--port-file", port_file,
+           "--timeout", "150"]
+    if script is not None:
+        with open(os.path.join(run, "script.json"), "w", encoding="utf-8") as f:
+            json.dump(script, f)
+        cmd += ["--script", os.path.join(run, "script.json")]
+    server = subprocess.Popen(cmd)
+    try:
+        deadline = time.time() + 15
+        while not os.path.exists(port_file):
+            if time.time() > deadline or server.poll() is not None:
+                raise RuntimeError("the mock API did not start")
+            time.sleep(0.05)
+        with open(port_file) as f:
+            port = f.read().strip()
+        home = os.path.join(tmp, "home")
+        os.makedirs(home, exist_ok=True)
+        env = dict(os.environ, HOME=home, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}", ANTHROPIC_API_KEY="x",
+                   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+        env.pop("CLAUDE_PROJECT_DIR", None)
+        argv = [ARGS.claude, "-p"]
+        if plugin:
+            argv += ["--plugin-dir", os.path.join(ARGS.repo, "editors/claude-code")]
+        for tool in allow:
+            argv += ["--allowedTools", tool]
+        argv += ["--", prompt]
+        try:
+            p = subprocess.run(argv, cwd=ws, env=env, capture_output=True, text=True, timeout=150)
+            check(f"{name}: claude -p exits 0", p.returncode == 0, (p.stdout + p.stderr)[-800:])
+        except subprocess.TimeoutExpired:
+            check(f"{name}: claude -p exits 0", False, "timed out after 150 s")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    bodies = []
+    for path in sorted(glob.glob(os.path.join(rec, "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+        if d["path"].startswith("/v1/messages") and "count_tokens" not in d["path"]:
+            bodies.append(d["body"])
+    check(f"{name}: the model was asked", bool(bodies))
+    return bodies
+
+
+def text(body):
+    return json.dumps(body, ensure_ascii=False)
+
+
+def injected(body):
+    """Whether a `[memory-index]` decision block reached the model in this request."""
+    return "[memory-index] /" in text(body)
+
+
+def tool_result_after(bodies, tool_id_prefix="toolu_mock_"):
+    """The JSON of the messages that follow the mock's tool_use in the last request."""
+    for body in reversed(bodies):
+        msgs = body.get("messages", [])
+        for i, m in enumerate(msgs):
+            content = m.get("content")
+            if isinstance(content, list) and any(
+                    c.get("type") == "tool_result" and c.get("tool_use_id", "").startswith(tool_id_prefix)
+                    for c in content if isinstance(c, dict)):
+                return json.dumps(msgs[i:], ensure_ascii=False)
+    return ""
+
+
+def skill_round_trip(tmp, name, ws, skill, plugin):
+    script = [{"match": "RECALL_BY_SKILL", "unless": "tool_result", "tool": "Skill",
+               "input": {"skill": skill, "args": "writing mock tests"}}]
+    bodies = session(tmp, name, ws, "RECALL_BY_SKILL for the booking client", plugin=plugin, script=script,
+                     allow=[f"Skill({skill})"])
+    check(f"{name}: no decision injected for the scripted prompt", bodies and not injected(bodies[0]))
+    after = tool_result_after(bodies)
+    check(f"{name}: the skill's section came back to the model",
+          "# When Writing Mock Tests" in after and MOCK_BODY in after, after[:600])
+
+
+def main():
+    tmp = ARGS.tmp
+    p = subprocess.run([ARGS.claude, "plugin", "validate", "--strict", os.path.join(ARGS.repo, "editors/claude-code")],
+                       capture_output=True, text=True, timeout=120, env=dict(os.environ, HOME=os.path.join(tmp, "h0")))
+    check("claude plugin validate --strict editors/claude-code", p.returncode == 0, (p.stdout + p.stderr)[-800:])
+
+    ws = workspace(tmp, "plugin")
+    bodies = session(tmp, "decision-prompt", ws,
+                     "We are writing mock tests for the booking client; where should the mock patch go?")
+    first = text(bodies[0]) if bodies else ""
+    check("decision-prompt: the [memory-index] block for the decision reached the model",
+          DECISION_HEADER in first and MOCK_BODY in first, first[first.find("hook additional context"):][:400])
+    check("decision-prompt: the SessionStart note reached the model", "memory-index: this project records" in first)
+    check("decision-prompt: the when skill is offered to the model", "memory-index:when:" in first)
+    check("decision-prompt: the Skill tool is offered", any(t.get("name") == "Skill" for t in
+                                                            (bodies[0].get("tools", []) if bodies else [])))
+
+    for name, prompt in [("generic-turn", "sounds good, go on"), ("off-topic", "build a landing page in React")]:
+        bodies = session(tmp, name, ws, prompt)
+        check(f"{name}: nothing injected", bodies and not any(injected(b) for b in bodies))
+        check(f"{name}: the plugin's hooks ran (SessionStart note)",
+              bodies and "memory-index: this project records" in text(bodies[0]))
+
+    skill_round_trip(tmp, "skill-call", ws, "memory-index:when", plugin=True)
+
+    script = [{"match": "RECALL_BY_SHELL", "unless": "tool_result", "tool": "Bash",
+               "input": {"command": 'memory-index-lsp resolve "how seed fixture sailings"',
+                         "description": "Recall the project's decision"}}]
+    bodies = session(tmp, "bash-resolve", ws, "RECALL_BY_SHELL please", script=script,
+                     allow=["Bash(memory-index-lsp resolve *)"])
+    after = tool_result_after(bodies)
+    check("bash-resolve: resolve's section came back to the model",
+          "# How to Seed Fixture Sailings" in after and SEED_BODY in after, after[:600])
+
+    # A failing Bash call: PostToolUseFailure ranks the error text.
+    with open(os.path.join(ws, "fail.sh"), "w", encoding="utf-8") as f:
+        f.write("echo 'ticket prices stored as float lost cents: store money as decimal cents' >&2\nexit 1\n")
+    script = [{"match": "RUN_FAILING", "unless": "tool_result", "tool": "Bash",
+               "input": {"command": "bash fail.sh", "description": "Run the failing script"}}]
+    bodies = session(tmp, "bash-failure", ws, "RUN_FAILING please", script=script, allow=["Bash(bash fail.sh)"])
+    after = tool_result_after(bodies)
+    check("bash-failure: the decision about the error reached the model",
+          "PostToolUseFailure:Bash hook additional context: [memory-index] /how store ticket prices" in after, after[:800])
+
+    # The same flow after `init` instead of the plugin.
+    ws2 = workspace(tmp, "init")
+    p = subprocess.run(["memory-index-lsp", "init", ws2], capture_output=True, text=True, timeout=60)
+    check("init: exits 0", p.returncode == 0, p.stdout + p.stderr)
+    if p.returncode == 0:
+        bodies = session(tmp, "init-decision-prompt", ws2,
+                         "We are writing mock tests for the booking client; where should the mock patch go?",
+                         plugin=False)
+        first = text(bodies[0]) if bodies else ""
+        check("init-decision-prompt: the [memory-index] block reached the model", DECISION_HEADER in first)
+        check("init-decision-prompt: the when skill is offered", "- when:" in first)
+        skill_round_trip(tmp, "init-skill-call", ws2, "when", plugin=False)
+
+    print(f"claude-code e2e: {len(failures)} failed" if failures else "claude-code e2e: all checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repo", required=True)
+    ap.add_argument("--claude", required=True)
+    ap.add_argument("--tmp", required=True)
+    ARGS = ap.parse_args()
+    sys.exit(main())

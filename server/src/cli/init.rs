@@ -1,0 +1,141 @@
+//! `memory-index-lsp init [ROOT] [--dry-run]`: sets a project up for Claude Code without the plugin (skills, hooks, a recall note).
+//!
+//! Writes `.claude/skills/when/SKILL.md` and `.claude/skills/how/SKILL.md`
+//! (the plugin's own files, compiled in), merges the plugin's hooks into
+//! `.claude/settings.json` ([`settings::merge`]: every other byte kept), and
+//! adds [`NOTE`] above the index's first `## ` section when the index does
+//! not say how to recall yet. Everything is computed before anything is
+//! written: a malformed settings file stops the command with its line
+//! named and nothing changed. Files are written atomically; a second run
+//! changes nothing. `--dry-run` prints the unified diff instead.
+
+mod settings;
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::fix::{unified_diff, write_atomic};
+use super::usage_error;
+use crate::load;
+
+/// The plugin's skills and hooks, one copy in the repository.
+const WHEN_SKILL: &str = include_str!("../../../editors/claude-code/skills/when/SKILL.md");
+const HOW_SKILL: &str = include_str!("../../../editors/claude-code/skills/how/SKILL.md");
+const HOOKS_JSON: &str = include_str!("../../../editors/claude-code/hooks/hooks.json");
+
+/// The recall note added to the index (when its preamble never mentions `/when`).
+pub const NOTE: &str = "Recall a decision with `/when <situation>` or `/how <task>` (`/when .Section Title`, \
+`/when ..file.md`); matching decisions are also injected on their own, headed `[memory-index]`.";
+
+/// One file `init` writes: its path relative to the root, old text (None: new) and new text.
+struct Change {
+    rel: String,
+    old: Option<String>,
+    new: String,
+    what: String,
+}
+
+/// Runs `init`; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let mut root: Option<&str> = None;
+    let mut dry_run = false;
+    for a in args {
+        match a.as_str() {
+            "--dry-run" => dry_run = true,
+            s if s.starts_with('-') && s.len() > 1 => return usage_error(&format!("unknown option `{s}`")),
+            s if root.is_none() => root = Some(s),
+            s => return usage_error(&format!("unexpected argument `{s}` (only one ROOT)")),
+        }
+    }
+    let root = PathBuf::from(root.unwrap_or("."));
+    let changes = match plan(&root) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "memory-index-lsp init: {e}; nothing was written");
+            return 2;
+        }
+    };
+    let mut stderr = std::io::stderr();
+    if changes.is_empty() {
+        let _ = writeln!(stderr, "already set up: the skills, the hooks and the recall note are in place");
+        return 0;
+    }
+    for c in &changes {
+        if dry_run {
+            print!("{}", unified_diff(&c.rel, c.old.as_deref().unwrap_or(""), &c.new));
+            continue;
+        }
+        let path = root.join(&c.rel);
+        let written = path.parent().map_or(Ok(()), fs::create_dir_all).and_then(|()| write_atomic(&path, &c.new));
+        if let Err(e) = written {
+            let _ = writeln!(stderr, "memory-index-lsp init: cannot write {}: {e}; check its permissions", c.rel);
+            return 2;
+        }
+    }
+    let verb = if dry_run { "would change" } else { "changed" };
+    for c in &changes {
+        let _ = writeln!(stderr, "{verb} {}: {}", c.rel, c.what);
+    }
+    0
+}
+
+/// Every file to write under `root`, or why `init` cannot run.
+fn plan(root: &Path) -> Result<Vec<Change>, String> {
+    let ws = load::load(root).map_err(|e| e.to_string())?;
+    let index_rel = ws.config().index.clone();
+    let Some((_, index_file, index)) = ws.index() else {
+        return Err(format!(
+            "no index at {}: run init in the workspace root (the folder that contains agents/), or pass it as ROOT",
+            root.join(&index_rel).display()
+        ));
+    };
+    let mut changes = Vec::new();
+    for (rel, text) in [(".claude/skills/when/SKILL.md", WHEN_SKILL), (".claude/skills/how/SKILL.md", HOW_SKILL)] {
+        match read(&root.join(rel))? {
+            None => changes.push(Change { rel: rel.into(), old: None, new: text.into(), what: "the skill".into() }),
+            Some(old) if old != text => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "kept {rel}, which differs from the shipped skill (delete it and run init again to replace it)"
+                );
+            }
+            Some(_) => {}
+        }
+    }
+    let hooks: serde_json::Value =
+        serde_json::from_str(HOOKS_JSON).map_err(|e| format!("internal: hooks.json: {e}"))?;
+    let wanted = hooks.get("hooks").and_then(|h| h.as_object()).ok_or("internal: hooks.json has no hooks object")?;
+    let settings_rel = ".claude/settings.json";
+    let old = read(&root.join(settings_rel))?;
+    let (new, added) = settings::merge(old.as_deref(), wanted).map_err(|e| format!("{settings_rel}: {e}"))?;
+    if !added.is_empty() {
+        changes.push(Change { rel: settings_rel.into(), old, new, what: format!("hooks for {}", added.join(", ")) });
+    }
+    let text = &index_file.text;
+    let first_section = index.sections.first().map(|s| index.range(s.heading_line).start);
+    let preamble = &text[..first_section.unwrap_or(text.len())];
+    if index_file.problem.is_none() && !preamble.contains("/when") {
+        let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+        let at = first_section.unwrap_or(text.len());
+        let before = if preamble.is_empty() || preamble.ends_with(&format!("{nl}{nl}")) {
+            ""
+        } else if preamble.ends_with(nl) {
+            nl
+        } else {
+            "\n\n"
+        };
+        let new = format!("{}{before}{NOTE}{nl}{nl}{}", &text[..at], &text[at..]);
+        changes.push(Change { rel: index_rel, old: Some(text.clone()), new, what: "the recall note".into() });
+    }
+    Ok(changes)
+}
+
+/// A file's text; None when it does not exist; an error when it cannot be read.
+fn read(path: &Path) -> Result<Option<String>, String> {
+    match fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| format!("{} is not valid UTF-8", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
+}

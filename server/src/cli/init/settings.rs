@@ -1,0 +1,254 @@
+//! Merges the hooks into `.claude/settings.json` as text edits: every byte outside the inserted entries stays as it was.
+//!
+//! The file is parsed with serde_json first (a malformed file is refused
+//! with its line and column, and nothing is written); then a small scanner
+//! finds the spans of the top-level object, its `hooks` object and each
+//! event's array, and the missing entries are inserted there, indented
+//! like the file and with its line endings. An event that already runs
+//! `memory-index-lsp hook` is left alone, so a second run changes nothing.
+
+use serde_json::{Map, Value};
+
+/// What a hook command of ours starts with.
+pub const COMMAND: &str = "memory-index-lsp hook";
+
+/// `text` (the settings file, None when absent) with every event of
+/// `wanted` (event → matcher groups, as in the plugin's hooks.json) that
+/// does not run [`COMMAND`] yet; the events added. Err names the problem.
+pub fn merge(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String, Vec<String>), String> {
+    let text = text.unwrap_or("");
+    if text.trim().is_empty() {
+        let events: Vec<String> = wanted.keys().cloned().collect();
+        let v = serde_json::json!({ "hooks": wanted });
+        return Ok((format!("{}\n", pretty(&v, "  ")), events));
+    }
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| format!("line {}, column {}: not valid JSON ({e})", e.line(), e.column()))?;
+    let Value::Object(top) = &v else { return Err("the file is not a JSON object".into()) };
+    let hooks = match top.get("hooks") {
+        None => None,
+        Some(Value::Object(h)) => Some(h),
+        Some(_) => return Err("`hooks` is not an object".into()),
+    };
+    let mut missing: Vec<(&String, &Value)> = Vec::new();
+    for (event, groups) in wanted {
+        match hooks.and_then(|h| h.get(event)) {
+            None => missing.push((event, groups)),
+            Some(Value::Array(have)) if runs_ours(have) => {}
+            Some(Value::Array(_)) => missing.push((event, groups)),
+            Some(_) => return Err(format!("`hooks.{event}` is not an array")),
+        }
+    }
+    if missing.is_empty() {
+        return Ok((text.to_string(), Vec::new()));
+    }
+    let unit = indent_unit(text);
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let place = "cannot find where to insert the hooks; add them by hand (see editors/claude-code/hooks/hooks.json)";
+    let top_span = object_at(text, skip_ws(text, 0)).ok_or(place)?;
+    let mut edits: Vec<(usize, String)> = Vec::new();
+    match member(text, &top_span, "hooks") {
+        None => {
+            let mut add = Map::new();
+            for (event, groups) in &missing {
+                add.insert((*event).clone(), (*groups).clone());
+            }
+            edits.push(insert_members(&top_span, &[("hooks", &Value::Object(add))], &unit, 1));
+        }
+        Some(hooks_at) => {
+            let hooks_span = object_at(text, hooks_at).ok_or(place)?;
+            let mut absent: Vec<(&str, &Value)> = Vec::new();
+            for (event, groups) in &missing {
+                match member(text, &hooks_span, event) {
+                    None => absent.push((event.as_str(), groups)),
+                    Some(at) => {
+                        let span = array_at(text, at).ok_or(place)?;
+                        let added: Vec<&Value> = groups.as_array().into_iter().flatten().collect();
+                        edits.push(append_elements(&span, &added, &unit, 3));
+                    }
+                }
+            }
+            if !absent.is_empty() {
+                edits.push(insert_members(&hooks_span, &absent, &unit, 2));
+            }
+        }
+    }
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (at, s) in edits {
+        out.insert_str(at, &s.replace('\n', nl));
+    }
+    Ok((out, missing.iter().map(|(e, _)| (*e).clone()).collect()))
+}
+
+/// Whether an event's groups already run our command.
+fn runs_ours(groups: &[Value]) -> bool {
+    groups
+        .iter()
+        .filter_map(|g| g.get("hooks")?.as_array())
+        .flatten()
+        .any(|h| h.get("command").and_then(Value::as_str).is_some_and(|c| c.trim_start().starts_with(COMMAND)))
+}
+
+/// A JSON container: `open` at its `{`/`[`, and the end of its last element (None when empty).
+struct Span {
+    open: usize,
+    last_end: Option<usize>,
+}
+
+fn skip_ws(text: &str, mut i: usize) -> usize {
+    let b = text.as_bytes();
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the JSON value starting at `i` (already validated by serde_json).
+fn value_end(text: &str, i: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    match *b.get(i)? {
+        b'"' => {
+            let mut j = i + 1;
+            while j < b.len() {
+                match b[j] {
+                    b'\\' => j += 2,
+                    b'"' => return Some(j + 1),
+                    _ => j += 1,
+                }
+            }
+            None
+        }
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            while j < b.len() {
+                match b[j] {
+                    b'"' => {
+                        j = value_end(text, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            None
+        }
+        _ => {
+            let j = b[i..].iter().position(|c| matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'));
+            Some(j.map_or(b.len(), |j| i + j))
+        }
+    }
+}
+
+/// Walks a container at `open`; calls `each(key_or_none, value_start)` per element.
+fn walk(text: &str, open: usize, mut each: impl FnMut(Option<&str>, usize)) -> Option<Span> {
+    let b = text.as_bytes();
+    let object = *b.get(open)? == b'{';
+    let mut i = skip_ws(text, open + 1);
+    let mut last_end = None;
+    loop {
+        match *b.get(i)? {
+            b'}' | b']' => return Some(Span { open, last_end }),
+            b',' => i = skip_ws(text, i + 1),
+            _ => {
+                let key = if object {
+                    let end = value_end(text, i)?;
+                    let key = text.get(i + 1..end - 1)?;
+                    i = skip_ws(text, end);
+                    if *b.get(i)? != b':' {
+                        return None;
+                    }
+                    i = skip_ws(text, i + 1);
+                    Some(key)
+                } else {
+                    None
+                };
+                each(key, i);
+                let end = value_end(text, i)?;
+                last_end = Some(end);
+                i = skip_ws(text, end);
+            }
+        }
+    }
+}
+
+fn object_at(text: &str, at: usize) -> Option<Span> {
+    (text.as_bytes().get(at) == Some(&b'{')).then(|| walk(text, at, |_, _| {}))?
+}
+
+fn array_at(text: &str, at: usize) -> Option<Span> {
+    (text.as_bytes().get(at) == Some(&b'[')).then(|| walk(text, at, |_, _| {}))?
+}
+
+/// Where the value of `key` starts in the object at `span` (the last one, as serde_json reads duplicates).
+fn member(text: &str, span: &Span, key: &str) -> Option<usize> {
+    let mut found = None;
+    walk(text, span.open, |k, at| {
+        if k.is_some_and(|k| serde_json::from_str::<String>(&format!("\"{k}\"")).is_ok_and(|k| k == key)) {
+            found = Some(at);
+        }
+    })?;
+    found
+}
+
+/// The edit adding `"key": value` members at the end of the object at `span`, `depth` levels deep.
+fn insert_members(span: &Span, members: &[(&str, &Value)], unit: &str, depth: usize) -> (usize, String) {
+    let inner = unit.repeat(depth);
+    let bodies: Vec<String> = members
+        .iter()
+        .map(|(k, v)| format!("{}: {}", Value::from(*k), indent_rest(&pretty(v, unit), &inner)))
+        .collect();
+    add_after_last(span, &bodies, unit, depth)
+}
+
+/// The edit appending `values` to the array at `span`.
+fn append_elements(span: &Span, values: &[&Value], unit: &str, depth: usize) -> (usize, String) {
+    let inner = unit.repeat(depth);
+    let bodies: Vec<String> = values.iter().map(|v| indent_rest(&pretty(v, unit), &inner)).collect();
+    add_after_last(span, &bodies, unit, depth)
+}
+
+/// After the container's last element, or alone inside an empty one.
+fn add_after_last(span: &Span, bodies: &[String], unit: &str, depth: usize) -> (usize, String) {
+    let inner = unit.repeat(depth);
+    let body = bodies.join(&format!(",\n{inner}"));
+    match span.last_end {
+        Some(end) => (end, format!(",\n{inner}{body}")),
+        None => (span.open + 1, format!("\n{inner}{body}\n{}", unit.repeat(depth.saturating_sub(1)))),
+    }
+}
+
+fn pretty(v: &Value, unit: &str) -> String {
+    use serde::Serialize;
+    let mut buf = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(
+        &mut buf,
+        serde_json::ser::PrettyFormatter::with_indent(unit.as_bytes()),
+    );
+    if v.serialize(&mut ser).is_err() {
+        return v.to_string();
+    }
+    String::from_utf8(buf).unwrap_or_else(|_| v.to_string())
+}
+
+/// Indents every line but the first by `prefix`.
+fn indent_rest(s: &str, prefix: &str) -> String {
+    s.replace('\n', &format!("\n{prefix}"))
+}
+
+/// The file's indentation unit: the leading whitespace of its first indented line (two spaces by default).
+fn indent_unit(text: &str) -> String {
+    text.lines().map(|l| &l[..l.len() - l.trim_start().len()]).find(|w| !w.is_empty()).unwrap_or("  ").to_string()
+}
+
+#[cfg(test)]
+#[path = "settings_tests.rs"]
+mod tests;

@@ -1,0 +1,100 @@
+//! Tests of the settings merge: byte-for-byte elsewhere, idempotent, refusals with the line.
+
+use super::*;
+
+fn wanted() -> Map<String, Value> {
+    let v: Value = serde_json::from_str(
+        r#"{"SessionStart": [{"hooks": [{"type": "command", "command": "memory-index-lsp hook"}]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "memory-index-lsp hook"}]}]}"#,
+    )
+    .unwrap();
+    v.as_object().unwrap().clone()
+}
+
+fn merged(text: Option<&str>) -> (String, Vec<String>) {
+    let (out, added) = merge(text, &wanted()).unwrap();
+    let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    for event in ["SessionStart", "PreToolUse"] {
+        assert!(runs_ours(v["hooks"][event].as_array().unwrap()), "{event}\n{out}");
+    }
+    let (again, none) = merge(Some(&out), &wanted()).unwrap();
+    assert_eq!((again.as_str(), none.len()), (out.as_str(), 0), "a second run changes nothing");
+    (out, added)
+}
+
+#[test]
+fn a_missing_or_empty_file_gets_the_hooks() {
+    for text in [None, Some(""), Some("  \n")] {
+        let (out, added) = merged(text);
+        assert!(out.starts_with("{\n  \"hooks\": {\n    \"PreToolUse\": ["), "{out}");
+        assert_eq!(added.len(), 2);
+    }
+    let (out, _) = merged(Some("{}"));
+    assert!(out.starts_with("{\n  \"hooks\": {"), "{out}");
+}
+
+#[test]
+fn other_keys_hooks_and_permissions_are_kept_byte_for_byte() {
+    let text = r#"{
+    "permissions": {
+        "allow": ["Bash(npm test)", "Read(./src/**)"],
+        "deny": []
+    },
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Edit", "hooks": [{"type": "command", "command": "./lint.sh"}]}
+        ],
+        "Stop": [ ]
+    },
+    "model": "opus"   
+}
+"#;
+    let (out, added) = merged(Some(text));
+    assert_eq!(added, ["PreToolUse", "SessionStart"]);
+    // Everything that was there is still there, in order, byte for byte.
+    let mut rest = out.as_str();
+    for piece in [
+        "{\n    \"permissions\": {\n        \"allow\": [\"Bash(npm test)\", \"Read(./src/**)\"],\n        \"deny\": []\n    },\n    \"hooks\": {\n        \"PreToolUse\": [\n            {\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"./lint.sh\"}]}",
+        "\n        ],\n        \"Stop\": [ ]",
+        "\n    },\n    \"model\": \"opus\"   \n}\n",
+    ] {
+        let at = rest.find(piece).unwrap_or_else(|| panic!("lost {piece:?} in\n{out}"));
+        rest = &rest[at + piece.len()..];
+    }
+    assert!(
+        out.contains("]},\n            {\n                \"hooks\": [\n                    {\n"),
+        "indented like the file:\n{out}"
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "./lint.sh");
+}
+
+#[test]
+fn crlf_stays_crlf_and_empty_hooks_fill_in() {
+    let text = "{\r\n  \"hooks\": {}\r\n}\r\n";
+    let (out, _) = merged(Some(text));
+    assert!(!out.replace("\r\n", "").contains('\n'), "{out:?}");
+    let (out, _) = merged(Some("{\"env\": {\"A\": \"}\\\"{\"}}"));
+    assert!(out.starts_with("{\"env\": {\"A\": \"}\\\"{\"},\n  \"hooks\": {"), "{out}");
+}
+
+#[test]
+fn an_event_that_already_runs_the_hook_is_left_alone() {
+    let text =
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "memory-index-lsp hook --x"}]}]}}"#;
+    let (out, added) = merged(Some(text));
+    assert_eq!(added, ["PreToolUse"]);
+    assert!(out.starts_with(
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "memory-index-lsp hook --x"}]}],"#
+    ));
+}
+
+#[test]
+fn malformed_files_are_refused_with_the_line() {
+    let e = merge(Some("{\n  \"hooks\": {,\n}"), &wanted()).unwrap_err();
+    assert!(e.starts_with("line 2, column"), "{e}");
+    assert!(merge(Some("[]"), &wanted()).unwrap_err().contains("not a JSON object"));
+    assert!(merge(Some(r#"{"hooks": []}"#), &wanted()).unwrap_err().contains("`hooks` is not an object"));
+    let e = merge(Some(r#"{"hooks": {"PreToolUse": {}}}"#), &wanted()).unwrap_err();
+    assert!(e.contains("`hooks.PreToolUse` is not an array"), "{e}");
+}

@@ -1,0 +1,91 @@
+//! The hook's input: Claude Code's hook JSON read into one [`Input`], refusing wrong types with a reason.
+
+use serde_json::Value;
+
+/// What the hook was called for, with the text each event is ranked by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A session starts (or resumes, clears, compacts).
+    SessionStart,
+    /// The person sent a prompt.
+    UserPromptSubmit { prompt: String },
+    /// A tool is about to run; `command` is a Bash call's command line.
+    PreToolUse { tool_name: String, command: Option<String> },
+    /// A tool call failed with `error`; `command` as for [`Event::PreToolUse`];
+    /// `interrupted` when the person stopped it (not a failure to explain).
+    PostToolUseFailure { tool_name: String, error: String, command: Option<String>, interrupted: bool },
+    /// Any other event: the hook stays silent.
+    Other(String),
+}
+
+impl Event {
+    /// The event's name as Claude Code spells it (`hookEventName` in the output).
+    pub fn name(&self) -> &str {
+        match self {
+            Event::SessionStart => "SessionStart",
+            Event::UserPromptSubmit { .. } => "UserPromptSubmit",
+            Event::PreToolUse { .. } => "PreToolUse",
+            Event::PostToolUseFailure { .. } => "PostToolUseFailure",
+            Event::Other(name) => name,
+        }
+    }
+}
+
+/// One hook call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub event: Event,
+    /// Claude Code's session id; None when absent or empty (then nothing is remembered).
+    pub session_id: Option<String>,
+    /// The session's working directory, when given.
+    pub cwd: Option<String>,
+}
+
+/// Parses the hook's stdin. Errors name what was wrong, for one line on stderr.
+pub fn parse(bytes: &[u8]) -> Result<Input, String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err("empty input: expected Claude Code's hook JSON on stdin".into());
+    }
+    let v: Value = serde_json::from_slice(bytes).map_err(|e| format!("input is not JSON ({e})"))?;
+    let Value::Object(o) = &v else { return Err("input is not a JSON object".into()) };
+    let name = string(&v, "hook_event_name")?.ok_or("input has no hook_event_name")?;
+    let session_id = string(&v, "session_id")?.filter(|s| !s.is_empty());
+    let cwd = string(&v, "cwd")?.filter(|s| !s.is_empty());
+    let tool_name = || string(&v, "tool_name").map(Option::unwrap_or_default);
+    let command = || -> Result<Option<String>, String> {
+        match o.get("tool_input") {
+            None | Some(Value::Null) => Ok(None),
+            Some(input @ Value::Object(_)) => string(input, "command").map_err(|e| format!("tool_input: {e}")),
+            Some(_) => Err("tool_input is not an object".into()),
+        }
+    };
+    let event = match name.as_str() {
+        "SessionStart" => Event::SessionStart,
+        "UserPromptSubmit" => Event::UserPromptSubmit { prompt: string(&v, "prompt")?.unwrap_or_default() },
+        "PreToolUse" => Event::PreToolUse { tool_name: tool_name()?, command: command()? },
+        "PostToolUseFailure" => Event::PostToolUseFailure {
+            tool_name: tool_name()?,
+            error: string(&v, "error")?.unwrap_or_default(),
+            command: command()?,
+            interrupted: match o.get("is_interrupt") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err("is_interrupt is not a boolean".into()),
+            },
+        },
+        _ => Event::Other(name),
+    };
+    Ok(Input { event, session_id, cwd })
+}
+
+/// `v[key]` as a string: None when absent or null, an error for another type.
+fn string(v: &Value, key: &str) -> Result<Option<String>, String> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(format!("{key} is not a string")),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,47 @@
+//! Tests of the hook input parser: every event, and refusals with a reason.
+
+use super::*;
+
+#[test]
+fn reads_every_event() {
+    let p = |s: &str| parse(s.as_bytes()).unwrap();
+    let i = p(r#"{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":"/p","prompt":"mock tests"}"#);
+    assert_eq!(i.event, Event::UserPromptSubmit { prompt: "mock tests".into() });
+    assert_eq!((i.session_id.as_deref(), i.cwd.as_deref()), (Some("s1"), Some("/p")));
+    assert_eq!(p(r#"{"hook_event_name":"SessionStart","source":"startup"}"#).event, Event::SessionStart);
+    let pre = p(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push"}}"#);
+    assert_eq!(pre.event, Event::PreToolUse { tool_name: "Bash".into(), command: Some("git push".into()) });
+    let post = p(r#"{"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"pytest"},
+                    "error":"Exit code 1\nboom","is_interrupt":false}"#);
+    assert_eq!(
+        post.event,
+        Event::PostToolUseFailure {
+            tool_name: "Bash".into(),
+            error: "Exit code 1\nboom".into(),
+            command: Some("pytest".into()),
+            interrupted: false,
+        }
+    );
+    assert_eq!(p(r#"{"hook_event_name":"Stop","session_id":""}"#).event, Event::Other("Stop".into()));
+    assert_eq!(p(r#"{"hook_event_name":"Stop","session_id":""}"#).session_id, None);
+}
+
+#[test]
+fn refuses_wrong_shapes_with_a_reason() {
+    for (input, why) in [
+        ("", "empty input"),
+        ("  \n", "empty input"),
+        ("{", "not JSON"),
+        ("[1]", "not a JSON object"),
+        ("{}", "no hook_event_name"),
+        (r#"{"hook_event_name":3}"#, "hook_event_name is not a string"),
+        (r#"{"hook_event_name":"UserPromptSubmit","prompt":["x"]}"#, "prompt is not a string"),
+        (r#"{"hook_event_name":"PreToolUse","tool_input":"ls"}"#, "tool_input is not an object"),
+        (r#"{"hook_event_name":"PreToolUse","tool_input":{"command":1}}"#, "command is not a string"),
+        (r#"{"hook_event_name":"SessionStart","session_id":{}}"#, "session_id is not a string"),
+    ] {
+        let e = parse(input.as_bytes()).unwrap_err();
+        assert!(e.contains(why), "{input:?}: {e}");
+    }
+    assert!(parse(b"{\"hook_event_name\":\"\xff\"}").is_err());
+}

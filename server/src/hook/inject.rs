@@ -1,0 +1,155 @@
+//! What the hook injects (pure): the recalled decisions as `[memory-index]` blocks under a size cap, and the session note.
+
+use crate::ide::resolve;
+use crate::model::{HeadingId, Workspace};
+use crate::search::recall::recall;
+
+/// A section is injected whole at or above this confidence when it is short.
+pub const FULL_CONFIDENCE: f64 = 0.8;
+/// Longest section body (characters) injected whole.
+pub const FULL_BODY_CHARS: usize = 1500;
+/// A longer or less certain section shows this many of its first lines.
+pub const PREVIEW_LINES: usize = 3;
+/// Longest text (bytes) ranked: a pasted log past this is cut.
+pub const MAX_TEXT_BYTES: usize = 8 * 1024;
+
+/// What one hook call may say.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Speak only at or above this confidence.
+    pub threshold: f64,
+    pub max_decisions: usize,
+    pub max_chars: usize,
+}
+
+/// The text to inject and the keys of the decisions it carries (for the session state).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Injection {
+    pub text: String,
+    pub keys: Vec<String>,
+}
+
+/// The decisions for `text` at or above the threshold, skipping those `seen`
+/// already in this session, as blocks each starting with
+/// `[memory-index] /when trigger → Title (path:line, confidence 0.93)`, cut to
+/// `max_chars` at a line boundary. None when nothing qualifies.
+pub fn recalled(ws: &Workspace, text: &str, limits: Limits, seen: &dyn Fn(&str) -> bool) -> Option<Injection> {
+    if limits.max_decisions == 0 || limits.max_chars == 0 {
+        return None;
+    }
+    let text = cut_bytes(text, MAX_TEXT_BYTES);
+    let mut out = Injection::default();
+    let mut used = 0usize;
+    let ranked = recall(ws, text, limits.max_decisions + 10);
+    for r in ranked.into_iter().filter(|r| r.confidence >= limits.threshold) {
+        if out.keys.len() >= limits.max_decisions {
+            break;
+        }
+        let Some(key) = key(ws, r.heading) else { continue };
+        if seen(&key) || out.keys.contains(&key) {
+            continue;
+        }
+        let sep = if out.text.is_empty() { 0 } else { 2 };
+        let block = block(ws, r.entry, r.heading, r.confidence);
+        let room = limits.max_chars.saturating_sub(used + sep);
+        let fitted = fit_lines(&block, room);
+        if fitted.is_empty() {
+            break;
+        }
+        if sep > 0 {
+            out.text.push_str("\n\n");
+        }
+        out.text.push_str(fitted);
+        used += sep + fitted.chars().count();
+        out.keys.push(key);
+        if fitted.len() < block.len() {
+            break;
+        }
+    }
+    (!out.keys.is_empty()).then_some(out)
+}
+
+/// A decision's identity across calls: its file and normalized heading (stable when lines move).
+pub fn key(ws: &Workspace, id: HeadingId) -> Option<String> {
+    let f = ws.file(id.file)?;
+    let h = ws.heading(id)?;
+    Some(format!("{}\t{}", f.path, h.key).replace(['\n', '\r'], " "))
+}
+
+/// One decision's block: the header line, then the section or its first lines.
+fn block(ws: &Workspace, entry: crate::model::EntryId, id: HeadingId, confidence: f64) -> String {
+    let written = resolve::written(ws, entry);
+    let (path, title, line) = match (ws.file(id.file), ws.heading(id)) {
+        (Some(f), Some(h)) => (f.path.as_str(), h.name(), h.line + 1),
+        _ => ("", "", 0),
+    };
+    let mut out = format!("[memory-index] {written} \u{2192} {title} ({path}:{line}, confidence {confidence:.2})");
+    let body = resolve::body_of(ws, id);
+    if body.is_empty() {
+        return out;
+    }
+    out.push('\n');
+    if confidence >= FULL_CONFIDENCE && body.chars().count() <= FULL_BODY_CHARS {
+        out.push_str(body);
+    } else {
+        let lines: Vec<&str> = body.lines().take(PREVIEW_LINES).collect();
+        out.push_str(&lines.join("\n"));
+        out.push_str(&format!("\nRun `{written}` for the rest."));
+    }
+    out
+}
+
+/// The longest prefix of `text` made of whole lines with at most `max` characters.
+pub fn fit_lines(text: &str, max: usize) -> &str {
+    if text.chars().count() <= max {
+        return text;
+    }
+    let mut end = 0usize;
+    let mut chars = 0usize;
+    for line in text.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        let n = body.chars().count();
+        if chars + n > max {
+            break;
+        }
+        end += body.len();
+        chars += n;
+        if body.len() < line.len() {
+            if chars + 1 > max {
+                break;
+            }
+            end += 1;
+            chars += 1;
+        }
+    }
+    text[..end].trim_end_matches('\n')
+}
+
+/// At most `max` bytes of `text`, cut at a character boundary.
+fn cut_bytes(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// The SessionStart note: how to recall, and the index's size.
+pub fn session_note(ws: &Workspace) -> String {
+    let entries = ws.bindings().entries.len();
+    let files = ws.decisions().count();
+    let index = &ws.config().index;
+    format!(
+        "memory-index: this project records its decisions in {index} ({entries} entries, {files} decision files). \
+Before deciding how to do something, recall what was decided: `/when <situation>` or `/how <task>` (the when/how \
+skills), `/when .Section Title` for one section, `/when ..file.md` for a whole decision file; in a shell, \
+`memory-index-lsp resolve \"when <words>\"`. Decisions that match a prompt or command are injected on their own, \
+each headed `[memory-index]`."
+    )
+}
+
+#[cfg(test)]
+mod tests;

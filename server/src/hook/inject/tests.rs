@@ -1,0 +1,138 @@
+//! Tests of the injected text: header shape, thresholds, dedup keys, the size cap.
+
+use super::*;
+use crate::model::FileText;
+
+const INDEX: &str = "# Memory Index
+
+## agents/decisions/testing.md
+
+/when writing mock tests | mock patch, test doubles
+/how split slow test suites
+
+## agents/decisions/data.md
+
+/how migrate the booking schema | alembic migration
+";
+
+const TESTING: &str = "# Testing
+
+## When Writing Mock Tests
+
+Patch where the name is used, not where it is defined.
+Prefer fakes with real behaviour over mocks.
+
+## How to Split Slow Test Suites
+
+Mark slow tests with `@slow`.
+";
+
+const DATA: &str = "# Data
+
+## How to Migrate the Booking Schema
+
+Write one alembic revision per change.
+";
+
+pub(crate) fn ws_with(extra_data: &str) -> Workspace {
+    let mut ws = Workspace::default();
+    ws.set_file("agents/memory-index.md", FileText::from(INDEX.to_string()));
+    ws.set_file("agents/decisions/testing.md", FileText::from(TESTING.to_string()));
+    ws.set_file("agents/decisions/data.md", FileText::from(format!("{DATA}{extra_data}")));
+    ws
+}
+
+fn limits(threshold: f64) -> Limits {
+    Limits { threshold, max_decisions: 2, max_chars: 6000 }
+}
+
+fn never(_: &str) -> bool {
+    false
+}
+
+#[test]
+fn a_prompt_with_the_trigger_gets_the_section_under_its_header() {
+    let ws = ws_with("");
+    let got = recalled(&ws, "when writing mock tests", limits(0.5), &never).unwrap();
+    assert!(
+        got.text.starts_with(
+            "[memory-index] /when writing mock tests \u{2192} When Writing Mock Tests \
+             (agents/decisions/testing.md:3, confidence 1.00)\nPatch where the name is used"
+        ),
+        "{}",
+        got.text
+    );
+    assert_eq!(got.keys[0], "agents/decisions/testing.md\twhen writing mock tests");
+}
+
+#[test]
+fn a_sentence_repeating_the_trigger_recalls_it() {
+    let ws = ws_with("");
+    let got = recalled(&ws, "I am writing mock tests for the booking client, where do I patch?", limits(0.3), &never)
+        .expect("recalled");
+    assert!(got.text.starts_with("[memory-index] /when writing mock tests \u{2192} When Writing Mock Tests"));
+}
+
+#[test]
+fn generic_and_off_topic_prompts_get_nothing() {
+    let ws = ws_with("");
+    for prompt in ["sounds good, go on", "build a landing page in React", "", "   "] {
+        assert_eq!(recalled(&ws, prompt, limits(0.5), &never), None, "{prompt:?}");
+    }
+}
+
+#[test]
+fn below_the_threshold_and_seen_decisions_are_silent() {
+    let ws = ws_with("");
+    assert_eq!(recalled(&ws, "when writing mock tests", limits(1.01), &never), None);
+    let seen = |k: &str| k.ends_with("when writing mock tests");
+    let got = recalled(&ws, "when writing mock tests", limits(0.5), &seen);
+    assert!(got.is_none_or(|g| !g.text.contains("When Writing Mock Tests")));
+}
+
+#[test]
+fn a_long_section_shows_its_first_lines_and_how_to_get_the_rest() {
+    let long: String = (0..60).map(|i| format!("Line {i} of a long rule about schemas.\n")).collect();
+    let mut ws = ws_with("");
+    ws.set_file("agents/decisions/data.md", FileText::from(format!("{DATA}{long}")));
+    let got = recalled(&ws, "how migrate the booking schema", limits(0.5), &never).unwrap();
+    let lines: Vec<&str> = got.text.lines().collect();
+    assert_eq!(lines.len(), 1 + PREVIEW_LINES + 1, "{}", got.text);
+    assert_eq!(lines.last(), Some(&"Run `/how migrate the booking schema` for the rest."));
+}
+
+#[test]
+fn the_cap_cuts_at_a_line_and_never_splits_a_character() {
+    let ws = ws_with("");
+    let full = recalled(&ws, "when writing mock tests", limits(0.5), &never).unwrap().text;
+    let header_len = full.lines().next().unwrap().chars().count();
+    let cut = recalled(&ws, "when writing mock tests", Limits { max_chars: header_len + 5, ..limits(0.5) }, &never)
+        .unwrap()
+        .text;
+    assert_eq!(cut, full.lines().next().unwrap());
+    let none = recalled(&ws, "when writing mock tests", Limits { max_chars: 10, ..limits(0.5) }, &never);
+    assert_eq!(none, None);
+    assert_eq!(fit_lines("ééé\nèèè", 5), "ééé");
+    assert_eq!(fit_lines("ééé\nèèè", 7), "ééé\nèèè");
+    assert_eq!(fit_lines("éééééé", 3), "");
+    assert_eq!(cut_bytes("aé", 2), "a");
+}
+
+#[test]
+fn at_most_max_decisions() {
+    let ws = ws_with("");
+    let text = "writing mock tests, split slow test suites and migrate the booking schema";
+    let one = recalled(&ws, text, Limits { max_decisions: 1, ..limits(0.0) }, &never).unwrap();
+    assert_eq!(one.keys.len(), 1);
+    assert_eq!(one.text.matches("[memory-index]").count(), 1);
+    assert_eq!(recalled(&ws, text, Limits { max_decisions: 0, ..limits(0.0) }, &never), None);
+}
+
+#[test]
+fn the_session_note_names_the_index_and_its_size() {
+    let note = session_note(&ws_with(""));
+    assert!(note.contains("agents/memory-index.md (3 entries, 2 decision files)"), "{note}");
+    for want in ["/when", "/how", ".Section", "..file.md", "memory-index-lsp resolve"] {
+        assert!(note.contains(want), "{want}: {note}");
+    }
+}

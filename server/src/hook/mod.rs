@@ -1,0 +1,166 @@
+//! `memory-index-lsp hook`: Claude Code's command hooks, from the hook JSON on stdin to `additionalContext` on stdout.
+//!
+//! Contract (Claude Code blocks a prompt on exit 2 and shows a "hook error"
+//! on any other non-zero exit): always exit 0; stdout is empty or one JSON
+//! object `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`;
+//! anything that goes wrong (empty or malformed input, input over
+//! [`MAX_INPUT`] bytes, no workspace, a panic) is one line on stderr.
+//!
+//! - `SessionStart`: how to recall, and the index's size.
+//! - `UserPromptSubmit`: decisions for the prompt at `[recall] prompt`
+//!   confidence or more (not for slash commands: `/when …` is the skill's).
+//! - `PreToolUse` (Bash): decisions for the command at `[recall] command`;
+//!   never a permission decision.
+//! - `PostToolUseFailure`: decisions for the error and the command at
+//!   `[recall] error` (not when the person interrupted the call).
+//!
+//! At most `[recall] max-decisions` per call and `max-chars` in all; never the
+//! same decision twice in a session ([`session`]); `[recall] hook = false`
+//! silences everything.
+
+pub mod event;
+pub mod inject;
+pub mod session;
+
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+
+use event::{Event, Input};
+use inject::Limits;
+
+use crate::load;
+use crate::model::Workspace;
+
+/// Larger input is ignored (a hook's JSON is a few kilobytes).
+pub const MAX_INPUT: usize = 1 << 20;
+
+/// Runs the hook; always returns exit code 0.
+pub fn run(_args: &[String]) -> i32 {
+    if std::io::stdin().is_terminal() {
+        note("reads Claude Code's hook JSON on stdin; Claude Code runs it (see editors/claude-code or `memory-index-lsp init`)");
+        return 0;
+    }
+    std::panic::set_hook(Box::new(|_| {}));
+    let outcome = std::panic::catch_unwind(|| {
+        let input = read_input(&mut std::io::stdin().lock())?;
+        let input = event::parse(&input)?;
+        let project_dir = std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from);
+        respond(&input, project_dir.as_deref(), session::dir().as_deref())
+    });
+    let _ = std::panic::take_hook();
+    match outcome {
+        Ok(Ok(Some(json))) => {
+            let mut out = std::io::stdout().lock();
+            if writeln!(out, "{json}").and_then(|()| out.flush()).is_err() {
+                note("cannot write to stdout");
+            }
+        }
+        Ok(Ok(None)) => {}
+        Ok(Err(why)) => note(&why),
+        Err(_) => note("internal error (a bug: please report it); nothing was injected"),
+    }
+    0
+}
+
+/// One line on stderr.
+fn note(why: &str) {
+    let line = why.replace('\n', " ");
+    let _ = writeln!(std::io::stderr(), "memory-index-lsp hook: {line}");
+}
+
+/// Reads at most [`MAX_INPUT`] bytes; larger input is drained (so the writer never sees a broken pipe) and refused.
+fn read_input(r: &mut impl Read) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    r.take(MAX_INPUT as u64 + 1).read_to_end(&mut buf).map_err(|e| format!("cannot read stdin: {e}"))?;
+    if buf.len() > MAX_INPUT {
+        let _ = std::io::copy(&mut r.take(256 * MAX_INPUT as u64), &mut std::io::sink());
+        return Err(format!("input larger than {} MiB ignored", MAX_INPUT >> 20));
+    }
+    Ok(buf)
+}
+
+/// The JSON to print for `input`, None for silence, or why nothing could be said.
+/// The workspace is found from the input's `cwd`, else `project_dir`; session
+/// state lives in `state_dir` (none: nothing is remembered).
+pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Path>) -> Result<Option<String>, String> {
+    let text = match &input.event {
+        Event::UserPromptSubmit { prompt } if !is_slash_command(prompt) => Some(prompt.clone()),
+        Event::PreToolUse { tool_name, command: Some(command) } if tool_name == "Bash" => Some(command.clone()),
+        Event::PostToolUseFailure { error, command, interrupted: false, .. } => {
+            Some(command.as_ref().map_or_else(|| error.clone(), |c| format!("{error}\n{c}")))
+        }
+        Event::SessionStart => None,
+        _ => return Ok(None),
+    };
+    let start = input
+        .cwd
+        .as_ref()
+        .map(PathBuf::from)
+        .or_else(|| project_dir.map(Path::to_path_buf))
+        .unwrap_or_else(|| ".".into());
+    let Some(root) = load::find_root(&start) else {
+        return Err(format!(
+            "no memory index at or above {} (looked for memory-index.toml or agents/memory-index.md); nothing to recall",
+            start.display()
+        ));
+    };
+    let ws = load::load(&root).map_err(|e| e.to_string())?;
+    if !ws.config().recall.hook {
+        return Ok(None);
+    }
+    if ws.index().is_none() {
+        return Err(format!("{} has no index {}; nothing to recall", root.display(), ws.config().index));
+    }
+    let context = match text {
+        None => Some(inject::session_note(&ws)),
+        Some(text) => recall_once(&ws, &input.event, input.session_id.as_deref(), state_dir, &text),
+    };
+    Ok(context.map(|c| output(input.event.name(), &c)))
+}
+
+/// The decisions for `text` not yet injected in this session; records them.
+fn recall_once(
+    ws: &Workspace,
+    event: &Event,
+    session_id: Option<&str>,
+    state_dir: Option<&Path>,
+    text: &str,
+) -> Option<String> {
+    let r = &ws.config().recall;
+    let threshold = match event {
+        Event::PreToolUse { .. } => r.command,
+        Event::PostToolUseFailure { .. } => r.error,
+        _ => r.prompt,
+    };
+    let limits = Limits { threshold, max_decisions: r.max_decisions as usize, max_chars: r.max_chars as usize };
+    let mut session = match (session_id, state_dir) {
+        (Some(id), Some(dir)) => Some(session::Session::open(dir, id)),
+        _ => None,
+    };
+    if session.as_ref().is_some_and(session::Session::full) {
+        return None;
+    }
+    let seen = |key: &str| session.as_ref().is_some_and(|s| s.seen(key));
+    let found = inject::recalled(ws, text, limits, &seen)?;
+    if let Some(s) = &mut session {
+        if let Err(e) = s.record(&found.keys) {
+            note(&format!("cannot remember what was injected ({e}); it may be injected again"));
+        }
+    }
+    Some(found.text)
+}
+
+/// `/when …`, `/how …`, `/compact`: a prompt that is a slash command (not a path such as `/usr/bin …`).
+fn is_slash_command(prompt: &str) -> bool {
+    let Some(rest) = prompt.trim_start().strip_prefix('/') else { return false };
+    let word = rest.split(char::is_whitespace).next().unwrap_or("");
+    !word.is_empty() && word.chars().all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.'))
+}
+
+/// Claude Code's hook output.
+fn output(event: &str, context: &str) -> String {
+    serde_json::json!({ "hookSpecificOutput": { "hookEventName": event, "additionalContext": context } }).to_string()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,55 @@
+//! Tests of the session state: ids never become paths, the cap, the sweep, a stable hash.
+
+use super::*;
+
+#[test]
+fn keys_persist_across_opens_and_ids_never_become_paths() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sessions");
+    for id in ["abc", "../../x", "/etc/passwd", "a/b\\c\0d", "..", "é"] {
+        let mut s = Session::open(&dir, id);
+        assert!(!s.seen("k1"));
+        s.record(&["k1".into(), "k\n2".into()]).unwrap();
+        let again = Session::open(&dir, id);
+        assert!(again.seen("k1") && again.seen("k 2"), "{id}");
+    }
+    let names: Vec<String> =
+        fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names.len(), 6);
+    assert!(names.iter().all(|n| n.len() == 16 + SUFFIX.len() && n.ends_with(SUFFIX)), "{names:?}");
+    assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1, "nothing written beside sessions/");
+    assert!(!Session::open(&dir, "other").seen("k1"));
+}
+
+#[test]
+fn a_full_session_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = Session::open(tmp.path(), "s");
+    let keys: Vec<String> = (0..MAX_KEYS).map(|i| format!("k{i}")).collect();
+    s.record(&keys).unwrap();
+    assert!(Session::open(tmp.path(), "s").full());
+}
+
+#[test]
+fn the_sweep_removes_old_files_and_keeps_the_newest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    fs::write(dir.join(format!("old{SUFFIX}")), "k\n").unwrap();
+    fs::write(dir.join("unrelated.txt"), "x").unwrap();
+    let later = SystemTime::now() + MAX_AGE + Duration::from_secs(60);
+    sweep(dir, &dir.join("none"), later);
+    assert!(!dir.join(format!("old{SUFFIX}")).exists());
+    assert!(dir.join("unrelated.txt").exists());
+    for i in 0..MAX_SESSIONS + 3 {
+        fs::write(dir.join(format!("{i:05}{SUFFIX}")), "k\n").unwrap();
+    }
+    sweep(dir, &dir.join("none"), SystemTime::now());
+    let left = fs::read_dir(dir).unwrap().filter(|e| e.as_ref().unwrap().path().to_string_lossy().ends_with(SUFFIX));
+    assert_eq!(left.count(), MAX_SESSIONS - 1);
+}
+
+#[test]
+fn the_hash_is_stable() {
+    assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+}

@@ -1,0 +1,232 @@
+//! The `hook` command as Claude Code runs it: JSON on stdin, exit 0, stdout empty or one JSON object, one line on stderr on faults.
+
+mod support;
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use support::*;
+
+/// Runs `hook` with `stdin`, the session state in `state`, from `cwd`.
+fn hook(stdin: &[u8], state: &Path, cwd: &Path) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+        .arg("hook")
+        .current_dir(cwd)
+        .env("MEMORY_INDEX_LSP_CACHE_DIR", state)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer");
+    out
+}
+
+/// A copy of fixtures/demo (which has deliberate findings) with explicit thresholds.
+fn demo(config: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    copy_dir(&repo().join("fixtures/demo"), tmp.path());
+    fs::write(tmp.path().join("memory-index.toml"), config).expect("config");
+    tmp
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).expect("mkdir");
+    for e in fs::read_dir(from).expect("read_dir") {
+        let e = e.expect("entry");
+        let target = to.join(e.file_name());
+        if e.file_type().expect("type").is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
+const CONFIG: &str = "[recall]\nprompt = 0.3\ncommand = 0.3\nerror = 0.3\n";
+
+/// The additionalContext of a successful, speaking call.
+fn context(o: &Output, event: &str) -> String {
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is one JSON object");
+    assert_eq!(v["hookSpecificOutput"]["hookEventName"], event);
+    v["hookSpecificOutput"]["additionalContext"].as_str().expect("additionalContext").to_string()
+}
+
+/// Exit 0, nothing on stdout, and at most one line on stderr.
+fn silent(o: &Output) -> String {
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&o.stdout));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(err.lines().count() <= 1, "stderr: {err}");
+    err
+}
+
+fn prompt(session: &str, cwd: &Path, text: &str) -> Vec<u8> {
+    serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": session,
+        "transcript_path": "/dev/null", "cwd": cwd, "permission_mode": "default", "prompt": text})
+    .to_string()
+    .into_bytes()
+}
+
+#[test]
+fn a_prompt_that_needs_a_demo_decision_gets_it_once_per_session() {
+    let ws = demo(CONFIG);
+    let state = tempfile::tempdir().expect("state");
+    let p = prompt(
+        "session-1",
+        &ws.path().join("agents"),
+        "We are writing mock tests for the booking client; mock patch where?",
+    );
+    let ctx = context(&hook(&p, state.path(), ws.path()), "UserPromptSubmit");
+    assert!(
+        ctx.starts_with("[memory-index] /when writing mock tests \u{2192} When Writing Mock Tests (agents/decisions/testing.md:12, confidence "),
+        "{ctx}"
+    );
+    assert!(ctx.contains("Patch where the name is used"), "{ctx}");
+    // A second process of the same session says nothing; another session hears it again.
+    silent(&hook(&p, state.path(), ws.path()));
+    let other = prompt("session-2", ws.path(), "writing mock tests");
+    assert!(context(&hook(&other, state.path(), ws.path()), "UserPromptSubmit").contains("When Writing Mock Tests"));
+}
+
+#[test]
+fn generic_off_topic_and_slash_prompts_inject_nothing() {
+    let ws = demo(CONFIG);
+    let state = tempfile::tempdir().expect("state");
+    for text in [
+        "sounds good, go on",
+        "build a landing page in React",
+        "/when writing mock tests",
+        "/how split slow test suites",
+    ] {
+        let err = silent(&hook(&prompt("s", ws.path(), text), state.path(), ws.path()));
+        assert!(err.is_empty(), "{text}: {err}");
+    }
+}
+
+#[test]
+fn session_ids_never_become_paths() {
+    let ws = demo(CONFIG);
+    let state = tempfile::tempdir().expect("state");
+    for id in ["../../escape", "/tmp/abs", "..", "a/../../b"] {
+        let o = hook(&prompt(id, ws.path(), "writing mock tests"), state.path(), ws.path());
+        context(&o, "UserPromptSubmit");
+    }
+    let top: Vec<String> = fs::read_dir(state.path())
+        .expect("state")
+        .map(|e| e.expect("e").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(top, ["sessions"]);
+    let files: Vec<String> = fs::read_dir(state.path().join("sessions"))
+        .expect("sessions")
+        .map(|e| e.expect("e").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files.len(), 4);
+    assert!(files.iter().all(|f| f.len() == 21 && f.ends_with(".seen") && !f.contains("..")), "{files:?}");
+    assert!(!state.path().parent().expect("parent").join("escape").exists());
+}
+
+#[test]
+fn session_start_pre_tool_use_and_failure() {
+    let ws = demo(CONFIG);
+    let state = tempfile::tempdir().expect("state");
+    let start = serde_json::json!({"hook_event_name": "SessionStart", "source": "startup", "session_id": "s", "cwd": ws.path()});
+    let ctx = context(&hook(start.to_string().as_bytes(), state.path(), ws.path()), "SessionStart");
+    assert!(ctx.contains("agents/memory-index.md (") && ctx.contains("4 decision files"), "{ctx}");
+
+    let pre = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s", "cwd": ws.path(), "tool_name": "Bash",
+        "tool_use_id": "toolu_1", "tool_input": {"command": "alembic revision -m 'migrate the booking schema'"}});
+    let o = hook(pre.to_string().as_bytes(), state.path(), ws.path());
+    let ctx = context(&o, "PreToolUse");
+    assert!(ctx.contains("\u{2192} How to Migrate the Booking Schema"), "{ctx}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(v["hookSpecificOutput"].get("permissionDecision").is_none() && v.get("decision").is_none());
+
+    let fail = serde_json::json!({"hook_event_name": "PostToolUseFailure", "session_id": "s2", "cwd": ws.path(),
+        "tool_name": "Bash", "tool_input": {"command": "pytest tests/test_webhooks.py"}, "is_interrupt": false,
+        "error": "Exit code 1\nFAILED test_payment_webhooks - stripe signature mismatch"});
+    let ctx = context(&hook(fail.to_string().as_bytes(), state.path(), ws.path()), "PostToolUseFailure");
+    assert!(ctx.contains("[memory-index] "), "{ctx}");
+}
+
+#[test]
+fn hook_false_prints_nothing() {
+    let ws = demo("[recall]\nhook = false\nprompt = 0.0\n");
+    let state = tempfile::tempdir().expect("state");
+    silent(&hook(&prompt("s", ws.path(), "writing mock tests"), state.path(), ws.path()));
+    let start = serde_json::json!({"hook_event_name": "SessionStart", "cwd": ws.path()});
+    silent(&hook(start.to_string().as_bytes(), state.path(), ws.path()));
+}
+
+#[test]
+fn faults_exit_0_with_empty_stdout_and_one_line_on_stderr() {
+    let ws = demo(CONFIG);
+    let state = tempfile::tempdir().expect("state");
+    let nowhere = tempfile::tempdir().expect("nowhere");
+    let mut big = br#"{"hook_event_name":"UserPromptSubmit","prompt":""#.to_vec();
+    big.resize(10 * 1024 * 1024, b'a');
+    big.extend_from_slice(br#""}"#);
+    let cases: Vec<(&str, Vec<u8>, &Path)> = vec![
+        ("empty", Vec::new(), ws.path()),
+        ("not JSON", b"{\"hook_event_name\": ".to_vec(), ws.path()),
+        ("invalid UTF-8", b"{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"\xff\xfe\"}".to_vec(), ws.path()),
+        ("wrong types", br#"{"hook_event_name":"UserPromptSubmit","prompt":{"a":1}}"#.to_vec(), ws.path()),
+        ("wrong cwd type", br#"{"hook_event_name":"SessionStart","cwd":7}"#.to_vec(), ws.path()),
+        ("an array", b"[]".to_vec(), ws.path()),
+        ("10 MB", big, ws.path()),
+        ("no workspace", prompt("s", nowhere.path(), "writing mock tests"), nowhere.path()),
+    ];
+    for (name, input, cwd) in cases {
+        let err = silent(&hook(&input, state.path(), cwd));
+        assert!(err.starts_with("memory-index-lsp hook: "), "{name}: {err:?}");
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn unreadable_decision_files_do_not_break_the_hook() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = demo(CONFIG);
+    let state = tempfile::tempdir().expect("state");
+    let f = ws.path().join("agents/decisions/testing.md");
+    fs::set_permissions(&f, fs::Permissions::from_mode(0o000)).expect("chmod");
+    let o = hook(&prompt("s", ws.path(), "how store ticket prices in cents"), state.path(), ws.path());
+    assert_eq!(o.status.code(), Some(0));
+    if !o.stdout.is_empty() {
+        context(&o, "UserPromptSubmit");
+    }
+    fs::set_permissions(&f, fs::Permissions::from_mode(0o644)).expect("chmod back");
+}
+
+#[test]
+fn concurrent_sessions_each_keep_their_own_state() {
+    let ws = demo(CONFIG);
+    let state = tempfile::tempdir().expect("state");
+    let handles: Vec<_> = (0..8)
+        .map(|i| {
+            let (root, state) = (ws.path().to_path_buf(), state.path().to_path_buf());
+            std::thread::spawn(move || {
+                hook(&prompt(&format!("parallel-{i}"), &root, "writing mock tests"), &state, &root)
+            })
+        })
+        .collect();
+    for h in handles {
+        assert!(context(&h.join().expect("thread"), "UserPromptSubmit").contains("When Writing Mock Tests"));
+    }
+    let dir = state.path().join("sessions");
+    let files: Vec<_> = fs::read_dir(&dir).expect("sessions").map(|e| e.expect("e").path()).collect();
+    assert_eq!(files.len(), 8);
+    for f in files {
+        assert_eq!(fs::read_to_string(&f).expect("read"), "agents/decisions/testing.md\twhen writing mock tests\n");
+    }
+}

@@ -1,0 +1,159 @@
+//! `memory-index-lsp init`: skills, merged hooks and the recall note, idempotent, refusing malformed settings.
+
+mod support;
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use support::*;
+
+fn run(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memory-index-lsp")).args(args).current_dir(cwd).output().expect("run")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every file under `dir` with its bytes, sorted.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).expect("read_dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.strip_prefix(dir).expect("inside").display().to_string(), fs::read(&p).expect("read")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+const INDEX: &str = "# Memory Index\n\nDecisions of the project.\n\n## agents/decisions/testing.md\n\n/when writing mock tests | mock patch\n";
+const TESTING: &str = "# Testing\n\n## When Writing Mock Tests\n\nPatch where the name is used.\n";
+
+fn clean_workspace() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tmp");
+    fs::create_dir_all(tmp.path().join("agents/decisions")).expect("mkdir");
+    fs::write(tmp.path().join("agents/memory-index.md"), INDEX).expect("index");
+    fs::write(tmp.path().join("agents/decisions/testing.md"), TESTING).expect("decision");
+    tmp
+}
+
+#[test]
+fn init_writes_skills_hooks_and_the_note_and_a_second_run_changes_nothing() {
+    let ws = clean_workspace();
+    let root = ws.path();
+    assert_eq!(run(&["check"], root).status.code(), Some(0));
+    let o = run(&["init"], root);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for skill in ["when", "how"] {
+        let shipped =
+            fs::read_to_string(repo().join(format!("editors/claude-code/skills/{skill}/SKILL.md"))).expect("shipped");
+        let written = fs::read_to_string(root.join(format!(".claude/skills/{skill}/SKILL.md"))).expect("written");
+        assert_eq!(written, shipped);
+    }
+    let settings: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(root.join(".claude/settings.json")).expect("settings")).expect("json");
+    for event in ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUseFailure"] {
+        assert_eq!(settings["hooks"][event][0]["hooks"][0]["command"], "memory-index-lsp hook", "{event}");
+    }
+    assert_eq!(settings["hooks"]["PreToolUse"][0]["matcher"], "Bash");
+    let index = fs::read_to_string(root.join("agents/memory-index.md")).expect("index");
+    assert!(
+        index.starts_with("# Memory Index\n\nDecisions of the project.\n\nRecall a decision with `/when <situation>`"),
+        "{index}"
+    );
+    assert!(index.contains("headed `[memory-index]`.\n\n## agents/decisions/testing.md\n"), "{index}");
+    assert_eq!(run(&["check"], root).status.code(), Some(0), "the note adds no finding");
+
+    let before = snapshot(root);
+    let again = run(&["init", "."], root);
+    assert_eq!(again.status.code(), Some(0));
+    assert!(stderr(&again).contains("already set up"), "{}", stderr(&again));
+    assert_eq!(snapshot(root), before);
+}
+
+#[test]
+fn existing_settings_keep_their_hooks_and_permissions_byte_for_byte() {
+    let ws = clean_workspace();
+    let root = ws.path();
+    fs::create_dir_all(root.join(".claude")).expect("mkdir");
+    let original = "{\n  \"permissions\": {\n    \"allow\": [\"Bash(npm test:*)\"],\n    \"deny\": [\"Read(./.env)\"]\n  },\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Edit|Write\",\n        \"hooks\": [{ \"type\": \"command\", \"command\": \"./scripts/guard.sh\" }]\n      }\n    ],\n    \"Stop\": [{ \"hooks\": [{ \"type\": \"command\", \"command\": \"say done\" }] }]\n  },\n  \"env\": { \"FOO\": \"1\" }\n}\n";
+    fs::write(root.join(".claude/settings.json"), original).expect("settings");
+    let o = run(&["init"], root);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let merged = fs::read_to_string(root.join(".claude/settings.json")).expect("settings");
+    // Removing what init inserted gives the original back.
+    let v: serde_json::Value = serde_json::from_str(&merged).expect("json");
+    assert_eq!(v["permissions"]["deny"][0], "Read(./.env)");
+    assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "./scripts/guard.sh");
+    assert_eq!(v["hooks"]["PreToolUse"][1]["matcher"], "Bash");
+    assert_eq!(v["hooks"]["Stop"][0]["hooks"][0]["command"], "say done");
+    let mut rest = merged.as_str();
+    for line in original.lines() {
+        let at = rest.find(line).unwrap_or_else(|| panic!("lost {line:?} in\n{merged}"));
+        rest = &rest[at + line.len()..];
+    }
+    let added: usize = merged.lines().count() - original.lines().count();
+    assert!(added > 10, "{merged}");
+    let before = fs::read(root.join(".claude/settings.json")).expect("read");
+    assert_eq!(run(&["init"], root).status.code(), Some(0));
+    assert_eq!(fs::read(root.join(".claude/settings.json")).expect("read"), before, "second run");
+}
+
+#[test]
+fn a_malformed_settings_file_is_refused_with_its_line_and_nothing_is_written() {
+    let ws = clean_workspace();
+    let root = ws.path();
+    fs::create_dir_all(root.join(".claude")).expect("mkdir");
+    fs::write(root.join(".claude/settings.json"), "{\n  \"hooks\": {\n    \"Stop\": [,]\n  }\n}\n").expect("w");
+    let before = snapshot(root);
+    let o = run(&["init"], root);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains(".claude/settings.json: line 3, column"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert_eq!(snapshot(root), before);
+}
+
+#[test]
+fn dry_run_prints_the_diff_and_writes_nothing() {
+    let ws = clean_workspace();
+    let root = ws.path();
+    let before = snapshot(root);
+    let o = run(&["init", "--dry-run"], root);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    for want in [
+        "+++ b/.claude/skills/when/SKILL.md",
+        "+++ b/.claude/skills/how/SKILL.md",
+        "+++ b/.claude/settings.json",
+        "+++ b/agents/memory-index.md",
+        "+Recall a decision with `/when <situation>`",
+        "+    \"PreToolUse\": [",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+    assert_eq!(snapshot(root), before);
+}
+
+#[test]
+fn the_demo_index_already_says_how_to_recall_and_no_index_is_an_error() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let index = repo().join("fixtures/demo/agents/memory-index.md");
+    fs::create_dir_all(tmp.path().join("agents")).expect("mkdir");
+    fs::copy(&index, tmp.path().join("agents/memory-index.md")).expect("copy");
+    assert_eq!(run(&["init"], tmp.path()).status.code(), Some(0));
+    assert_eq!(fs::read(tmp.path().join("agents/memory-index.md")).expect("read"), fs::read(&index).expect("read"));
+    let empty = tempfile::tempdir().expect("tmp");
+    let o = run(&["init"], empty.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no index at"), "{}", stderr(&o));
+    assert_eq!(fs::read_dir(empty.path()).expect("dir").count(), 0);
+}
