@@ -96,3 +96,53 @@ fn prompt_sets_meet_the_hook_targets() {
         }
     }
 }
+
+/// The prompt sets through the `hook` process as Claude Code runs it
+/// (UserPromptSubmit JSON on stdin, a fresh session per prompt): the same
+/// false-inject and precision targets as the in-process ranking.
+#[test]
+fn hook_process_meets_the_same_targets_on_the_prompt_set() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let Some(head) = corpus("head") else { return };
+    let state = tempfile::tempdir().expect("state dir");
+    let (mut nothing, mut injected_wrongly, mut applies, mut answered, mut right) = (0, 0, 0, 0, 0);
+    for (n, c) in cases("prompts-dev.tsv").iter().enumerate() {
+        let input = serde_json::json!({
+            "hook_event_name": "UserPromptSubmit", "session_id": format!("eval-{n}"),
+            "transcript_path": "/dev/null", "cwd": head, "prompt": c.query,
+        });
+        let mut child = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+            .arg("hook")
+            .env("MEMORY_INDEX_LSP_CACHE_DIR", state.path())
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        child.stdin.take().expect("stdin").write_all(input.to_string().as_bytes()).expect("write");
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(out.status.code(), Some(0));
+        // The first injected decision's title, from its `[memory-index] … → Title (` header.
+        let first = (!out.stdout.is_empty()).then(|| {
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+            let ctx = v["hookSpecificOutput"]["additionalContext"].as_str().unwrap_or("").to_string();
+            let header = ctx.lines().find(|l| l.starts_with("[memory-index] ")).unwrap_or("").to_string();
+            let title = header.split(" → ").nth(1).and_then(|t| t.rsplit_once(" (")).map_or("", |t| t.0);
+            memory_index_lsp::syntax::normalize(title)
+        });
+        if c.expected.is_empty() {
+            nothing += 1;
+            injected_wrongly += usize::from(first.is_some());
+        } else {
+            applies += 1;
+            answered += usize::from(first.is_some());
+            right += usize::from(first.is_some_and(|t| c.expected.contains(&t)));
+        }
+    }
+    println!("hook process: {injected_wrongly}/{nothing} false injects; {answered}/{applies} answered, {right} right");
+    assert!(injected_wrongly * 20 <= nothing, "false injects {injected_wrongly}/{nothing}");
+    assert!(answered * 10 >= applies * 7, "answered {answered}/{applies}");
+    assert!(right * 10 >= answered * 9, "precision {right}/{answered}");
+}

@@ -212,7 +212,7 @@ mod tests {
         assert_eq!(cases.len(), 2);
         assert_eq!(cases[0].expected, ["when writing mock tests", "when x"]);
         assert!(cases[1].expected.is_empty());
-        assert_eq!(cases[1].line, 5);
+        assert_eq!(cases[1].line, 4);
         assert_eq!(
             parse("a\tb\n").unwrap_err(),
             "line 1: expected 3 tab-separated columns (kind, query, expected), found 2"

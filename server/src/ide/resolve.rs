@@ -106,9 +106,13 @@ fn trigger_entry(ws: &Workspace, q: &TriggerQuery) -> Option<EntryId> {
         return None;
     }
     let threshold = ws.config().recall.resolve;
-    let best =
-        search_index::of(ws).recalled(q, || recall::recall_query(ws, q, 1).first().map(|r| (r.entry, r.confidence)));
-    best.filter(|&(_, c)| c >= threshold).map(|(e, _)| e)
+    ranked(ws, q).first().filter(|&&(_, c)| c >= threshold).map(|&(e, _)| e)
+}
+
+/// The ranking's first three entries for `q`, memoised per workspace state.
+fn ranked(ws: &Workspace, q: &TriggerQuery) -> Vec<(EntryId, f64)> {
+    search_index::of(ws)
+        .recalled(q, || recall::recall_query(ws, q, 3).into_iter().map(|r| (r.entry, r.confidence)).collect())
 }
 
 fn trigger(ws: &Workspace, q: &TriggerQuery, nav: bool) -> Result<Resolved, String> {
@@ -156,7 +160,7 @@ fn no_match(ws: &Workspace, q: &TriggerQuery) -> String {
     // The one ranking's candidates first (they fell under the threshold), then
     // entries that share a word or the letters, so a query that shares any
     // word with the index gets a suggestion.
-    let mut picks: Vec<EntryId> = recall::recall_query(ws, q, 3).into_iter().map(|r| r.entry).collect();
+    let mut picks: Vec<EntryId> = ranked(ws, q).into_iter().map(|(e, _)| e).collect();
     // Both scorers prepared once for every entry.
     let (resembler, letters) = (similar::Resembler::new(&q.text), fuzzy::Prepared::new(&q.text));
     let mut sugg: Vec<(u32, usize)> = b

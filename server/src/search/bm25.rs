@@ -1,19 +1,15 @@
-//! BM25 ranking of entries for reworded queries (../shared/spec/retrieval.md): the resolver's fallback.
+//! BM25 scoring of entries for free text (../shared/spec/retrieval.md): the word evidence of `search::recall`.
 //!
 //! A small module of ours rather than a dependency: the index is postings
-//! lists built from the parsed workspace (no IO, no tokenizer crates), only
-//! when fuzzy matching found nothing, with each distinct word stemmed once. One document per entry,
+//! lists built once per workspace state from the parsed workspace (no IO,
+//! no tokenizer crates), with each distinct word stemmed once. One document per entry,
 //! three fields weighted as in the design: heading title 5.0, trigger and
 //! extras 3.0, section body 1.0 (its first 2,000 bytes). k1 = 1.2, b = 0.75,
 //! IDF over the entries. Tokens: lowercase alphanumeric runs, stop words and
-//! one-character tokens dropped, Snowball English stems; a query keeps at
-//! most 15 tokens.
+//! one-character tokens dropped, Snowball English stems.
 //!
-//! Thresholds (calibrated on server/tests/data/resolve-devset.tsv, see
-//! docs/resolver.md): a best score under [`MIN_SCORE`] is "No match"; a hit
-//! that matches fewer than [`MIN_MATCHED`] of the query's distinct tokens
-//! (at most all of them) is "No match"; suggestions must reach
-//! [`RELATIVE`] × the best score.
+//! No thresholds here: `search::recall` turns scores and shared words into
+//! a calibrated confidence, and its callers choose where to speak.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -27,14 +23,8 @@ pub const W_TRIGGER: f64 = 3.0;
 pub const W_BODY: f64 = 1.0;
 /// Bytes of a section body indexed.
 pub const BODY_BYTES: usize = 2000;
-/// Most query tokens used.
-pub const MAX_QUERY_TOKENS: usize = 15;
-/// Absolute threshold on the best score.
-pub const MIN_SCORE: f64 = 6.0;
-/// Distinct query tokens the best document must contain (capped at the query's own count).
-pub const MIN_MATCHED: usize = 2;
-/// Relative threshold for listing further results.
-pub const RELATIVE: f64 = 0.6;
+/// Entries from which the index is built on two threads.
+pub const PARALLEL_ENTRIES: usize = 2_000;
 
 const STOP: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "do", "for", "from", "has", "have", "how", "i", "in", "is", "it",
@@ -80,6 +70,8 @@ fn for_each_token(s: &str, stems: &mut HashMap<String, Option<String>>, mut f: i
 pub struct Bm25 {
     /// Term → its number.
     terms: HashMap<String, u32>,
+    /// Term number → the term.
+    names: Vec<String>,
     /// Per term number: (document, weighted term frequency).
     postings: Vec<Vec<(u32, f64)>>,
     /// Per document: its entry and weighted length.
@@ -94,13 +86,31 @@ impl Bm25 {
     /// Builds the index over every entry that binds a heading. A drifted
     /// (orphan) entry is left out: the heading it resembles is a guess, and
     /// ranking it costs a resemblance search per orphan; the exact and
-    /// letters-in-order tiers still find it by its trigger.
+    /// letters-in-order tiers still find it by its trigger. From
+    /// [`PARALLEL_ENTRIES`] entries on, the two halves are tokenized on two
+    /// threads and merged (the same index, document order kept).
     pub fn build(ws: &Workspace) -> Self {
+        let n = ws.bindings().entries.len();
+        let mut idx = if n >= PARALLEL_ENTRIES && ws.threads() > 1 {
+            let (mut a, b) = crate::model::join(|| Self::part(ws, 0..n / 2), || Self::part(ws, n / 2..n));
+            a.append(b);
+            a
+        } else {
+            Self::part(ws, 0..n)
+        };
+        idx.avg_len =
+            if idx.docs.is_empty() { 1.0 } else { idx.docs.iter().map(|d| d.1).sum::<f64>() / idx.docs.len() as f64 };
+        idx
+    }
+
+    /// The index of the entries in `range` (without `avg_len`).
+    fn part(ws: &Workspace, range: std::ops::Range<usize>) -> Self {
         let b = ws.bindings();
         let mut idx = Bm25::default();
         let mut stems = HashMap::default();
         let mut tf: HashMap<u32, f64> = HashMap::default();
-        for (i, e) in b.entries.iter().enumerate() {
+        for i in range {
+            let e = &b.entries[i];
             let Some(hid) = e.heading else { continue };
             let Some(h) = ws.heading(hid) else { continue };
             let body = ws.file(hid.file).map_or("", |f| f.text.get(h.range.end..h.section.end).unwrap_or(""));
@@ -120,15 +130,7 @@ impl Bm25 {
             ];
             for (w, text) in fields {
                 for_each_token(text, &mut stems, |t| {
-                    // A term is copied once, when first seen, not per occurrence.
-                    let id = match idx.terms.get(t) {
-                        Some(&id) => id,
-                        None => {
-                            let id = idx.terms.len() as u32;
-                            idx.terms.insert(t.to_string(), id);
-                            id
-                        }
-                    };
+                    let id = idx.term_id(t);
                     *tf.entry(id).or_default() += w;
                     len += w;
                     if w > W_BODY && !keys.contains(&id) {
@@ -143,9 +145,36 @@ impl Bm25 {
             }
             idx.docs.push((EntryId(i as u32), len));
         }
-        idx.avg_len =
-            if idx.docs.is_empty() { 1.0 } else { idx.docs.iter().map(|d| d.1).sum::<f64>() / idx.docs.len() as f64 };
         idx
+    }
+
+    /// The number of a term, given one when first seen (a term is copied once, not per occurrence).
+    fn term_id(&mut self, t: &str) -> u32 {
+        match self.terms.get(t) {
+            Some(&id) => id,
+            None => {
+                let id = self.terms.len() as u32;
+                self.terms.insert(t.to_string(), id);
+                self.names.push(t.to_string());
+                id
+            }
+        }
+    }
+
+    /// Appends the documents of `other` (built over later entries) after this index's.
+    fn append(&mut self, other: Bm25) {
+        let offset = self.docs.len() as u32;
+        let mut remap = vec![0u32; other.terms.len()];
+        for (t, id) in other.terms {
+            remap[id as usize] = self.term_id(&t);
+        }
+        self.postings.resize_with(self.terms.len(), Vec::new);
+        for (id, postings) in other.postings.into_iter().enumerate() {
+            let target = &mut self.postings[remap[id] as usize];
+            target.extend(postings.into_iter().map(|(doc, f)| (doc + offset, f)));
+        }
+        self.docs.extend(other.docs);
+        self.keys.extend(other.keys.into_iter().map(|k| k.into_iter().map(|t| remap[t as usize]).collect()));
     }
 
     /// The number of documents (entries that resolve to a heading).
@@ -184,6 +213,16 @@ impl Bm25 {
         self.docs[doc as usize].0
     }
 
+    /// The document of an entry (documents are in entry order), if it has one.
+    pub fn doc_of(&self, entry: EntryId) -> Option<u32> {
+        self.docs.binary_search_by(|d| d.0.cmp(&entry)).ok().map(|i| i as u32)
+    }
+
+    /// A term by its number ("" for an unknown number).
+    pub fn name(&self, term: u32) -> &str {
+        self.names.get(term as usize).map_or("", String::as_str)
+    }
+
     /// A document's key terms: those of its heading title, trigger and extras.
     pub fn keys(&self, doc: u32) -> &[u32] {
         &self.keys[doc as usize]
@@ -205,40 +244,6 @@ impl Bm25 {
             }
         }
         acc.into_iter().map(|(doc, (score, has))| (doc, score, has)).collect()
-    }
-
-    /// Entries ranked for `query`, best first, with the absolute, coverage and relative thresholds applied.
-    pub fn rank(&self, query: &str, limit: usize) -> Vec<(EntryId, f64)> {
-        let mut q = tokens(query);
-        q.sort();
-        q.dedup();
-        q.truncate(MAX_QUERY_TOKENS);
-        if q.is_empty() {
-            return Vec::new();
-        }
-        let n = self.docs.len() as f64;
-        // Per document: (score, matched query tokens).
-        let mut acc: HashMap<u32, (f64, usize)> = HashMap::default();
-        for t in &q {
-            let Some(&term) = self.terms.get(t) else { continue };
-            let postings = &self.postings[term as usize];
-            let df = postings.len() as f64;
-            let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
-            for &(doc, f) in postings {
-                let len = self.docs[doc as usize].1;
-                let a = acc.entry(doc).or_default();
-                a.0 += idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * len / self.avg_len));
-                a.1 += 1;
-            }
-        }
-        let mut scored: Vec<(EntryId, f64, usize)> =
-            acc.into_iter().map(|(doc, (score, matched))| (self.docs[doc as usize].0, score, matched)).collect();
-        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        let Some(&(_, best, matched)) = scored.first() else { return Vec::new() };
-        if best < MIN_SCORE || matched < MIN_MATCHED.min(q.len()) {
-            return Vec::new();
-        }
-        scored.into_iter().filter(|s| s.1 >= RELATIVE * best).take(limit).map(|(id, s, _)| (id, s)).collect()
     }
 }
 

@@ -93,6 +93,12 @@ impl Prepared {
         Self { words, chars, required: required_letters(query) }
     }
 
+    /// False when a candidate with these [`letters`] cannot match (it lacks a
+    /// letter of the query): a test far cheaper than scoring.
+    pub fn could_match(&self, candidate_letters: u128) -> bool {
+        candidate_letters & self.required == self.required
+    }
+
     /// [`score`] of this query against `candidate`.
     pub fn score(&self, candidate: &str) -> Option<u32> {
         if self.words.is_empty() {

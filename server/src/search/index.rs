@@ -13,17 +13,41 @@ pub struct SearchIndex {
     /// (built on first use: only the letters-in-order tiers need them).
     stems: std::sync::OnceLock<Vec<Vec<String>>>,
     bm25: std::sync::OnceLock<Bm25>,
+    /// Every word of every trigger and extra (built on first use).
+    vocabulary: std::sync::OnceLock<rustc_hash::FxHashSet<String>>,
+    /// The stems of [`Self::vocabulary`] (built on first use).
+    vocabulary_stems: std::sync::OnceLock<rustc_hash::FxHashSet<String>>,
     /// Trigger-mode answers already computed for this state (query → winner).
     resolved: std::sync::Mutex<rustc_hash::FxHashMap<(Option<Op>, String), Option<Hit>>>,
-    /// BM25 answers for reworded queries already computed for this state.
-    reworded: std::sync::Mutex<rustc_hash::FxHashMap<String, Option<EntryId>>>,
-    /// The ranking's first result (and its confidence) per query, for this state.
-    recalled: std::sync::Mutex<rustc_hash::FxHashMap<(Option<Op>, String), Option<(EntryId, f64)>>>,
+    /// The ranking's first results (with their confidence) per query, for this state.
+    recalled: std::sync::Mutex<rustc_hash::FxHashMap<(Option<Op>, String), Vec<(EntryId, f64)>>>,
 }
 
 impl SearchIndex {
     fn build(_: &Workspace) -> Self {
         Self::default()
+    }
+
+    /// Every word of every trigger and extra, normalized.
+    pub fn vocabulary(&self, ws: &Workspace) -> &rustc_hash::FxHashSet<String> {
+        self.vocabulary.get_or_init(|| {
+            let mut v = rustc_hash::FxHashSet::default();
+            for e in &ws.bindings().entries {
+                for t in std::iter::once(&e.trigger).chain(&e.extras) {
+                    for w in t.split_whitespace() {
+                        if !v.contains(w) {
+                            v.insert(w.to_string());
+                        }
+                    }
+                }
+            }
+            v
+        })
+    }
+
+    /// The stem of every word of every trigger and extra.
+    pub fn vocabulary_stems(&self, ws: &Workspace) -> &rustc_hash::FxHashSet<String> {
+        self.vocabulary_stems.get_or_init(|| self.vocabulary(ws).iter().map(|w| stem_phrase(w)).collect())
     }
 
     /// Per entry (binding order): the stemmed trigger, then each stemmed extra.
@@ -37,20 +61,9 @@ impl SearchIndex {
         })
     }
 
-    /// The BM25 index (built on first use: only reworded queries need it).
+    /// The BM25 index (built on first use).
     pub fn bm25(&self, ws: &Workspace) -> &Bm25 {
         self.bm25.get_or_init(|| Bm25::build(ws))
-    }
-
-    /// The best BM25 entry for a reworded query (memoised for this state).
-    pub fn reworded(&self, ws: &Workspace, query: &str) -> Option<EntryId> {
-        let lock = || self.reworded.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(&hit) = lock().get(query) {
-            return hit;
-        }
-        let hit = self.bm25(ws).rank(query, 1).first().map(|h| h.0);
-        lock().insert(query.to_string(), hit);
-        hit
     }
 }
 
@@ -60,19 +73,20 @@ pub fn of(ws: &Workspace) -> std::sync::Arc<SearchIndex> {
 }
 
 impl SearchIndex {
-    /// The memoised first result of the ranking for `query`, computing it with `f` the first time.
+    /// The memoised first results of the ranking for `query` (the resolver's
+    /// answer and its suggestions), computing them with `f` the first time.
     pub fn recalled(
         &self,
         query: &super::TriggerQuery,
-        f: impl FnOnce() -> Option<(EntryId, f64)>,
-    ) -> Option<(EntryId, f64)> {
+        f: impl FnOnce() -> Vec<(EntryId, f64)>,
+    ) -> Vec<(EntryId, f64)> {
         let key = (query.op, query.text.clone());
         let lock = || self.recalled.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(&hit) = lock().get(&key) {
-            return hit;
+        if let Some(hit) = lock().get(&key) {
+            return hit.clone();
         }
         let hit = f();
-        lock().insert(key, hit);
+        lock().insert(key, hit.clone());
         hit
     }
 

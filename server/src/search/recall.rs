@@ -42,6 +42,10 @@ pub const MAX_FUZZY_WORDS: usize = 8;
 const BM25_CANDIDATES: usize = 12;
 /// Most fuzzy candidates measured per text.
 const FUZZY_CANDIDATES: usize = 6;
+/// Weight of a name word that the text has only as part of a longer word (or the reverse).
+const PARTIAL: f64 = 0.7;
+/// Shortest word compared by [`PARTIAL`] containment.
+const PARTIAL_MIN: usize = 4;
 
 /// How a decision was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -72,6 +76,8 @@ pub struct Recalled {
 pub struct Features {
     /// Share of the decision's name (title, trigger, extras; idf-weighted) found in the text.
     pub key_cover: f64,
+    /// Share of the decision's name words found in the text, each counted once (not weighted).
+    pub key_words: f64,
     /// Share of the text's informative words (idf-weighted) found in the decision.
     pub text_cover: f64,
     /// Informative mass of the shared name words: their idf summed, over the
@@ -90,17 +96,27 @@ pub struct Features {
 
 impl Features {
     /// The values in a fixed order (for fitting and printing).
-    pub fn values(&self) -> [f64; 7] {
-        [self.key_cover, self.text_cover, self.key_mass, self.mass, self.margin, self.letters, self.length]
+    pub fn values(&self) -> [f64; 8] {
+        [
+            self.key_cover,
+            self.key_words,
+            self.text_cover,
+            self.key_mass,
+            self.mass,
+            self.margin,
+            self.letters,
+            self.length,
+        ]
     }
 
     /// Names of [`Features::values`], in order.
-    pub const NAMES: [&'static str; 7] = ["key_cover", "text_cover", "key_mass", "mass", "margin", "letters", "length"];
+    pub const NAMES: [&'static str; 8] =
+        ["key_cover", "key_words", "text_cover", "key_mass", "mass", "margin", "letters", "length"];
 }
 
 /// Logistic weights: intercept, then one per feature of [`Features::values`].
 /// Fitted by `tests/tools/fit_recall.py` (see the module docs).
-pub const WEIGHTS: [f64; 8] = [-5.04, 2.1, 0.782, 2.12, 0.0203, 3.15, 2.87, 0.0318];
+pub const WEIGHTS: [f64; 9] = [-5.43, 1.48, 2.28, 0.694, 2.02, -0.0164, 3.17, 2.69, 0.00565];
 
 /// The logistic model: P(right | features).
 pub fn confidence(f: &Features) -> f64 {
@@ -147,40 +163,29 @@ pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recal
         }
     }
 
-    // Word candidates: BM25 over every informative word of the text.
-    let mut scored = bm.score_terms(&words.terms);
-    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    scored.truncate(BM25_CANDIDATES);
-    let mut by_entry: HashMap<EntryId, usize> = HashMap::default();
-    for (i, s) in scored.iter().enumerate() {
-        by_entry.entry(bm.entry(s.0)).or_insert(i);
-    }
-    // Every candidate entry, with its BM25 score (0 when the fuzzy tier alone found it).
-    let mut cands: Vec<(EntryId, f64, Option<usize>)> =
-        scored.iter().map(|s| (bm.entry(s.0), s.1, Some(by_entry[&bm.entry(s.0)]))).collect();
-    for &e in letters.keys() {
-        if !by_entry.contains_key(&e) {
-            cands.push((e, 0.0, None));
-        }
-    }
-    let best_two = {
-        let mut v: Vec<f64> = scored.iter().map(|s| s.1).collect();
-        v.truncate(2);
-        v
-    };
+    // Word candidates: BM25 over every informative word of the text; the
+    // best few, plus every letters candidate, are measured.
+    let scored = bm.score_terms(&words.terms);
+    let mut order: Vec<usize> = (0..scored.len()).collect();
+    order.sort_by(|&a, &b| scored[b].1.total_cmp(&scored[a].1).then(scored[a].0.cmp(&scored[b].0)));
+    let by_doc: HashMap<u32, usize> = scored.iter().enumerate().map(|(i, s)| (s.0, i)).collect();
+    let best = |k: usize| order.get(k).map_or(0.0, |&i| scored[i].1);
+    let mut cands: Vec<EntryId> = order.iter().take(BM25_CANDIDATES).map(|&i| bm.entry(scored[i].0)).collect();
+    let mut from_letters: Vec<EntryId> = letters.keys().copied().filter(|e| !cands.contains(e)).collect();
+    from_letters.sort();
+    cands.extend(from_letters);
     let mut ranked: Vec<Recalled> = Vec::new();
-    for (entry, score, pos) in cands {
+    for entry in cands {
         if out.iter().any(|r| r.entry == entry) {
             continue;
         }
         let Some(heading) = target(entry) else { continue };
-        let has: &[u32] = match pos {
-            Some(i) => &scored[i].2,
-            None => &[],
-        };
-        let doc = pos.map(|i| scored[i].0);
+        let doc = bm.doc_of(entry);
+        let hit = doc.and_then(|d| by_doc.get(&d)).map(|&i| &scored[i]);
+        let (score, has): (f64, &[u32]) = hit.map_or((0.0, &[]), |h| (h.1, &h.2));
         // The leader is measured against the runner-up, everyone else against the leader.
-        let other = best_two.get(usize::from(pos == Some(0))).copied().unwrap_or(0.0);
+        let leader = order.first().is_some_and(|&i| Some(scored[i].0) == doc);
+        let other = if leader { best(1) } else { best(0) };
         let f = words.features(bm, doc, has, score, other, letters.get(&entry).copied().unwrap_or(0.0));
         let evidence = if letters.contains_key(&entry) { Evidence::Letters } else { Evidence::Words };
         ranked.push(Recalled { entry, heading, confidence: confidence(&f), evidence, features: f });
@@ -205,6 +210,8 @@ struct Words {
     /// The largest idf a word can have here (a word no document has).
     top: f64,
     count: usize,
+    /// The distinct tokens (stems), known or not.
+    toks: Vec<String>,
 }
 
 impl Words {
@@ -225,19 +232,30 @@ impl Words {
                 None => total += top,
             }
         }
-        Words { terms, idf, total, top, count: toks.len() }
+        let count = toks.len();
+        Words { terms, idf, total, top, count, toks }
     }
 
     fn features(&self, bm: &Bm25, doc: Option<u32>, has: &[u32], score: f64, other: f64, letters: f64) -> Features {
         let shared: f64 = has.iter().map(|t| self.idf.get(t).copied().unwrap_or(0.0)).sum();
-        let (mut key_all, mut key_shared) = (0.0, 0.0);
+        let (mut key_all, mut key_shared, mut key_count, mut key_found) = (0.0, 0.0, 0.0, 0.0);
         if let Some(doc) = doc {
             for &k in bm.keys(doc) {
                 let w = bm.idf(k);
                 key_all += w;
-                if self.idf.contains_key(&k) {
-                    key_shared += w;
-                }
+                key_count += 1.0;
+                // A name word the text has, or one that contains a word of the
+                // text or is contained in one (`invalid` / `valid`,
+                // `parallelizable` / `parallel`), for part of its weight.
+                let found = if self.idf.contains_key(&k) {
+                    1.0
+                } else if self.partial(bm.name(k)) {
+                    PARTIAL
+                } else {
+                    0.0
+                };
+                key_shared += found * w;
+                key_found += found;
             }
         }
         let ratio = |a: f64, b: f64| if b > 0.0 { (a / b).clamp(0.0, 1.0) } else { 0.0 };
@@ -251,6 +269,7 @@ impl Words {
         };
         Features {
             key_cover: ratio(key_shared, key_all),
+            key_words: ratio(key_found, key_count),
             text_cover: ratio(shared, self.total),
             key_mass: (key_shared / self.top).min(3.0),
             mass: (shared / self.top).min(6.0),
@@ -258,6 +277,13 @@ impl Words {
             letters,
             length: ((1.0 + self.count as f64).ln() / 64f64.ln()).min(1.5),
         }
+    }
+
+    /// True when a word of the text of at least [`PARTIAL_MIN`] characters
+    /// contains `term` or is contained in it.
+    fn partial(&self, term: &str) -> bool {
+        term.len() >= PARTIAL_MIN
+            && self.toks.iter().any(|t| t.len() >= PARTIAL_MIN && (t.contains(term) || term.contains(t.as_str())))
     }
 }
 

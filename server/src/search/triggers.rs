@@ -86,7 +86,21 @@ pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
     };
     let mut fuzzy_hits: Vec<Hit> = Vec::new();
     let idx = super::index::of(ws);
-    let entry_stems = idx.stems(ws);
+    let vocabulary = idx.vocabulary(ws);
+    let unknown: Vec<&str> = q.split_whitespace().filter(|w| !vocabulary.contains(*w)).collect();
+    // Word forms are compared only when a query word is no word of any
+    // trigger or extra but shares its stem with one, and typos only when a
+    // long one is one edit from one: each tier's cost is paid only by the
+    // queries it can help (an off-topic query skips both).
+    let forms = !unknown.is_empty() && {
+        let stems = idx.vocabulary_stems(ws);
+        unknown.iter().any(|w| stems.contains(&words::stem_phrase(w)))
+    };
+    let typos = unknown
+        .iter()
+        .filter(|w| w.chars().count() >= words::MIN_TYPO_LEN)
+        .any(|w| vocabulary.iter().any(|v| words::one_edit(w, v)));
+    let entry_stems: &[Vec<String>] = if forms { idx.stems(ws) } else { &[] };
     let query_stems = words::stem_phrase(&query_text);
     let (letters, stems) = (fuzzy::Prepared::new(&query_text), fuzzy::Prepared::new(&query_stems));
     let mut cand = String::new();
@@ -108,11 +122,21 @@ pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
             }
             cand.push_str(c);
             stemmed.push_str(entry_stems.get(i).and_then(|s| s.get(k)).map_or(c.as_str(), String::as_str));
-            // Letters in order; else word forms (stems on both sides); else one typo per long word.
-            let score = letters
-                .score(&cand)
-                .or_else(|| stems.score(&stemmed))
-                .or_else(|| fuzzy::score(&words::correct_typos(&query_text, &cand)?, &cand));
+            // Letters in order; else word forms (stems on both sides); else one
+            // typo per long word. Each tier first checks that the candidate has
+            // every letter the query needs.
+            let score = (letters.could_match(fuzzy::letters(&cand)))
+                .then(|| letters.score(&cand))
+                .flatten()
+                .or_else(|| {
+                    (forms && stems.could_match(fuzzy::letters(&stemmed))).then(|| stems.score(&stemmed)).flatten()
+                })
+                .or_else(|| {
+                    if !typos {
+                        return None;
+                    }
+                    fuzzy::score(&words::correct_typos(&query_text, &cand)?, &cand)
+                });
             if let Some(s) = score {
                 best = Some(best.map_or(s, |b| b.max(s)));
             }

@@ -52,7 +52,7 @@ fn drifted_entries_print_the_closest_heading_of_their_file() {
 fn no_match_suggests_by_the_same_engine() {
     let err = resolve(&demo(), "kubernetes pod autoscaling", false).unwrap_err();
     assert!(err.starts_with("No match for 'kubernetes pod autoscaling'"), "{err}");
-    let err = resolve(&demo(), "mock tsts writing zzz", false).unwrap_err();
+    let err = resolve(&demo(), "mock kubernetes autoscaling pods", false).unwrap_err();
     assert!(err.contains("Did you mean:\n  /when writing mock tests"), "{err}");
 }
 
