@@ -24,7 +24,7 @@ pub const W_BODY: f64 = 1.0;
 /// Bytes of a section body indexed.
 pub const BODY_BYTES: usize = 2000;
 /// Entries from which the index is built on two threads.
-pub const PARALLEL_ENTRIES: usize = 2_000;
+pub const PARALLEL_ENTRIES: usize = 256;
 
 const STOP: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "do", "for", "from", "has", "have", "how", "i", "in", "is", "it",
@@ -107,7 +107,8 @@ impl Bm25 {
     fn part(ws: &Workspace, range: std::ops::Range<usize>) -> Self {
         let b = ws.bindings();
         let mut idx = Bm25::default();
-        let mut stems = HashMap::default();
+        // Word (lowercase) → its term number, or None for a stop word.
+        let mut words: HashMap<String, Option<u32>> = HashMap::default();
         let mut tf: HashMap<u32, f64> = HashMap::default();
         for i in range {
             let e = &b.entries[i];
@@ -129,14 +130,24 @@ impl Bm25 {
                 (W_BODY, &body[..cut]),
             ];
             for (w, text) in fields {
-                for_each_token(text, &mut stems, |t| {
-                    let id = idx.term_id(t);
+                let lower = text.to_lowercase();
+                for word in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+                    // Each distinct word is stemmed and numbered once; later it costs one lookup.
+                    let id = match words.get(word) {
+                        Some(&id) => id,
+                        None => {
+                            let id = (!is_stop(word)).then(|| idx.term_id(&stem_phrase(word)));
+                            words.insert(word.to_string(), id);
+                            id
+                        }
+                    };
+                    let Some(id) = id else { continue };
                     *tf.entry(id).or_default() += w;
                     len += w;
                     if w > W_BODY && !keys.contains(&id) {
                         keys.push(id);
                     }
-                });
+                }
             }
             idx.keys.push(keys);
             idx.postings.resize_with(idx.terms.len(), Vec::new);

@@ -308,6 +308,26 @@ mod tests {
     }
 
     #[test]
+    fn the_ranking_is_the_same_on_one_thread_and_two() {
+        let files = crate::cli::gen::generate(600, 6, 7);
+        let build = |threads: usize| {
+            let mut ws = Workspace::new(Config::default());
+            ws.set_threads(threads);
+            ws.set_files(files.iter().map(|(p, t)| (p.clone(), crate::model::FileText::from(t.as_str()))).collect());
+            ws
+        };
+        let (one, two) = (build(1), build(2));
+        assert!(one.bindings().entries.len() >= super::super::bm25::PARALLEL_ENTRIES);
+        for text in ["writing mock tests for the parser", "review gates merge session cache index", "when encode paths"]
+        {
+            let a: Vec<(EntryId, f64)> = recall(&one, text, 10).iter().map(|r| (r.entry, r.confidence)).collect();
+            let b: Vec<(EntryId, f64)> = recall(&two, text, 10).iter().map(|r| (r.entry, r.confidence)).collect();
+            assert!(!a.is_empty(), "{text}");
+            assert_eq!(a, b, "{text}");
+        }
+    }
+
+    #[test]
     fn an_exact_trigger_is_certain() {
         let r = recall(&ws(), "when writing mock tests", 3);
         assert_eq!(r[0].evidence, Evidence::ExactTrigger);
