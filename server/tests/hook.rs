@@ -153,10 +153,10 @@ fn session_start_pre_tool_use_and_failure() {
     assert!(v["hookSpecificOutput"].get("permissionDecision").is_none() && v.get("decision").is_none());
 
     let fail = serde_json::json!({"hook_event_name": "PostToolUseFailure", "session_id": "s2", "cwd": ws.path(),
-        "tool_name": "Bash", "tool_input": {"command": "pytest tests/test_webhooks.py"}, "is_interrupt": false,
-        "error": "Exit code 1\nFAILED test_payment_webhooks - stripe signature mismatch"});
+        "tool_name": "Bash", "tool_input": {"command": "pytest tests/test_prices.py"}, "is_interrupt": false,
+        "error": "Exit code 1\nFAILED test_ticket_prices - float ticket prices lose cents, store money as decimal"});
     let ctx = context(&hook(fail.to_string().as_bytes(), state.path(), ws.path()), "PostToolUseFailure");
-    assert!(ctx.contains("[memory-index] "), "{ctx}");
+    assert!(ctx.contains("\u{2192} How to Store Ticket Prices"), "{ctx}");
 }
 
 #[test]

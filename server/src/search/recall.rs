@@ -44,6 +44,8 @@ const BM25_CANDIDATES: usize = 12;
 const FUZZY_CANDIDATES: usize = 6;
 /// Weight of a name word that the text has only as part of a longer word (or the reverse).
 const PARTIAL: f64 = 0.7;
+/// The BM25 score (in units of the largest idf) under which a lead is not a full lead.
+const MARGIN_FLOOR: f64 = 3.0;
 /// Shortest word compared by [`PARTIAL`] containment.
 const PARTIAL_MIN: usize = 4;
 
@@ -116,7 +118,7 @@ impl Features {
 
 /// Logistic weights: intercept, then one per feature of [`Features::values`].
 /// Fitted by `tests/tools/fit_recall.py` (see the module docs).
-pub const WEIGHTS: [f64; 9] = [-5.43, 1.48, 2.28, 0.694, 2.02, -0.0164, 3.17, 2.69, 0.00565];
+pub const WEIGHTS: [f64; 9] = [-5.57, 0.907, 2.13, 0.529, 1.37, 0.968, 4.59, 2.69, 0.0646];
 
 /// The logistic model: P(right | features).
 pub fn confidence(f: &Features) -> f64 {
@@ -259,14 +261,9 @@ impl Words {
             }
         }
         let ratio = |a: f64, b: f64| if b > 0.0 { (a / b).clamp(0.0, 1.0) } else { 0.0 };
-        let margin = {
-            let m = score.max(other);
-            if m > 0.0 {
-                (score - other) / m
-            } else {
-                0.0
-            }
-        };
+        // Relative to at least a few rare words' worth of score, so a lone weak
+        // match (nothing else matched at all) does not look like a clear lead.
+        let margin = (score - other) / score.max(other).max(MARGIN_FLOOR * self.top);
         Features {
             key_cover: ratio(key_shared, key_all),
             key_words: ratio(key_found, key_count),
