@@ -146,3 +146,21 @@ fn hook_process_meets_the_same_targets_on_the_prompt_set() {
     assert!(answered * 10 >= applies * 7, "answered {answered}/{applies}");
     assert!(right * 10 >= answered * 9, "precision {right}/{answered}");
 }
+
+/// Confidence is monotone: on every development set, a higher bin (of at
+/// least 10 answers) is never less often right than a lower one.
+#[test]
+fn confidence_is_monotone_on_the_development_sets() {
+    let Some(ws) = head() else { return };
+    for name in ["resolve-devset.tsv", "prompts-dev.tsv", "prompts-holdout.tsv"] {
+        let outcomes = eval::run(&ws, &cases(name));
+        let bins: Vec<(u32, f64)> = eval::calibration(&outcomes)
+            .into_iter()
+            .filter(|(_, (n, _))| *n >= 10)
+            .map(|(b, (n, right))| (b, right as f64 / n as f64))
+            .collect();
+        println!("{name}: {bins:?}");
+        assert!(bins.len() >= 2, "{name}: too few full bins to judge");
+        assert!(bins.windows(2).all(|w| w[1].1 >= w[0].1), "{name}: not monotone {bins:?}");
+    }
+}

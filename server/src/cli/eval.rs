@@ -70,7 +70,12 @@ pub fn run(args: &[String]) -> i32 {
     }
     let table = eval::by_kind(&outcomes, threshold);
     let bins = eval::calibration(&outcomes);
-    let text = if json { to_json(&table, &bins, threshold) } else { human(&table, &bins, threshold) };
+    let cumulative = eval::at_or_above(&outcomes);
+    let text = if json {
+        to_json(&table, &bins, &cumulative, threshold)
+    } else {
+        human(&table, &bins, &cumulative, threshold)
+    };
     print!("{text}");
     if misses {
         print!("{}", miss_list(&outcomes, threshold));
@@ -95,6 +100,7 @@ fn pct(x: Option<f64>) -> String {
 fn human(
     table: &[(String, Metrics)],
     bins: &std::collections::BTreeMap<u32, (usize, usize)>,
+    cumulative: &[(f64, usize, usize)],
     threshold: f64,
 ) -> String {
     let mut s = format!("Answers at confidence >= {threshold:.2}\n\n");
@@ -120,12 +126,17 @@ fn human(
         let lo = *bin as f64 / 10.0;
         let _ = writeln!(s, "| {lo:.1}-{:.1} | {n} | {:.0}% |", lo + 0.1, 100.0 * *right as f64 / *n as f64);
     }
+    s.push_str("\nAnswers at or above each confidence\n\n| confidence >= | answers | right |\n| --- | --- | --- |\n");
+    for (c, n, right) in cumulative.iter().filter(|x| x.1 > 0) {
+        let _ = writeln!(s, "| {c:.1} | {n} | {:.0}% |", 100.0 * *right as f64 / *n as f64);
+    }
     s
 }
 
 fn to_json(
     table: &[(String, Metrics)],
     bins: &std::collections::BTreeMap<u32, (usize, usize)>,
+    cumulative: &[(f64, usize, usize)],
     threshold: f64,
 ) -> String {
     let kinds: Vec<serde_json::Value> = table
@@ -144,7 +155,14 @@ fn to_json(
             serde_json::json!({"from": *bin as f64 / 10.0, "to": (*bin + 1) as f64 / 10.0, "cases": n, "right": right})
         })
         .collect();
-    format!("{}\n", serde_json::json!({"threshold": threshold, "kinds": kinds, "calibration": calibration}))
+    let at_or_above: Vec<serde_json::Value> = cumulative
+        .iter()
+        .map(|(c, n, right)| serde_json::json!({"confidence": c, "answers": n, "right": right}))
+        .collect();
+    format!(
+        "{}\n",
+        serde_json::json!({"threshold": threshold, "kinds": kinds, "calibration": calibration, "at_or_above": at_or_above})
+    )
 }
 
 fn miss_list(outcomes: &[Outcome], threshold: f64) -> String {

@@ -201,6 +201,19 @@ pub fn calibration(outcomes: &[Outcome]) -> BTreeMap<u32, (usize, usize)> {
     bins
 }
 
+/// What the confidence means: for each c in 0.1, 0.2, …, 0.9, the cases
+/// whose first result reaches c and how many of those were right.
+pub fn at_or_above(outcomes: &[Outcome]) -> Vec<(f64, usize, usize)> {
+    (1..10)
+        .map(|i| {
+            let c = i as f64 / 10.0;
+            let shown: Vec<&Outcome> =
+                outcomes.iter().filter(|o| !o.results.is_empty() && o.confidence() >= c).collect();
+            (c, shown.len(), shown.iter().filter(|o| o.first_right()).count())
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,5 +269,9 @@ mod tests {
         let bins = calibration(&os);
         assert_eq!(bins[&9], (2, 1));
         assert_eq!(bins[&2], (1, 0));
+        let cumulative = at_or_above(&os);
+        assert_eq!(cumulative[0], (0.1, 5, 2));
+        assert_eq!(cumulative[6], (0.7, 3, 1));
+        assert_eq!(cumulative[8], (0.9, 2, 1));
     }
 }
