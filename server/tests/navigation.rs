@@ -193,6 +193,17 @@ fn completion_in_the_index_and_in_any_markdown() {
 }
 
 #[test]
+fn completion_offers_decisions_whose_section_matches_the_words() {
+    use memory_index_lsp::ide::completion::complete;
+    let fixture = "//- agents/memory-index.md\n## agents/decisions/a.md\n/when alpha\n/how seed data\n//- agents/decisions/a.md\n## When Alpha\nRetry flaky network fixtures with a backoff.\n## How to Seed Data\nFactories build rows.\n//- CLAUDE.md\nrecall /when flaky network fixtures$0\n";
+    let (ws, f, o) = cursor(fixture);
+    let items = complete(&ws, f, o);
+    let first = items.first().expect("an item");
+    assert_eq!(first.label, "alpha", "{items:?}");
+    assert_eq!(first.detail.as_deref(), Some("When Alpha (matches its section)"));
+}
+
+#[test]
 fn inlay_hints_and_links() {
     use memory_index_lsp::ide::hints;
     let (ws, _, _) = cursor(WS);

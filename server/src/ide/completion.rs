@@ -5,7 +5,9 @@
 //! that binds them), then existing triggers; after `/` at the start of a
 //! line: the two operators; after `## `: decision files without a section,
 //! then the others. In any Markdown file, after `/when ` or `/how `: existing
-//! triggers and extras ranked by the resolver's own fuzzy matching; after
+//! triggers and extras ranked by the resolver's own fuzzy matching, then the
+//! decisions whose title or section words match (the one ranking,
+//! `search::recall`); after
 //! `/when .`: heading titles; after `/when ..`: decision file names.
 
 use super::hover;
@@ -13,11 +15,17 @@ use crate::model::bind::section_path;
 use crate::model::{Depends, FileId, HeadingId, Workspace};
 use crate::rules::placement::trigger_from_title;
 use crate::search::fuzzy;
+use crate::search::recall::recall;
 use crate::syntax::index::LineKind;
 use crate::text::TextRange;
 
 /// Most items returned.
 pub const MAX_ITEMS: usize = 50;
+
+/// Most items added for decisions whose words (not letters) match.
+const WORD_ITEMS: usize = 5;
+/// Confidence those items need (`search::recall`): the `search` floor.
+const WORD_MIN_CONFIDENCE: f64 = crate::ide::search::FLOOR;
 
 /// Candidates from which trigger completion scores on every core.
 const PARALLEL_FROM: usize = 8192;
@@ -242,6 +250,20 @@ fn triggers(
         let word = if slot == 0 { &e.trigger } else { &e.extras[slot - 1] };
         let detail = e.heading.and_then(|h| ws.heading(h)).map(|h| h.title.clone());
         out.push(Item { label: word.clone(), range, insert: word.clone(), detail, documentation: None });
+    }
+    // Then the decisions whose words (title, section) match what was typed,
+    // by the one ranking (`search::recall`), for words that are not in any
+    // trigger's letters: `/when flaky fixtures` offers the decision whose
+    // section is about them.
+    if typed.split_whitespace().any(|w| w.chars().count() >= 3) && out.len() < MAX_ITEMS {
+        for r in recall(ws, typed, WORD_ITEMS).into_iter().filter(|r| r.confidence >= WORD_MIN_CONFIDENCE) {
+            let e = b.entry(r.entry);
+            if out.len() >= MAX_ITEMS || out.iter().any(|i| i.label == e.trigger) {
+                continue;
+            }
+            let detail = ws.heading(r.heading).map(|h| format!("{} (matches its section)", h.title));
+            out.push(Item { label: e.trigger.clone(), range, insert: e.trigger.clone(), detail, documentation: None });
+        }
     }
     out.dedup_by(|a, b| a.label == b.label);
     out
