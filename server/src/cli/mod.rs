@@ -12,6 +12,7 @@ pub mod gen;
 pub mod init;
 pub mod output;
 pub mod recall_stats;
+pub mod remember;
 pub mod resolve;
 pub mod search;
 
@@ -27,6 +28,7 @@ Usage:
   memory-index-lsp fix [ROOT] [--dry-run] [--config FILE]
   memory-index-lsp resolve [--no-nav] [--root DIR] [QUERY]...
   memory-index-lsp compress-key [--root DIR] [TITLE]...
+  memory-index-lsp remember (--when|--how) TITLE [--file NAME] [--extras \"a, b\"] [--body-file F|-] [--dry-run] [--force]
   memory-index-lsp search [--root DIR] [--limit N] [--json] TEXT...
   memory-index-lsp recall-stats [--root DIR] [--threshold C] [--json] [PATHS]...
   memory-index-lsp eval FILE [--root DIR] [--threshold C] [--json] [--misses]
@@ -56,6 +58,7 @@ pub fn run(args: &[String]) -> Option<i32> {
         "eval" => eval::run(rest),
         "search" => search::run(rest),
         "recall-stats" => recall_stats::run(rest),
+        "remember" => remember::run(rest),
         "gen" => gen::run(rest),
         "hook" => crate::hook::run(rest),
         "init" => init::run(rest),

@@ -10,6 +10,7 @@ pub mod hover;
 pub mod invocations;
 pub mod navigate;
 pub mod recall_stats;
+pub mod remember;
 pub mod rename;
 pub mod resolve;
 pub mod search;

@@ -6,6 +6,9 @@ use super::Hit;
 use crate::model::{Depends, EntryId, Workspace};
 use crate::syntax::index::Op;
 
+/// A query as memoised: its operator and text.
+type QueryKey = (Option<Op>, String);
+
 /// What ranking needs beyond the binding, computed once per workspace state.
 #[derive(Debug, Default)]
 pub struct SearchIndex {
@@ -18,9 +21,9 @@ pub struct SearchIndex {
     /// The stems of [`Self::vocabulary`] (built on first use).
     vocabulary_stems: std::sync::OnceLock<rustc_hash::FxHashSet<String>>,
     /// Trigger-mode answers already computed for this state (query → winner).
-    resolved: std::sync::Mutex<rustc_hash::FxHashMap<(Option<Op>, String), Option<Hit>>>,
+    resolved: std::sync::Mutex<rustc_hash::FxHashMap<QueryKey, Option<Hit>>>,
     /// The ranking's first results (with their confidence) per query, for this state.
-    recalled: std::sync::Mutex<rustc_hash::FxHashMap<(Option<Op>, String), Vec<(EntryId, f64)>>>,
+    recalled: std::sync::Mutex<rustc_hash::FxHashMap<QueryKey, Vec<(EntryId, f64)>>>,
 }
 
 impl SearchIndex {

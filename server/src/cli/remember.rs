@@ -1,0 +1,147 @@
+//! `memory-index-lsp remember (--when|--how) TITLE [--file NAME] [--extras "a, b"] [--body-file F|-] [--dry-run] [--force]`: writes a decision and its entry.
+//!
+//! The plan (and every check) is `ide::remember`'s; this edge reads the
+//! body, prints what was chosen, and writes: the decision file first, then
+//! the index, each atomically; when the index cannot be written the
+//! decision file is put back as it was (or removed, when it was new).
+//! `--dry-run` prints the two diffs and writes nothing. Exit 0 when written
+//! (or planned), 1 when refused (the reason on stderr), 2 for usage errors.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use super::fix::{unified_diff, write_atomic};
+use super::usage_error;
+use crate::ide::remember::{self, Request};
+use crate::load;
+use crate::syntax::index::Op;
+
+const HELP: &str = "\
+memory-index-lsp remember (--when|--how) TITLE [--file NAME] [--trigger T] [--extras \"a, b\"]
+                          [--body-file F|-] [--root DIR] [--dry-run] [--force]
+
+Writes a decision down: appends `## When TITLE` (or `How to TITLE`, at the
+level the file's decisions use) with the body to agents/decisions/NAME
+(a new file when it does not exist; without --file, the file whose
+decisions are closest), and adds `/when title words | extras` to that
+file's index section, in heading order. Refuses, writing nothing, when a
+decision on the same subject exists (unless --force), when the trigger or an
+extra would resolve elsewhere, or when `check` would find something new.
+";
+
+/// Largest body read (bytes).
+const MAX_BODY: u64 = 1 << 20;
+
+/// Runs `remember`; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let mut req = Request::default();
+    let (mut root, mut body_file, mut dry_run) = (None::<PathBuf>, None::<String>, false);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |what: &str| it.next().cloned().ok_or_else(|| format!("{a} needs {what}"));
+        let parsed: Result<(), String> = match a.as_str() {
+            "-h" | "--help" => {
+                print!("{HELP}");
+                return 0;
+            }
+            "--when" | "--how" => value("a TITLE").map(|t| {
+                req.op = Some(if a == "--when" { Op::When } else { Op::How });
+                req.title = t;
+            }),
+            "--file" => value("a NAME").map(|f| req.file = Some(f)),
+            "--trigger" => value("a trigger").map(|t| req.trigger = Some(t)),
+            "--extras" => {
+                value("a comma-separated list").map(|e| req.extras = e.split(',').map(str::to_string).collect())
+            }
+            "--body-file" => value("a FILE (or - for stdin)").map(|f| body_file = Some(f)),
+            "--root" => value("a directory").map(|r| root = Some(PathBuf::from(r))),
+            "--dry-run" => {
+                dry_run = true;
+                Ok(())
+            }
+            "--force" => {
+                req.force = true;
+                Ok(())
+            }
+            s => Err(format!("unexpected argument `{s}` (the title follows --when or --how)")),
+        };
+        if let Err(e) = parsed {
+            return usage_error(&e);
+        }
+    }
+    if req.op.is_none() {
+        return usage_error("say --when TITLE (behaviour) or --how TITLE (procedure)");
+    }
+    req.body = match body_file.as_deref() {
+        None => String::new(),
+        Some("-") => match read_limited(std::io::stdin()) {
+            Ok(b) => b,
+            Err(e) => return usage_error(&format!("cannot read the body from stdin: {e}")),
+        },
+        Some(f) => match std::fs::File::open(f).and_then(read_limited) {
+            Ok(b) => b,
+            Err(e) => return usage_error(&format!("cannot read the body from {f}: {e}")),
+        },
+    };
+    let root = super::project_root(root);
+    let ws = match load::load(&root) {
+        Ok(ws) => ws,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let plan = match remember::plan(&ws, &req) {
+        Ok(p) => p,
+        Err(why) => {
+            eprintln!("memory-index-lsp: not remembered: {why}");
+            return 1;
+        }
+    };
+    for n in &plan.notes {
+        eprintln!("memory-index-lsp: {n}");
+    }
+    let mut out = std::io::stdout().lock();
+    if dry_run {
+        let old = plan.decision_old.as_deref().unwrap_or("");
+        let _ = write!(out, "{}", unified_diff(&plan.decision_path, old, &plan.decision_new));
+        let _ = write!(out, "{}", unified_diff(&plan.index_path, &plan.index_old, &plan.index_new));
+        return 0;
+    }
+    let decision = root.join(&plan.decision_path);
+    if let Some(dir) = decision.parent() {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("memory-index-lsp: not remembered: cannot create {}: {e}", dir.display());
+            return 1;
+        }
+    }
+    if let Err(e) = write_atomic(&decision, &plan.decision_new) {
+        eprintln!("memory-index-lsp: not remembered: cannot write {}: {e}", plan.decision_path);
+        return 1;
+    }
+    if let Err(e) = write_atomic(&root.join(&plan.index_path), &plan.index_new) {
+        let restored = match &plan.decision_old {
+            Some(old) => write_atomic(&decision, old),
+            None => std::fs::remove_file(&decision),
+        };
+        let state = if restored.is_ok() { "put back as it was" } else { "left with the new section" };
+        eprintln!(
+            "memory-index-lsp: not remembered: cannot write {}: {e}; {} {state}",
+            plan.index_path, plan.decision_path
+        );
+        return 1;
+    }
+    let _ = writeln!(
+        out,
+        "Remembered {} ({}:{})\nIndexed {} in {}",
+        plan.heading.trim_start_matches('#').trim_start(),
+        plan.decision_path,
+        plan.line,
+        plan.entry,
+        plan.index_path
+    );
+    0
+}
+
+fn read_limited(r: impl Read) -> std::io::Result<String> {
+    let mut buf = Vec::new();
+    r.take(MAX_BODY).read_to_end(&mut buf)?;
+    String::from_utf8(buf).map_err(|_| std::io::Error::other("the body is not valid UTF-8"))
+}

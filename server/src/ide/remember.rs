@@ -1,0 +1,353 @@
+//! `remember`: a decision written down in one step, its section appended to a decision file and its entry placed in the index, verified before anything is written.
+//!
+//! Pure: [`plan`] takes the loaded workspace and a [`Request`] and returns the
+//! new texts of the two files (the caller writes them, decision file first)
+//! or a refusal that says what to do. What it guarantees:
+//! - the heading is `When Title` / `How to Title` at the level the file's
+//!   semantic headings use (the most common one; `##` in a new or empty
+//!   file), appended at the end of the file with the body, in the file's
+//!   line endings; a new file `DIR/NAME.md` starts with a `# Name` title;
+//! - the entry `/when title words | extras` goes into that file's index
+//!   section in heading order, the section created at its sorted place when
+//!   absent (the same placement as the `unindexed-heading` fix);
+//! - the trigger is the title's words (the binding is exact, so no other
+//!   trigger can bind the heading: other words go into extras); on the
+//!   would-be workspace, the trigger and each extra must resolve to the new
+//!   heading, else the refusal names the entry that wins and proposes the
+//!   heading's compressed key as an extra;
+//! - without a file, the file of the decisions that rank highest for the
+//!   title and body is chosen (and said); when nothing ranks, the refusal
+//!   asks for `--file`;
+//! - the body must say something (an empty one is refused);
+//! - an existing decision on the same subject (the title, as a query, ranks
+//!   it at or above `[recall] duplicate`) or the same title is reported,
+//!   and nothing is planned unless `force` (the same title never: that would
+//!   be a `duplicate-heading` error);
+//! - `check` on the would-be workspace has no finding that the workspace did
+//!   not have (a body too short for `no-direct-content`, a file past
+//!   `max-lines`, …): otherwise the refusal lists them.
+
+use super::{compress, resolve};
+use crate::edit;
+use crate::model::{FileProblem, HeadingId, Workspace};
+use crate::rules::{self, placement};
+use crate::search::recall::recall;
+use crate::syntax::index::Op;
+use crate::syntax::normalize;
+
+/// Longest title accepted (characters, without the operator prefix).
+pub const MAX_TITLE_CHARS: usize = 120;
+
+/// What to remember.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    pub op: Option<Op>,
+    /// The title without its `When ` / `How to ` prefix (a prefix matching the operator is dropped).
+    pub title: String,
+    /// The decision file's name inside the decisions directory (`cli.md`, or `cli`).
+    pub file: Option<String>,
+    /// The trigger; it must be the title's words.
+    pub trigger: Option<String>,
+    pub extras: Vec<String>,
+    /// The section's text under the heading.
+    pub body: String,
+    /// Write even when a decision on the same subject exists.
+    pub force: bool,
+}
+
+/// What [`plan`] decided: the new texts and what to say about them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The decision file, relative to the root, and its old (None when new) and new text.
+    pub decision_path: String,
+    pub decision_old: Option<String>,
+    pub decision_new: String,
+    /// The index, relative to the root, and its old and new text.
+    pub index_path: String,
+    pub index_old: String,
+    pub index_new: String,
+    /// The heading as written, and its 1-based line in the new decision file.
+    pub heading: String,
+    pub line: usize,
+    /// The entry line added to the index.
+    pub entry: String,
+    /// Notes for the person: the file chosen, the file created.
+    pub notes: Vec<String>,
+}
+
+/// Plans `req` on `ws`; Err says why nothing can be written and what to do.
+pub fn plan(ws: &Workspace, req: &Request) -> Result<Plan, String> {
+    let op = req.op.ok_or("say what kind of decision it is: --when (behaviour) or --how (procedure)")?;
+    let title = clean_title(op, &req.title)?;
+    let prefix = match op {
+        Op::When => "When",
+        Op::How => "How to",
+    };
+    let heading_title = format!("{prefix} {title}");
+    let (_, trigger) = placement::trigger_from_title(&heading_title).ok_or("the title needs at least one word")?;
+    if let Some(t) = &req.trigger {
+        if normalize(t) != normalize(&trigger) {
+            return Err(format!(
+                "the trigger must be the title's words: `{} {trigger}` binds `{heading_title}` and no other \
+                 trigger can (the binding is exact); put other words in --extras \"{}\"",
+                op.token(),
+                t.trim()
+            ));
+        }
+    }
+    let extras: Vec<String> = req.extras.iter().map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect();
+    if let Some(bad) = extras.iter().find(|e| e.contains(['|', ',', '\n', '\r'])) {
+        return Err(format!("an extra cannot contain `|`, `,` or a line break: `{bad}`"));
+    }
+    let (index_path, index_old) = match ws.index() {
+        Some((_, f, _)) if f.problem.is_none() => (f.path.clone(), f.text.to_string()),
+        Some((_, f, _)) => return Err(format!("{} cannot be read as UTF-8 text; fix it first", f.path)),
+        None => {
+            return Err(format!("no index at {}: create it (or run `memory-index-lsp init`) first", ws.config().index))
+        }
+    };
+    let key = normalize(&heading_title);
+    if let Some(&h) = ws.bindings().headings_titled(&key).first() {
+        return Err(format!("`{heading_title}` exists already at {}", location(ws, h)));
+    }
+    if req.body.trim().is_empty() {
+        return Err("the body is empty: write what was decided and why (--body-file FILE, or - for stdin)".into());
+    }
+    if !req.force {
+        // The same subject: the title, asked as a query.
+        let query = format!("{} {title}", op.word());
+        if let Some(r) = recall(ws, &query, 1).first().filter(|r| r.confidence >= ws.config().recall.duplicate) {
+            return Err(format!(
+                "an existing decision may cover this: {} ({}, confidence {:.2}); read it with \
+                 `memory-index-lsp resolve \"{}\"`, or pass --force to write a new one",
+                resolve::written(ws, r.entry),
+                location(ws, r.heading),
+                r.confidence,
+                resolve::written(ws, r.entry).trim_start_matches('/'),
+            ));
+        }
+    }
+    let mut notes = Vec::new();
+    let name = match &req.file {
+        Some(f) => file_name(f)?,
+        None => {
+            let chosen = choose_file(ws, &format!("{title} {}", first_words(&req.body, 60)))?;
+            notes.push(format!(
+                "file: {chosen} (its decisions rank highest for this title and body; pass --file to choose)"
+            ));
+            chosen
+        }
+    };
+    let decision_path = ws.decision_path(&name);
+    let existing = ws.file_id(&decision_path).and_then(|id| ws.file(id));
+    let decision_old = match existing {
+        Some(f) => match &f.problem {
+            None if f.decision().is_some() => Some(f.text.to_string()),
+            Some(FileProblem::InvalidUtf8 { .. }) => {
+                return Err(format!("{decision_path} is not valid UTF-8 text: it is never rewritten"))
+            }
+            Some(FileProblem::Unreadable(why)) => return Err(format!("cannot read {decision_path}: {why}")),
+            _ => return Err(format!("{decision_path} is not a decision file")),
+        },
+        None => {
+            notes.push(format!("new decision file: {decision_path}"));
+            None
+        }
+    };
+    let level = existing.and_then(|f| f.decision()).map_or(2, |d| {
+        let mut counts = [0usize; 7];
+        for h in d.headings.iter().filter(|h| h.is_semantic()) {
+            counts[usize::from(h.level.min(6))] += 1;
+        }
+        (2..=6).max_by_key(|&l| (counts[l], std::cmp::Reverse(l))).filter(|&l| counts[l] > 0).unwrap_or(2)
+    });
+    let old = decision_old.clone().unwrap_or_else(|| format!("# {}\n", file_title(&name)));
+    let nl = placement::eol(&old);
+    let mut decision_new = old.clone();
+    if !decision_new.is_empty() && !decision_new.ends_with('\n') {
+        decision_new.push_str(nl);
+    }
+    if !decision_new.trim().is_empty() && !decision_new.ends_with(&format!("{nl}{nl}")) {
+        decision_new.push_str(nl);
+    }
+    let line = decision_new.matches('\n').count() + 1;
+    let heading = format!("{} {heading_title}", "#".repeat(level));
+    decision_new.push_str(&heading);
+    decision_new.push_str(nl);
+    let body = req.body.trim_matches(['\n', '\r']).trim_end();
+    if !body.is_empty() {
+        decision_new.push_str(nl);
+        for l in body.lines() {
+            decision_new.push_str(l.trim_end_matches('\r'));
+            decision_new.push_str(nl);
+        }
+    }
+    // The would-be workspace: the new decision file, then the entry placed in it.
+    let mut next = ws.clone();
+    next.set_file(&decision_path, decision_new.clone().into());
+    let hid = next
+        .bindings()
+        .headings_titled(&key)
+        .iter()
+        .copied()
+        .find(|h| next.file(h.file).is_some_and(|f| f.path == decision_path))
+        .ok_or_else(|| format!("`{heading}` would not be read as a heading in {decision_path}"))?;
+    let entry = if extras.is_empty() {
+        format!("{} {trigger}", op.token())
+    } else {
+        format!("{} {trigger} | {}", op.token(), extras.join(", "))
+    };
+    let insert = placement::insert_entry(&next, hid, &entry).ok_or("the index cannot be read")?;
+    let (index_new, _) = edit::apply(&index_old, &[insert]);
+    next.set_file(&index_path, index_new.clone().into());
+    verify(&next, op, &trigger, &extras, &key)?;
+    new_findings(ws, &next)?;
+    Ok(Plan {
+        decision_path,
+        decision_old,
+        decision_new,
+        index_path,
+        index_old,
+        index_new,
+        heading,
+        line,
+        entry,
+        notes,
+    })
+}
+
+/// The title without a prefix matching `op`, checked to be one line of plain words.
+fn clean_title(op: Op, raw: &str) -> Result<String, String> {
+    let t = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lower = t.to_lowercase();
+    let t = match op {
+        Op::When if lower.starts_with("when ") => t[5..].to_string(),
+        Op::How if lower.starts_with("how to ") => t[7..].to_string(),
+        _ => t,
+    };
+    if t.is_empty() {
+        return Err(
+            "the title is empty: say what the decision is about, e.g. --when \"Pinning Toolchain Versions\"".into()
+        );
+    }
+    if t.chars().count() > MAX_TITLE_CHARS {
+        return Err(format!(
+            "the title is longer than {MAX_TITLE_CHARS} characters: name the decision, put the detail in the body"
+        ));
+    }
+    if raw.contains(['\n', '\r'])
+        || t.chars().any(char::is_control)
+        || t.contains('|')
+        || t.starts_with(['/', '.', '#'])
+    {
+        return Err(format!("`{t}` cannot be a heading title: one line, no `|`, not starting with `/`, `.` or `#`"));
+    }
+    Ok(t)
+}
+
+/// `name` as a file of the decisions directory: a plain `*.md` name, nothing else.
+fn file_name(name: &str) -> Result<String, String> {
+    let n = name.trim();
+    let n = if n.ends_with(".md") { n.to_string() } else { format!("{n}.md") };
+    let plain = !n.contains(['/', '\\', ':']) && !n.starts_with('.') && n.len() > 3 && !n.chars().any(char::is_control);
+    if plain {
+        Ok(n)
+    } else {
+        Err(format!("`{name}` is not a file name inside the decisions directory: pass a name like `cli.md`"))
+    }
+}
+
+/// The decision file whose decisions rank highest for `text`.
+fn choose_file(ws: &Workspace, text: &str) -> Result<String, String> {
+    let best = recall(ws, text, 1).into_iter().next().filter(|r| r.confidence >= crate::ide::search::FLOOR);
+    let file =
+        best.and_then(|r| ws.file(r.heading.file)).map(|f| f.path.rsplit('/').next().unwrap_or(&f.path).to_string());
+    file.ok_or_else(|| {
+        let words: Vec<String> = text.split_whitespace().take(2).map(|w| w.to_lowercase()).collect();
+        format!(
+            "no decision file is about this yet: pass --file NAME, an existing one or a new one such as `{}.md`",
+            words.join("-")
+        )
+    })
+}
+
+/// `Cli` for `cli.md`, `Data Processing` for `data-processing.md`.
+fn file_title(name: &str) -> String {
+    name.trim_end_matches(".md")
+        .split(['-', '_', ' '])
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn first_words(s: &str, n: usize) -> String {
+    s.split_whitespace().take(n).collect::<Vec<_>>().join(" ")
+}
+
+fn location(ws: &Workspace, h: HeadingId) -> String {
+    let path = ws.file(h.file).map_or("?", |f| f.path.as_str());
+    let line = ws.heading(h).map_or(0, |x| x.line + 1);
+    format!("{path}:{line}")
+}
+
+/// The trigger and every extra resolve to the new heading on the would-be workspace.
+fn verify(next: &Workspace, op: Op, trigger: &str, extras: &[String], key: &str) -> Result<(), String> {
+    for word in std::iter::once(trigger).chain(extras.iter().map(String::as_str)) {
+        let query = format!("{} {word}", op.word());
+        let lands = match resolve::locate(next, &query) {
+            Some(resolve::Located::Heading(h)) => next.heading(h).is_some_and(|x| x.key == key),
+            _ => false,
+        };
+        if !lands {
+            let winner = resolve::resolve(next, &query, false)
+                .ok()
+                .and_then(|r| r.text.lines().next().map(|l| l.trim_start_matches("# ").to_string()))
+                .unwrap_or_else(|| "nothing".into());
+            let hint = next
+                .bindings()
+                .headings_titled(key)
+                .first()
+                .and_then(|&h| compress::compress_heading(next, h))
+                .map(|(_, k)| format!("; a key that does resolve to it: `{k}`"))
+                .unwrap_or_default();
+            return Err(format!("`{} {word}` would resolve to {winner}, not to the new decision{hint}", op.token()));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses when `next` has more findings of a rule in a file than `ws` had
+/// (counted per rule and file: messages name lines, which the new entry moves).
+fn new_findings(ws: &Workspace, next: &Workspace) -> Result<(), String> {
+    let key =
+        |w: &Workspace, f: &rules::Finding| (f.rule.code(), w.file(f.file).map_or(String::new(), |x| x.path.clone()));
+    let mut before: Vec<(&str, String)> = rules::check(ws).iter().map(|f| key(ws, f)).collect();
+    let mut added = Vec::new();
+    for f in rules::check(next) {
+        match before.iter().position(|b| *b == key(next, &f)) {
+            Some(i) => {
+                before.swap_remove(i);
+            }
+            None => {
+                let path = next.file(f.file).map_or("?", |x| x.path.as_str());
+                added.push(format!("{path}: {}[{}]: {}", f.severity.as_str(), f.rule.code(), f.message));
+            }
+        }
+    }
+    if added.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "writing this would add {} finding(s); nothing was written:\n  {}",
+            added.len(),
+            added.join("\n  ")
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,138 @@
+//! Tests of `remember`'s plan: placement, heading level, line endings, refusals.
+
+use super::*;
+use crate::model::{Config, FileText};
+
+fn ws(files: &[(&str, &str)]) -> Workspace {
+    let mut ws = Workspace::new(Config::default());
+    for (p, t) in files {
+        ws.set_file(p, FileText::from(*t));
+    }
+    ws
+}
+
+const BODY: &str = "Pin the toolchain in rust-toolchain.toml.\nCI reads the same file.\nBump it in its own commit.\n";
+
+fn req(op: Op, title: &str, file: Option<&str>) -> Request {
+    Request { op: Some(op), title: title.into(), file: file.map(Into::into), body: BODY.into(), ..Default::default() }
+}
+
+const INDEX: &str =
+    "# Index\n\n## agents/decisions/a.md\n\n/when writing mock tests\n\n## agents/decisions/c.md\n\n/how seed data\n";
+const A: &str =
+    "# A\n\n## .Testing\n\n### When Writing Mock Tests\n\nPatch where used.\nPrefer fakes.\nKeep them small.\n";
+const C: &str = "# C\n\n## How to Seed Data\n\nFactories build rows.\nOne per table.\nNever random.\n";
+
+#[test]
+fn appends_at_the_files_semantic_level_and_places_the_entry() {
+    let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
+    let p = plan(&w, &req(Op::When, "Pinning Toolchain Versions", Some("a.md"))).expect("plan");
+    assert_eq!(p.heading, "### When Pinning Toolchain Versions", "a.md uses ###");
+    assert_eq!(p.decision_new, format!("{A}\n### When Pinning Toolchain Versions\n\n{BODY}"));
+    assert_eq!(p.line, 11);
+    assert_eq!(
+        p.index_new,
+        INDEX.replace("/when writing mock tests\n", "/when writing mock tests\n/when pinning toolchain versions\n")
+    );
+    let p = plan(&w, &req(Op::How, "Rotate Keys", Some("c"))).expect("plan");
+    assert_eq!(p.heading, "## How to Rotate Keys", "c.md uses ##");
+    assert!(p.index_new.ends_with("/how seed data\n/how rotate keys\n"), "{}", p.index_new);
+}
+
+#[test]
+fn a_new_file_gets_a_title_and_a_section_in_sorted_place() {
+    let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
+    let p = plan(&w, &req(Op::When, "Naming Branches", Some("b-rules.md"))).expect("plan");
+    assert_eq!(p.decision_old, None);
+    assert_eq!(p.decision_new, format!("# B Rules\n\n## When Naming Branches\n\n{BODY}"));
+    assert!(
+        p.index_new.contains("/when writing mock tests\n\n## agents/decisions/b-rules.md\n\n/when naming branches\n\n## agents/decisions/c.md"),
+        "{}",
+        p.index_new
+    );
+    assert!(p.notes.iter().any(|n| n.contains("new decision file")));
+}
+
+#[test]
+fn crlf_no_trailing_newline_and_non_ascii_titles() {
+    let crlf = A.replace('\n', "\r\n");
+    let bare = C.trim_end();
+    let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", &crlf), ("agents/decisions/c.md", bare)]);
+    let p = plan(&w, &req(Op::When, "Ändern Der Zeitzone", Some("a.md"))).expect("plan");
+    assert!(p.decision_new.starts_with(&crlf));
+    assert!(p.decision_new.ends_with("### When Ändern Der Zeitzone\r\n\r\nPin the toolchain in rust-toolchain.toml.\r\nCI reads the same file.\r\nBump it in its own commit.\r\n"));
+    assert!(p.index_new.contains("/when ändern der zeitzone\n"), "{}", p.index_new);
+    let p = plan(&w, &req(Op::How, "Rotate Keys", Some("c.md"))).expect("plan");
+    assert!(p.decision_new.starts_with(&format!("{bare}\n\n## How to Rotate Keys\n")), "{}", p.decision_new);
+}
+
+#[test]
+fn refusals_say_why_and_plan_nothing() {
+    let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
+    let refuse = |r: Request| plan(&w, &r).unwrap_err();
+    assert!(refuse(Request { op: None, ..req(Op::When, "X Y", Some("a.md")) }).contains("--when"));
+    assert!(refuse(req(Op::When, "  ", Some("a.md"))).contains("title is empty"));
+    assert!(refuse(req(Op::When, "a | b", Some("a.md"))).contains("cannot be a heading title"));
+    assert!(refuse(req(Op::When, "a\nb", Some("a.md"))).contains("cannot be a heading title"));
+    assert!(
+        refuse(req(Op::When, "Writing Mock Tests", Some("c.md"))).contains("exists already at agents/decisions/a.md:5")
+    );
+    assert!(
+        refuse(req(Op::When, "Pinning", Some("../x.md"))).contains("not a file name inside the decisions directory")
+    );
+    let r =
+        Request { trigger: Some("pin toolchains".into()), ..req(Op::When, "Pinning Toolchain Versions", Some("a.md")) };
+    assert!(refuse(r).contains("the trigger must be the title's words"));
+    let empty = Request { body: " \n".into(), ..req(Op::When, "Pinning Toolchain Versions", Some("a.md")) };
+    assert!(refuse(empty).contains("the body is empty"));
+}
+
+#[test]
+fn a_file_that_would_pass_max_lines_is_refused() {
+    let mut w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
+    let (config, errors) = crate::load::config_from_text("max-lines = 13\n");
+    w.set_config(config, errors);
+    let e = plan(&w, &req(Op::When, "Pinning Toolchain Versions", Some("a.md"))).unwrap_err();
+    assert!(e.contains("warning[file-too-long]") && e.contains("nothing was written"), "{e}");
+    assert!(plan(&w, &req(Op::How, "Rotate Keys", Some("c.md"))).is_ok(), "c.md stays within 13 lines");
+}
+
+#[test]
+fn an_extra_that_another_entry_owns_is_refused() {
+    let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
+    let r = Request {
+        extras: vec!["writing mock tests".into()],
+        ..req(Op::When, "Pinning Toolchain Versions", Some("a.md"))
+    };
+    let e = plan(&w, &r).unwrap_err();
+    assert!(e.contains("`/when writing mock tests` would resolve to When Writing Mock Tests"), "{e}");
+}
+
+#[test]
+fn the_same_subject_is_reported_unless_forced() {
+    let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
+    let dup = Request {
+        body: "Patch where used.\nPrefer fakes.\n".into(),
+        ..req(Op::When, "Writing Mock Test", Some("a.md"))
+    };
+    let e = plan(&w, &dup).unwrap_err();
+    assert!(
+        e.contains("an existing decision may cover this: /when writing mock tests (agents/decisions/a.md:5"),
+        "{e}"
+    );
+    assert!(plan(&w, &Request { force: true, ..dup }).is_ok());
+}
+
+#[test]
+fn without_a_file_the_best_ranked_file_is_chosen() {
+    let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
+    let r = Request {
+        body: "Factories build rows per table for fixtures.\nSeed them once.\nNever random.\n".into(),
+        ..req(Op::How, "Seed Lookup Tables", None)
+    };
+    let p = plan(&w, &r).expect("plan");
+    assert_eq!(p.decision_path, "agents/decisions/c.md");
+    assert!(p.notes[0].starts_with("file: c.md"), "{:?}", p.notes);
+    let e = plan(&w, &Request { body: BODY.into(), ..req(Op::How, "Bake Sourdough", None) }).unwrap_err();
+    assert!(e.contains("pass --file NAME"), "{e}");
+}
