@@ -3,12 +3,14 @@
 # property, hostile-input and end-to-end tests), a build of the fuzz targets,
 # and the editor integrations (TextMate grammar tests, the VS Code extension
 # build, the headless Neovim test through Neovim's own LSP client, and the
-# Claude Code plugin's offline end-to-end test with the real Claude Code).
+# Claude Code plugin's offline end-to-end test with the real Claude Code),
+# and the MCP server through the official MCP Python SDK and `claude mcp list`.
 # The README's test command and .ci/run call exactly this script.
 #
 # Needs: the Rust toolchain, Node.js with npm (grammar and extension), and
-# Neovim 0.11+ for the Neovim test (skipped with a message when missing,
-# unless MI_REQUIRE_NVIM=1, which .ci/run sets).
+# Neovim 0.11+ for the Neovim test and the MCP Python SDK for the MCP test
+# (each skipped with a message when missing, unless MI_REQUIRE_NVIM=1 /
+# MI_REQUIRE_MCP=1, which .ci/run sets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,3 +22,6 @@ cargo build --quiet --manifest-path server/fuzz/Cargo.toml
 
 echo "== editor integrations =="
 bash editors/check.sh
+
+echo "== MCP server with real clients =="
+bash tests/mcp/run.sh

@@ -34,6 +34,7 @@ pub mod hook;
 pub mod ide;
 pub mod load;
 pub mod lsp;
+pub mod mcp;
 pub mod model;
 pub mod rules;
 pub mod search;

@@ -33,6 +33,7 @@ Usage:
   memory-index-lsp recall-stats [--root DIR] [--threshold C] [--json] [PATHS]...
   memory-index-lsp eval FILE [--root DIR] [--threshold C] [--json] [--misses]
   memory-index-lsp init [ROOT] [--dry-run]      set up Claude Code skills, hooks and a recall note
+  memory-index-lsp mcp [--root DIR]              MCP server on stdin/stdout (resolve, search, remember, check)
   memory-index-lsp hook                          Claude Code hook: hook JSON on stdin, context on stdout
   memory-index-lsp --help | --version
 
@@ -59,6 +60,7 @@ pub fn run(args: &[String]) -> Option<i32> {
         "search" => search::run(rest),
         "recall-stats" => recall_stats::run(rest),
         "remember" => remember::run(rest),
+        "mcp" => crate::mcp::run(rest),
         "gen" => gen::run(rest),
         "hook" => crate::hook::run(rest),
         "init" => init::run(rest),

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use super::fix::{unified_diff, write_atomic};
 use super::usage_error;
-use crate::ide::remember::{self, Request};
+use crate::ide::remember::{self, Plan, Request};
 use crate::load;
 use crate::syntax::index::Op;
 
@@ -105,27 +105,8 @@ pub fn run(args: &[String]) -> i32 {
         let _ = write!(out, "{}", unified_diff(&plan.index_path, &plan.index_old, &plan.index_new));
         return 0;
     }
-    let decision = root.join(&plan.decision_path);
-    if let Some(dir) = decision.parent() {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("memory-index-lsp: not remembered: cannot create {}: {e}", dir.display());
-            return 1;
-        }
-    }
-    if let Err(e) = write_atomic(&decision, &plan.decision_new) {
-        eprintln!("memory-index-lsp: not remembered: cannot write {}: {e}", plan.decision_path);
-        return 1;
-    }
-    if let Err(e) = write_atomic(&root.join(&plan.index_path), &plan.index_new) {
-        let restored = match &plan.decision_old {
-            Some(old) => write_atomic(&decision, old),
-            None => std::fs::remove_file(&decision),
-        };
-        let state = if restored.is_ok() { "put back as it was" } else { "left with the new section" };
-        eprintln!(
-            "memory-index-lsp: not remembered: cannot write {}: {e}; {} {state}",
-            plan.index_path, plan.decision_path
-        );
+    if let Err(why) = write(&root, &plan) {
+        eprintln!("memory-index-lsp: not remembered: {why}");
         return 1;
     }
     let _ = writeln!(
@@ -138,6 +119,26 @@ pub fn run(args: &[String]) -> i32 {
         plan.index_path
     );
     0
+}
+
+/// Writes a plan under `root`: the decision file first, then the index; when
+/// the index cannot be written, the decision file is put back (or removed
+/// when it was new). Err says what happened.
+pub fn write(root: &std::path::Path, plan: &Plan) -> Result<(), String> {
+    let decision = root.join(&plan.decision_path);
+    if let Some(dir) = decision.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    write_atomic(&decision, &plan.decision_new).map_err(|e| format!("cannot write {}: {e}", plan.decision_path))?;
+    if let Err(e) = write_atomic(&root.join(&plan.index_path), &plan.index_new) {
+        let restored = match &plan.decision_old {
+            Some(old) => write_atomic(&decision, old),
+            None => std::fs::remove_file(&decision),
+        };
+        let state = if restored.is_ok() { "put back as it was" } else { "left with the new section" };
+        return Err(format!("cannot write {}: {e}; {} {state}", plan.index_path, plan.decision_path));
+    }
+    Ok(())
 }
 
 fn read_limited(r: impl Read) -> std::io::Result<String> {

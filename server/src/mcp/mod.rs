@@ -1,0 +1,248 @@
+//! `memory-index-lsp mcp [--root DIR]`: the engine as an MCP server on stdio (rmcp), for agents that speak MCP rather than Claude Code hooks.
+//!
+//! Tools: `resolve`, `search`, `remember`, `check`. Each call loads the
+//! workspace afresh from the root (the `--root` given, else the nearest
+//! folder at or above the working directory with `memory-index.toml` or an
+//! index), so a file changed by anyone between calls never gives a stale
+//! answer; a load costs a few milliseconds. A tool that cannot do what was
+//! asked answers an MCP tool error (`isError`) with a message that says
+//! what to do; malformed requests get JSON-RPC errors from rmcp; nothing a
+//! client sends stops the server. Logs go to stderr only.
+//!
+//! `remember`'s `dry_run` defaults to false: the plan is verified before
+//! anything is written (the trigger resolves to the new heading, `check`
+//! finds nothing new, no existing decision covers the subject), so an agent
+//! that asks to remember gets it written in one call, and the answer shows
+//! what changed. Pass `dry_run: true` to see the diff first.
+
+use std::path::PathBuf;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler, ServiceExt};
+use serde::Deserialize;
+
+use crate::ide::{remember, resolve, search};
+use crate::model::Workspace;
+use crate::syntax::index::Op;
+
+/// Runs the server until the client closes stdin; returns the exit code.
+pub fn run(args: &[String]) -> i32 {
+    let mut root: Option<PathBuf> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-h" | "--help" => {
+                print!("memory-index-lsp mcp [--root DIR]\n\nAn MCP server on stdin/stdout with the tools resolve, search, remember and check.\n");
+                return 0;
+            }
+            "--root" => match it.next() {
+                Some(r) => root = Some(PathBuf::from(r)),
+                None => return crate::cli::usage_error("--root needs a directory"),
+            },
+            s => return crate::cli::usage_error(&format!("unexpected argument `{s}`")),
+        }
+    }
+    let root = root
+        .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from))
+        .or_else(|| std::env::current_dir().ok().and_then(|d| crate::load::find_root(&d)))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("memory-index-lsp mcp: cannot start: {e}");
+            return 2;
+        }
+    };
+    rt.block_on(async move {
+        let server = Memory { root, tool_router: Memory::tool_router() };
+        match server.serve(rmcp::transport::stdio()).await {
+            Ok(running) => {
+                let _ = running.waiting().await;
+                0
+            }
+            Err(e) => {
+                eprintln!("memory-index-lsp mcp: the client did not initialize: {e}");
+                1
+            }
+        }
+    })
+}
+
+/// The server: the workspace root, and the tools.
+#[derive(Clone)]
+struct Memory {
+    root: PathBuf,
+    #[expect(dead_code, reason = "read through the code that #[tool_handler] generates")]
+    tool_router: ToolRouter<Self>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct ResolveArgs {
+    /// The trigger as typed after /when or /how (e.g. "writing mock tests"); `.Title` for a section by
+    /// its heading, `..file.md` for a whole decision file.
+    query: String,
+    /// "when" (behaviour: what to do in a situation) or "how" (procedure: how to do a task); optional.
+    operator: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct SearchArgs {
+    /// Any text: a question, the task at hand, an error message.
+    text: String,
+    /// Most results (default 5, at most 20).
+    limit: Option<usize>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct RememberArgs {
+    /// "when" for a behaviour (a situation and what to do in it), "how" for a procedure.
+    operator: String,
+    /// The decision's title without "When"/"How to", e.g. "Pinning Toolchain Versions".
+    title: String,
+    /// What was decided and why: the section's text (Markdown).
+    body: String,
+    /// The decision file inside the decisions directory (e.g. "cli.md"); omitted: the closest one.
+    file: Option<String>,
+    /// Other words an agent may search with, e.g. ["rust-toolchain", "msrv"].
+    extras: Option<Vec<String>>,
+    /// Show the diff without writing (default false).
+    dry_run: Option<bool>,
+    /// Write even when a decision on the same subject exists (default false).
+    force: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct CheckArgs {}
+
+/// A tool error: the message, flagged so the agent knows the call failed.
+fn failed(msg: impl Into<String>) -> Result<CallToolResult, ErrorData> {
+    Ok(CallToolResult::error(vec![ContentBlock::text(msg.into())]))
+}
+
+fn ok(text: impl Into<String>) -> Result<CallToolResult, ErrorData> {
+    Ok(CallToolResult::success(vec![ContentBlock::text(text.into())]))
+}
+
+impl Memory {
+    fn load(&self) -> Result<Workspace, String> {
+        crate::load::load(&self.root).map_err(|e| e.to_string())
+    }
+}
+
+#[tool_router]
+impl Memory {
+    #[tool(description = "Recall one project decision by its trigger. Use it before deciding how to do something \
+        the project may already have decided (tests, CLI output, git workflow, …): query is what you would type \
+        after /when or /how, e.g. query \"writing mock tests\", operator \"when\". Returns the decision's section \
+        with Broader/Related navigation. `.Title` reads a section by its heading, `..file.md` a whole decision \
+        file. When unsure of the trigger, call search first.")]
+    async fn resolve(&self, Parameters(a): Parameters<ResolveArgs>) -> Result<CallToolResult, ErrorData> {
+        let ws = match self.load() {
+            Ok(ws) => ws,
+            Err(e) => return failed(e),
+        };
+        let op = a.operator.as_deref().map(str::trim).filter(|o| !o.is_empty());
+        let query = match op {
+            Some(o) if o.eq_ignore_ascii_case("when") || o.eq_ignore_ascii_case("how") => format!("{o} {}", a.query),
+            Some(o) => return failed(format!("operator must be \"when\" or \"how\", not \"{o}\"")),
+            None => a.query,
+        };
+        match resolve::resolve(&ws, &query, true) {
+            Ok(r) => ok(r.text),
+            Err(e) => failed(e),
+        }
+    }
+
+    #[tool(description = "Search the project's recorded decisions with any text (a question, the task at hand, an \
+        error message) and get a ranked list: for each, the /when line to pass to resolve, the heading, \
+        file:line, a confidence between 0 and 1, and the section's first line. Use it when you do not know a \
+        decision's trigger, or when resolve found nothing.")]
+    async fn search(&self, Parameters(a): Parameters<SearchArgs>) -> Result<CallToolResult, ErrorData> {
+        let ws = match self.load() {
+            Ok(ws) => ws,
+            Err(e) => return failed(e),
+        };
+        let found = search::search(&ws, &a.text, a.limit.unwrap_or(5).clamp(1, 20));
+        ok(serde_json::to_string_pretty(&found).unwrap_or_else(|_| "[]".into()))
+    }
+
+    #[tool(description = "Write a decision down so it can be recalled later: adds the section \"When <title>\" (or \
+        \"How to <title>\") with the body to a decision file, and its /when (or /how) entry to the index, \
+        verified (the entry resolves to the new section; nothing new for check). Use it when the user settles \
+        a question or you learn something the project should not forget. Refuses, writing nothing, when a \
+        decision on the same subject exists (read it with resolve; force to write anyway).")]
+    async fn remember(&self, Parameters(a): Parameters<RememberArgs>) -> Result<CallToolResult, ErrorData> {
+        let op = match a.operator.trim().to_lowercase().as_str() {
+            "when" => Op::When,
+            "how" => Op::How,
+            other => return failed(format!("operator must be \"when\" or \"how\", not \"{other}\"")),
+        };
+        let ws = match self.load() {
+            Ok(ws) => ws,
+            Err(e) => return failed(e),
+        };
+        let req = remember::Request {
+            op: Some(op),
+            title: a.title,
+            file: a.file,
+            trigger: None,
+            extras: a.extras.unwrap_or_default(),
+            body: a.body,
+            force: a.force.unwrap_or(false),
+        };
+        let plan = match remember::plan(&ws, &req) {
+            Ok(p) => p,
+            Err(why) => return failed(format!("not remembered: {why}")),
+        };
+        let diff = format!(
+            "{}{}",
+            crate::cli::fix::unified_diff(
+                &plan.decision_path,
+                plan.decision_old.as_deref().unwrap_or(""),
+                &plan.decision_new
+            ),
+            crate::cli::fix::unified_diff(&plan.index_path, &plan.index_old, &plan.index_new)
+        );
+        if a.dry_run.unwrap_or(false) {
+            return ok(format!("Dry run, nothing written:\n{diff}"));
+        }
+        if let Err(why) = crate::cli::remember::write(&self.root, &plan) {
+            return failed(format!("not remembered: {why}"));
+        }
+        let notes = plan.notes.iter().map(|n| format!("{n}\n")).collect::<String>();
+        ok(format!(
+            "Remembered {} ({}:{}); recall it with {}\n{notes}{diff}",
+            plan.heading.trim_start_matches('#').trim_start(),
+            plan.decision_path,
+            plan.line,
+            plan.entry
+        ))
+    }
+
+    #[tool(description = "Check the memory index against its decision files and list every finding (orphan \
+        entries, unindexed headings, misplaced or unordered entries, …) as JSON: file, line, column, code, \
+        severity, message, whether `memory-index-lsp fix` can fix it. Use it after editing decisions or the index.")]
+    async fn check(&self, Parameters(_): Parameters<CheckArgs>) -> Result<CallToolResult, ErrorData> {
+        let ws = match self.load() {
+            Ok(ws) => ws,
+            Err(e) => return failed(e),
+        };
+        let findings = crate::rules::check(&ws);
+        ok(crate::cli::output::json(&ws, &findings).to_string())
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Memory {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("memory-index-lsp", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "This project records its decisions in Markdown files with an index of triggers. Before deciding \
+                 how to do something, call search (any words) or resolve (a trigger); when a question is settled, \
+                 call remember. check lists problems in the index.",
+            )
+    }
+}
