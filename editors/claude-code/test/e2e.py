@@ -143,6 +143,11 @@ def main():
     check("decision-prompt: the when skill is offered to the model", "memory-index:when:" in first)
     check("decision-prompt: the Skill tool is offered", any(t.get("name") == "Skill" for t in
                                                             (bodies[0].get("tools", []) if bodies else [])))
+    check("decision-prompt: the remember skill is offered", "memory-index:remember:" in first)
+    # Claude Code lists MCP tools by name (deferred behind ToolSearch) rather than in `tools`.
+    check("decision-prompt: the plugin's MCP server offers its tools",
+          "mcp__plugin_memory-index_memory-index__search" in first or "memory-index__search" in first,
+          [w for w in first.split('"') if "mcp__" in w][:5])
 
     for name, prompt in [("generic-turn", "sounds good, go on"), ("off-topic", "build a landing page in React")]:
         bodies = session(tmp, name, ws, prompt)
