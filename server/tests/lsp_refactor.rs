@@ -155,3 +155,46 @@ fn a_cancelled_fix_all_is_answered_as_cancelled() {
     assert!(symbols["result"].as_array().is_some_and(|s| !s.is_empty()), "{symbols}");
     assert_eq!(c.shutdown(), Some(0));
 }
+
+/// `memory-index.remember` over stdio: the client is asked to create the file
+/// and apply one minimal edit per file; a refusal changes nothing.
+#[test]
+fn remember_command_asks_the_client_to_apply_one_edit() {
+    let tmp = demo_copy();
+    let mut c = Client::spawn();
+    c.initialize(tmp.path(), true, json!({"workspace": {"applyEdit": true, "workspaceEdit": {"documentChanges": true, "resourceOperations": ["create"]}}}));
+    let caps = c
+        .seen
+        .iter()
+        .find_map(|m| m["result"]["capabilities"]["executeCommandProvider"]["commands"].as_array().cloned());
+    assert!(caps.is_some_and(|cs| cs.iter().any(|x| x == "memory-index.remember")));
+    let args = json!([{"operator": "how", "title": "Refund Cancelled Tickets", "file": "refunds.md",
+        "body": "Refund to the original payment method.\nRelease the held seats at once.\n", "extras": ["refund policy"]}]);
+    let r = c.request("workspace/executeCommand", json!({"command": "memory-index.remember", "arguments": args}));
+    assert!(r.get("error").is_none(), "{r}");
+    let refunds = uri(&tmp.path().join("agents/decisions/refunds.md"));
+    assert_eq!(r["result"]["location"]["uri"], refunds.as_str());
+    assert_eq!(r["result"]["location"]["range"]["start"]["line"], 2);
+    let apply = c.wait(|m| m["method"] == "workspace/applyEdit");
+    let ops = apply["params"]["edit"]["documentChanges"].as_array().expect("documentChanges").clone();
+    assert_eq!(ops[0]["kind"], "create");
+    assert_eq!(ops[0]["uri"], refunds.as_str());
+    assert_eq!(
+        ops[1]["edits"][0]["newText"],
+        "# Refunds\n\n## How to Refund Cancelled Tickets\n\nRefund to the original payment method.\nRelease the held seats at once.\n"
+    );
+    let index_edit = &ops[2]["edits"][0];
+    assert!(
+        index_edit["newText"].as_str().is_some_and(
+            |t| t.contains("## agents/decisions/refunds.md\n\n/how refund cancelled tickets | refund policy\n")
+        ),
+        "{index_edit}"
+    );
+    assert_eq!(index_edit["range"]["start"], index_edit["range"]["end"], "an insertion, not a rewrite");
+
+    let dup = json!([{"operator": "when", "title": "Writing Mock Tests", "body": "Again.\n"}]);
+    let r = c.request("workspace/executeCommand", json!({"command": "memory-index.remember", "arguments": dup}));
+    let msg = r["error"]["message"].as_str().unwrap_or("");
+    assert!(msg.contains("not remembered") && msg.contains("exists already"), "{r}");
+    let _ = c.shutdown();
+}

@@ -2,6 +2,7 @@
 
 mod convert;
 mod publish;
+mod remember;
 mod server;
 mod state;
 mod transport;
@@ -9,6 +10,7 @@ mod watch;
 
 use tower_lsp_server::{LspService, Server};
 
+pub use remember::REMEMBER_COMMAND;
 pub use server::{FIX_ALL_COMMAND, FIX_ALL_KIND};
 
 /// Runs the server on stdin/stdout until `exit` or end of input; returns the exit code.

@@ -446,7 +446,7 @@ impl LanguageServer for Backend {
                     work_done_progress_options: Default::default(),
                 }),
                 execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: vec![FIX_ALL_COMMAND.into()],
+                    commands: vec![FIX_ALL_COMMAND.into(), super::REMEMBER_COMMAND.into()],
                     ..Default::default()
                 }),
                 diagnostic_provider: caps.pull_diagnostics.then(|| {
@@ -1008,6 +1008,12 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        if params.command == super::REMEMBER_COMMAND {
+            let args = params.arguments;
+            let (edit, at) = off_thread(&self.state, "remember", move |st| super::remember::plan(st, &args)).await?;
+            let applied = self.client.apply_edit(edit).await.map(|r| r.applied).unwrap_or(false);
+            return Ok(Some(serde_json::json!({ "applied": applied, "location": at })));
+        }
         if params.command != FIX_ALL_COMMAND {
             return Err(Error::invalid_params(format!("unknown command `{}`", params.command)));
         }
