@@ -1,6 +1,6 @@
 // VS Code client for memory-index-lsp. Everything the user sees (diagnostics,
 // completion, hover, navigation, rename, fixes) comes from the server; this
-// file only finds and starts it, passes settings through and adds two commands.
+// file only finds and starts it, passes settings through and adds three commands.
 
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -18,6 +18,7 @@ const SECTION = 'memoryIndex';
 const SERVER_NAME = 'memory-index-lsp';
 const INSTALL_COMMAND = 'cargo install --path server';
 const SERVER_FIX_ALL = 'memory-index.fixAll';
+const SERVER_REMEMBER = 'memory-index.remember';
 
 /** Settings forwarded to the server: VS Code name -> memory-index.toml key. */
 const SERVER_KEYS: ReadonlyArray<readonly [string, string]> = [
@@ -36,6 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     output,
     vscode.commands.registerCommand('memoryIndex.fixAll', fixAll),
     vscode.commands.registerCommand('memoryIndex.restartServer', restart),
+    vscode.commands.registerCommand('memoryIndex.remember', remember),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`${SECTION}.server.path`)) {
         void restart();
@@ -221,5 +223,71 @@ async function fixAll(): Promise<void> {
     });
   } catch (err) {
     void vscode.window.showErrorMessage(`Memory Index: Fix All failed: ${String(err)}`);
+  }
+}
+
+/**
+ * "Memory Index: Remember…": asks for the kind, the title and the file, takes
+ * the selection (if any) as the body, lets the server write the section and
+ * its index entry (one workspace edit, verified by the server), then opens
+ * the new section.
+ */
+async function remember(): Promise<void> {
+  if (!client?.isRunning()) {
+    void vscode.window.showWarningMessage('Memory Index: the language server is not running. Run "Memory Index: Restart Server".');
+    return;
+  }
+  const kind = await vscode.window.showQuickPick(
+    [
+      { label: 'when', description: 'a behaviour: what to do in a situation ("When Writing Mock Tests")' },
+      { label: 'how', description: 'a procedure: how to do a task ("How to Encode File Paths")' },
+    ],
+    { title: 'Memory Index: Remember (1/3)', placeHolder: 'What kind of decision?' },
+  );
+  if (!kind) {
+    return;
+  }
+  const title = await vscode.window.showInputBox({
+    title: 'Memory Index: Remember (2/3)',
+    prompt: kind.label === 'when' ? 'The situation, after "When"' : 'The task, after "How to"',
+    placeHolder: kind.label === 'when' ? 'Pinning Toolchain Versions' : 'Encode File Paths',
+    validateInput: (v) => (v.trim() ? undefined : 'A title is needed'),
+  });
+  if (!title) {
+    return;
+  }
+  const file = await vscode.window.showInputBox({
+    title: 'Memory Index: Remember (3/3)',
+    prompt: 'The decision file in agents/decisions/ (empty: the closest existing one)',
+    placeHolder: 'cli.md',
+  });
+  if (file === undefined) {
+    return;
+  }
+  const editor = vscode.window.activeTextEditor;
+  const selected = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
+  const body = selected.trim() ? selected : 'What was decided, and why.\n\nAn example.\n';
+  const folder = editor ? vscode.workspace.getWorkspaceFolder(editor.document.uri) : vscode.workspace.workspaceFolders?.[0];
+  try {
+    const result = (await client.sendRequest(ExecuteCommandRequest.type, {
+      command: SERVER_REMEMBER,
+      arguments: [
+        {
+          operator: kind.label,
+          title: title.trim(),
+          file: file.trim() || undefined,
+          body,
+          uri: folder ? client.code2ProtocolConverter.asUri(vscode.Uri.joinPath(folder.uri, 'agents')) : undefined,
+        },
+      ],
+    })) as { applied?: boolean; location?: { uri: string; range: { start: { line: number } } } } | null;
+    const at = result?.location;
+    if (at) {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(at.uri));
+      const line = at.range.start.line;
+      await vscode.window.showTextDocument(doc, { selection: new vscode.Range(line, 0, line, 0) });
+    }
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Memory Index: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
