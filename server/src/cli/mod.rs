@@ -82,6 +82,18 @@ pub(crate) fn project_root(flag: Option<std::path::PathBuf>) -> std::path::PathB
     flag.or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(std::path::PathBuf::from)).unwrap_or_else(|| ".".into())
 }
 
+/// The value of `--root DIR`.
+pub(crate) fn root_value(v: Option<&String>) -> Result<std::path::PathBuf, String> {
+    v.map(std::path::PathBuf::from).ok_or_else(|| "--root needs a directory".into())
+}
+
+/// The value of `--threshold C`: a confidence in [0, 1].
+pub(crate) fn threshold_value(v: Option<&String>) -> Result<f64, String> {
+    v.and_then(|t| t.parse::<f64>().ok())
+        .filter(|t| (0.0..=1.0).contains(t))
+        .ok_or_else(|| "--threshold needs a confidence between 0 and 1".into())
+}
+
 /// Prints `msg` and a pointer to `--help` on stderr; returns exit code 2.
 pub fn usage_error(msg: &str) -> i32 {
     let _ = writeln!(std::io::stderr(), "memory-index-lsp: {msg}\nRun `memory-index-lsp --help` for usage.");

@@ -41,13 +41,13 @@ pub fn run(args: &[String]) -> i32 {
                 print!("{HELP}");
                 return 0;
             }
-            "--root" => match it.next() {
-                Some(r) => root = Some(PathBuf::from(r)),
-                None => return usage_error("--root needs a directory"),
+            "--root" => match super::root_value(it.next()) {
+                Ok(r) => root = Some(r),
+                Err(e) => return usage_error(&e),
             },
-            "--threshold" => match it.next().and_then(|t| t.parse::<f64>().ok()).filter(|t| (0.0..=1.0).contains(t)) {
-                Some(t) => threshold = Some(t),
-                None => return usage_error("--threshold needs a confidence between 0 and 1"),
+            "--threshold" => match super::threshold_value(it.next()) {
+                Ok(t) => threshold = Some(t),
+                Err(e) => return usage_error(&e),
             },
             "--json" => json = true,
             s if s.starts_with("--") => return usage_error(&format!("unknown option `{s}`")),

@@ -31,9 +31,9 @@ pub fn run(args: &[String]) -> i32 {
                 print!("{HELP}");
                 return 0;
             }
-            "--root" => match it.next() {
-                Some(r) => root = Some(PathBuf::from(r)),
-                None => return usage_error("--root needs a directory"),
+            "--root" => match super::root_value(it.next()) {
+                Ok(r) => root = Some(r),
+                Err(e) => return usage_error(&e),
             },
             "--limit" => match it.next().and_then(|n| n.parse::<usize>().ok()).filter(|&n| n > 0) {
                 Some(n) => limit = n.min(100),

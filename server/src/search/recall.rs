@@ -36,6 +36,8 @@ use crate::syntax::normalize;
 pub const EXACT_TRIGGER: f64 = 1.0;
 /// Confidence of an exact extra match.
 pub const EXACT_EXTRA: f64 = 0.98;
+/// Longest text read (bytes).
+pub const MAX_TEXT_BYTES: usize = 16 * 1024;
 /// Longest text (in words) that the letters-in-order tiers are tried on.
 pub const MAX_FUZZY_WORDS: usize = 8;
 /// Most BM25 candidates measured per text.
@@ -134,8 +136,16 @@ pub fn recall(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
     recall_query(ws, &q, limit)
 }
 
-/// [`recall`] for an already parsed query.
+/// [`recall`] for an already parsed query. Only the first [`MAX_TEXT_BYTES`]
+/// of a text are read (a pasted log beyond that adds cost, not evidence).
 pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recalled> {
+    if q.text.len() > MAX_TEXT_BYTES {
+        let mut cut = MAX_TEXT_BYTES;
+        while !q.text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        return recall_query(ws, &TriggerQuery { op: q.op, text: q.text[..cut].to_string() }, limit);
+    }
     let norm = normalize(&q.text);
     if norm.is_empty() || limit == 0 {
         return Vec::new();
@@ -329,6 +339,18 @@ mod tests {
         let r = recall(&ws(), "when writing mock tests", 3);
         assert_eq!(r[0].evidence, Evidence::ExactTrigger);
         assert_eq!(r[0].confidence, EXACT_TRIGGER);
+    }
+
+    #[test]
+    fn a_huge_text_is_read_up_to_its_limit() {
+        let ws = ws();
+        let text = format!("{} writing mock tests", "é".repeat(MAX_TEXT_BYTES));
+        assert!(recall(&ws, &text, 3).is_empty(), "the words past the limit are not read");
+        let text = format!("writing mock tests {}", "lorem ".repeat(100_000));
+        assert_eq!(
+            ws.heading(recall(&ws, &text, 1)[0].heading).map(|h| h.title.as_str()),
+            Some("When Writing Mock Tests")
+        );
     }
 
     #[test]
