@@ -213,3 +213,29 @@ fn eval_prints_metrics_and_names_a_malformed_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read /nonexistent/set.tsv"));
 }
+
+#[test]
+fn every_subcommand_answers_help() {
+    let demo = repo().join("fixtures/demo");
+    for cmd in
+        ["check", "fix", "resolve", "compress-key", "search", "eval", "recall-stats", "remember", "mcp", "init", "hook"]
+    {
+        let o = cli(&[cmd, "--help"], &demo);
+        assert_eq!(o.status.code(), Some(0), "{cmd} --help");
+        assert!(out(&o).contains(&format!("memory-index-lsp {cmd}")), "{cmd} --help prints its usage:\n{}", out(&o));
+    }
+}
+
+#[test]
+fn a_missing_section_lists_the_closest_titles() {
+    let Some(head) = corpus("head") else { return };
+    let o = cli(&["resolve", "--root", head.to_str().expect("path"), ".Some Section"], &head);
+    assert_eq!(o.status.code(), Some(1));
+    let text = out(&o);
+    assert!(text.starts_with("Section 'Some Section' not found.\nClosest:\n  /when ."), "{text}");
+    let o = cli(&["resolve", "--root", head.to_str().expect("path"), ".Pinning mock patches for tests"], &head);
+    let text = out(&o);
+    let first = text.lines().nth(2).unwrap_or("");
+    assert_eq!(first, "  /when .How to Apply Mock Patches Correctly", "{text}");
+    assert!(text.lines().count() <= 12, "at most 10 titles:\n{text}");
+}

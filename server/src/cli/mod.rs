@@ -50,6 +50,17 @@ pub fn run(args: &[String]) -> Option<i32> {
         Some((c, _)) if c == "--log-level" => return None,
         Some((c, r)) => (c.as_str(), r),
     };
+    // `COMMAND --help`: the command's lines of the usage (the agent commands print their own, longer help).
+    let own_help = ["eval", "search", "recall-stats", "remember", "mcp"];
+    if rest.first().is_some_and(|a| a == "--help" || a == "-h") && !own_help.contains(&cmd) {
+        let word = if cmd == "when" { "resolve" } else { cmd };
+        let lines: Vec<&str> =
+            USAGE.lines().filter(|l| l.trim_start().starts_with(&format!("memory-index-lsp {word} "))).collect();
+        if !lines.is_empty() {
+            println!("Usage:\n{}\n\nSee README.md (Command line) for what it does.", lines.join("\n"));
+            return Some(0);
+        }
+    }
     Some(match cmd {
         "serve" | "lsp" => return None,
         "check" => check::run(rest),

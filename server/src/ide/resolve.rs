@@ -212,11 +212,20 @@ fn section(ws: &Workspace, title: &str) -> Result<Resolved, String> {
             let mut scored: Vec<(u32, usize)> =
                 all.iter().enumerate().filter_map(|(i, (_, t))| Some((query.raw(t)?, i))).collect();
             scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let mut closest: Vec<&str> = scored.into_iter().take(10).map(|(_, i)| all[i].1).collect();
+            // No title has the letters in order: the headings whose words match, by the one ranking.
+            if closest.is_empty() {
+                for r in recall::recall(ws, title, 10) {
+                    if let Some(h) = ws.heading(r.heading) {
+                        closest.push(h.name());
+                    }
+                }
+            }
             let mut msg = format!("Section '{title}' not found.");
-            if !scored.is_empty() {
+            if !closest.is_empty() {
                 msg.push_str("\nClosest:");
-                for (_, i) in scored.into_iter().take(10) {
-                    msg.push_str(&format!("\n  /when .{}", all[i].1));
+                for t in closest {
+                    msg.push_str(&format!("\n  /when .{t}"));
                 }
             }
             Err(msg)
