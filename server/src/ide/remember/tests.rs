@@ -136,3 +136,12 @@ fn without_a_file_the_best_ranked_file_is_chosen() {
     let e = plan(&w, &Request { body: BODY.into(), ..req(Op::How, "Bake Sourdough", None) }).unwrap_err();
     assert!(e.contains("pass --file NAME"), "{e}");
 }
+
+#[test]
+fn a_trigger_that_would_shadow_another_entry_is_refused() {
+    let index = INDEX.replace("/when writing mock tests\n", "/when writing mock tests | mock patch\n");
+    let w = ws(&[("agents/memory-index.md", &index), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
+    let r = Request { force: true, ..req(Op::When, "Mock Patch", Some("a.md")) };
+    let e = plan(&w, &r).unwrap_err();
+    assert!(e.contains("shadowed-trigger") && e.contains("nothing was written"), "{e}");
+}
