@@ -17,6 +17,9 @@ cd "$(dirname "$0")/.."
 echo "== cargo test (workspace) =="
 cargo test --workspace --locked
 
+echo "== clippy (warnings are errors) =="
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
 echo "== fuzz targets build =="
 cargo build --quiet --manifest-path server/fuzz/Cargo.toml
 

@@ -175,10 +175,12 @@ fn the_server_exits_when_its_client_disappears_mid_request() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while std::time::Instant::now() < deadline {
         if child.try_wait().expect("wait").is_some() {
+            let _ = child.wait();
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let _ = child.kill();
+    let _ = child.wait();
     panic!("the server outlived its client");
 }

@@ -129,7 +129,7 @@ pub fn complete(ws: &Workspace, file: FileId, offset: usize) -> Vec<Item> {
                 }
             }
         }
-        out.sort_by(|a, b| b.0.cmp(&a.0));
+        out.sort_by_key(|x| std::cmp::Reverse(x.0));
         return out.into_iter().map(|x| x.1).take(MAX_ITEMS).collect();
     }
     triggers(ws, file, in_section, op.trim(), typed, range)
@@ -242,7 +242,7 @@ fn triggers(
     let best = existing.iter().map(|x| x.0).max().unwrap_or(0);
     existing.retain(|x| x.0 * 10 >= best * 6);
     existing.sort_by(|a, b| b.0.cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
-    items.sort_by(|a, b| b.1.cmp(&a.1));
+    items.sort_by_key(|x| std::cmp::Reverse(x.1));
     let room = MAX_ITEMS.saturating_sub(items.len());
     let mut out: Vec<Item> = items.into_iter().map(|x| x.2).take(MAX_ITEMS).collect();
     for &(_, i, slot) in existing.iter().take(room) {

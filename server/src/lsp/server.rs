@@ -851,13 +851,11 @@ impl LanguageServer for Backend {
             Some(
                 hints::document_links(&root.ws, file)
                     .into_iter()
-                    .filter_map(|(r, path)| {
-                        Some(DocumentLink {
-                            range: convert::range(f, r, st.enc),
-                            target: convert::uri_of(&root.path, &path),
-                            tooltip: Some(path),
-                            data: None,
-                        })
+                    .map(|(r, path)| DocumentLink {
+                        range: convert::range(f, r, st.enc),
+                        target: convert::uri_of(&root.path, &path),
+                        tooltip: Some(path),
+                        data: None,
                     })
                     .collect(),
             )
@@ -963,7 +961,7 @@ impl LanguageServer for Backend {
                 all.entry(uri).or_default().extend(e);
             }
         }
-        Ok((!all.is_empty()).then(|| WorkspaceEdit {
+        Ok((!all.is_empty()).then_some(WorkspaceEdit {
             changes: Some(all),
             document_changes: None,
             change_annotations: None,

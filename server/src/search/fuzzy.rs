@@ -192,7 +192,7 @@ pub fn rank<'a, T: Copy>(
     limit: usize,
 ) -> Vec<(T, u32)> {
     let mut scored: Vec<(T, u32)> = candidates.into_iter().filter_map(|(t, c)| Some((t, score(query, c)?))).collect();
-    scored.sort_by(|a, b| b.1.cmp(&a.1));
+    scored.sort_by_key(|x| std::cmp::Reverse(x.1));
     scored.truncate(limit);
     scored
 }

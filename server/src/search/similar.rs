@@ -99,7 +99,7 @@ pub fn rank_candidates<'a, T: Copy>(
 ) -> Vec<(T, u32)> {
     let mut scored: Vec<(T, u32)> =
         candidates.into_iter().filter_map(|(id, title)| Some((id, score(id, title)?))).collect();
-    scored.sort_by(|a, b| b.1.cmp(&a.1));
+    scored.sort_by_key(|x| std::cmp::Reverse(x.1));
     scored.truncate(limit);
     scored
 }

@@ -120,9 +120,12 @@ mod tests {
         scan(text).into_iter().map(|i| (i.op, i.mode, i.target.slice(text))).collect()
     }
 
+    /// A text and the invocations found in it.
+    type Case<'a> = (&'a str, &'a [(Op, Mode, &'a str)]);
+
     #[test]
     fn table_of_invocation_shapes() {
-        let cases: &[(&str, &[(Op, Mode, &str)])] = &[
+        let cases: &[Case] = &[
             ("/when writing mock tests", &[(Op::When, Mode::Trigger, "writing mock tests")]),
             ("**Same principle as `/when choosing name`:** more", &[(Op::When, Mode::Trigger, "choosing name")]),
             ("Run /how encode paths.", &[(Op::How, Mode::Trigger, "encode paths")]),
