@@ -239,3 +239,13 @@ fn a_missing_section_lists_the_closest_titles() {
     assert_eq!(first, "  /when .How to Apply Mock Patches Correctly", "{text}");
     assert!(text.lines().count() <= 12, "at most 10 titles:\n{text}");
 }
+
+#[test]
+fn compress_key_never_gives_two_new_headings_one_key() {
+    let demo = repo().join("fixtures/demo");
+    let o = cli(&["compress-key", "How to Encode Parameters", "How to Encode Strings"], &demo);
+    assert_eq!(o.status.code(), Some(0));
+    let keys: Vec<String> = out(&o).lines().map(|l| l.split('\t').nth(1).unwrap_or("").to_string()).collect();
+    assert_eq!(keys.len(), 2);
+    assert_ne!(keys[0], keys[1], "{keys:?}");
+}

@@ -1,7 +1,9 @@
 //! `memory-index-lsp compress-key [--root DIR] [TITLE]...`: suggests the shortest unique trigger per heading.
 //!
 //! Prints `TITLE<TAB>TRIGGER` per title (the trigger with its operator); with
-//! no title, for every semantic heading of the workspace. Exit 0, or 2 for
+//! no title, for every semantic heading of the workspace. Keys are unique
+//! among the titles given as well as in the index, so two headings the index
+//! does not list yet never get the same key. Exit 0, or 2 for
 //! usage errors (a title without `When `/`How to ` is reported on stderr and
 //! makes the exit code 1).
 
@@ -42,7 +44,7 @@ pub fn run(args: &[String]) -> i32 {
     let mut out = stdout.lock();
     let mut code = 0;
     for t in &titles {
-        match compress::compress_title(&ws, t) {
+        match compress::compress_among(&ws, t, &titles) {
             Some((op, trigger)) => {
                 if writeln!(out, "{t}\t{} {trigger}", op.token()).is_err() {
                     return 2;

@@ -25,6 +25,27 @@ pub const MAX_CANDIDATES: usize = 1500;
 /// The compressed trigger (with its operator) for `title`, or None when the
 /// title has no `When `/`How to ` prefix.
 pub fn compress_title(ws: &Workspace, title: &str) -> Option<(Op, String)> {
+    compress_among(ws, title, &[])
+}
+
+/// [`compress_title`], also unique among `others`: titles being keyed at the
+/// same time that the index does not list yet (`compress-key A B`), so two
+/// new headings never get the same key. A candidate loses when its letters
+/// match another such title's trigger as well as they match this one's.
+pub fn compress_among(ws: &Workspace, title: &str, others: &[String]) -> Option<(Op, String)> {
+    let (op, _) = trigger_from_title(title)?;
+    let b = ws.bindings();
+    // Indexed headings are told apart by the index itself; only the others compete.
+    let indexed = |t: &str| b.headings_titled(&normalize(t)).iter().any(|&h| !b.entries_of(h).is_empty());
+    let rivals: Vec<String> = others
+        .iter()
+        .filter(|o| normalize(o) != normalize(title) && !indexed(o))
+        .filter_map(|o| trigger_from_title(o).filter(|(o_op, _)| *o_op == op).map(|(_, t)| normalize(&t)))
+        .collect();
+    compress_with(ws, title, &rivals)
+}
+
+fn compress_with(ws: &Workspace, title: &str, rivals: &[String]) -> Option<(Op, String)> {
     let (op, full) = trigger_from_title(title)?;
     let own = ws.bindings().headings_titled(&normalize(title)).first().copied();
     let words_: Vec<&str> = full.split_whitespace().collect();
@@ -38,7 +59,10 @@ pub fn compress_title(ws: &Workspace, title: &str) -> Option<(Op, String)> {
                 return Some((op, full));
             }
             let cand: String = combo.iter().map(|&i| words_[i]).collect::<Vec<_>>().join(" ");
-            if best.as_ref().is_none_or(|b| cand.len() < b.len()) && wins(ws, op, &cand, &full, own) {
+            if best.as_ref().is_none_or(|b| cand.len() < b.len())
+                && wins(ws, op, &cand, &full, own)
+                && beats_rivals(op, &cand, &full, rivals)
+            {
                 best = Some(cand);
             }
             if !next_combination(&mut combo, words_.len()) {
@@ -88,6 +112,17 @@ fn wins(ws: &Workspace, op: Op, cand: &str, full: &str, own: Option<HeadingId>) 
         })
 }
 
+/// True when `cand` scores strictly higher against `full` than against every rival trigger.
+fn beats_rivals(op: Op, cand: &str, full: &str, rivals: &[String]) -> bool {
+    if rivals.is_empty() {
+        return true;
+    }
+    let text = format!("{} {}", op.word(), normalize(cand));
+    let score = |target: &str| fuzzy::score(&text, &format!("{} {target}", op.word()));
+    let Some(mine) = score(&normalize(full)) else { return false };
+    rivals.iter().all(|r| score(r).is_none_or(|s| s < mine))
+}
+
 /// Advances `c` to the next k-combination of 0..n in lexicographic order.
 fn next_combination(c: &mut [usize], n: usize) -> bool {
     let k = c.len();
@@ -131,6 +166,17 @@ mod tests {
         let (_, urls) = compress_title(&w, "How to Encode URLs").expect("key");
         assert_ne!(urls, "encode", "`encode` is shared, so it cannot be the key");
         assert_eq!(compress_title(&w, "Inline Criteria"), None);
+    }
+
+    #[test]
+    fn keys_are_unique_among_the_titles_keyed_together() {
+        let w = ws();
+        let titles = ["How to Encode Parameters".to_string(), "How to Encode Strings".to_string()];
+        let a = compress_among(&w, &titles[0], &titles).expect("key");
+        let b = compress_among(&w, &titles[1], &titles).expect("key");
+        assert_ne!(a, b);
+        assert_ne!(a.1, "encode");
+        assert_ne!(b.1, "encode");
     }
 
     #[test]
