@@ -249,3 +249,20 @@ fn compress_key_never_gives_two_new_headings_one_key() {
     assert_eq!(keys.len(), 2);
     assert_ne!(keys[0], keys[1], "{keys:?}");
 }
+
+#[test]
+fn commands_find_their_project_from_a_subfolder_and_say_when_there_is_none() {
+    let sub = repo().join("fixtures/demo/agents/decisions");
+    let o = cli(&["resolve", "how", "paginate", "list", "responses"], &sub);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out(&o).starts_with("# How to Paginate List Responses\n"));
+    let o = cli(&["check"], &sub);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(out(&o).contains("7 errors, 1 warning in 5 files"), "{}", out(&o));
+    let nowhere = tempfile::tempdir().expect("tmp");
+    let o = cli(&["resolve", "how", "paginate", "list", "responses"], nowhere.path());
+    assert_eq!(o.status.code(), Some(2), "no project is a usage error, not No match");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no memory index in") && err.contains("pass --root DIR"), "{err}");
+    assert!(out(&o).is_empty());
+}

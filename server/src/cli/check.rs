@@ -11,7 +11,8 @@ pub fn run(args: &[String]) -> i32 {
         Ok(o) => o,
         Err(e) => return usage_error(&e),
     };
-    let root = opts.root.as_deref().unwrap_or(".");
+    let default = super::default_root();
+    let root = opts.root.as_deref().unwrap_or(&default);
     let ws = match load::load_with(Path::new(root), opts.config.as_deref().map(Path::new)) {
         Ok(ws) => ws,
         Err(e) => return usage_error(&e.to_string()),

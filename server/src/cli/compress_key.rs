@@ -34,6 +34,9 @@ pub fn run(args: &[String]) -> i32 {
         Ok(ws) => ws,
         Err(e) => return usage_error(&e.to_string()),
     };
+    if let Err(code) = super::require_workspace(&ws, &root) {
+        return code;
+    }
     if titles.is_empty() {
         titles = ws
             .decisions()

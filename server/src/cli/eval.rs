@@ -57,10 +57,14 @@ pub fn run(args: &[String]) -> i32 {
         Ok(c) => c,
         Err(e) => return usage_error(&format!("{file}: {e}")),
     };
-    let ws = match load::load(&super::project_root(root)) {
+    let root = super::project_root(root);
+    let ws = match load::load(&root) {
         Ok(ws) => ws,
         Err(e) => return usage_error(&e.to_string()),
     };
+    if let Err(code) = super::require_workspace(&ws, &root) {
+        return code;
+    }
     let threshold = threshold.unwrap_or(ws.config().recall.prompt);
     let outcomes = eval::run(&ws, &cases);
     if let Some(out) = features {

@@ -18,7 +18,8 @@ pub fn run(args: &[String]) -> i32 {
         Ok(o) => o,
         Err(e) => return usage_error(&e),
     };
-    let root = Path::new(opts.root.as_deref().unwrap_or("."));
+    let default = super::default_root();
+    let root = Path::new(opts.root.as_deref().unwrap_or(&default));
     let mut ws = match load::load_with(root, opts.config.as_deref().map(Path::new)) {
         Ok(ws) => ws,
         Err(e) => return usage_error(&e.to_string()),

@@ -37,8 +37,8 @@ Usage:
   memory-index-lsp hook                          Claude Code hook: hook JSON on stdin, context on stdout
   memory-index-lsp --help | --version
 
-ROOT defaults to the current directory: the folder that contains
-agents/memory-index.md (or the paths set in memory-index.toml).
+ROOT (and --root) default to the nearest folder at or above the current
+directory that holds memory-index.toml or agents/memory-index.md.
 Exit codes: 0 ok, 1 errors found (or a query failed), 2 usage error.
 ";
 
@@ -88,9 +88,32 @@ pub fn run(args: &[String]) -> Option<i32> {
 }
 
 /// The project root for agent-facing commands: `--root`, else
-/// `$CLAUDE_PROJECT_DIR` (as agents' skills set it), else the current directory.
+/// `$CLAUDE_PROJECT_DIR` (as agents' skills set it), else the current
+/// directory; from the latter two, the nearest folder at or above with
+/// `memory-index.toml` or `agents/memory-index.md` (as git, cargo and ruff
+/// find theirs), so a command run in `agents/decisions/` finds the project.
 pub(crate) fn project_root(flag: Option<std::path::PathBuf>) -> std::path::PathBuf {
-    flag.or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(std::path::PathBuf::from)).unwrap_or_else(|| ".".into())
+    if let Some(root) = flag {
+        return root;
+    }
+    let start = std::env::var_os("CLAUDE_PROJECT_DIR").map_or_else(|| std::path::PathBuf::from("."), Into::into);
+    crate::load::find_root(&start).unwrap_or(start)
+}
+
+/// `check`'s and `fix`'s ROOT when none is given: the nearest project folder
+/// at or above the current directory, else the current directory.
+pub(crate) fn default_root() -> String {
+    crate::load::find_root(std::path::Path::new(".")).map_or_else(|| ".".into(), |p| p.display().to_string())
+}
+
+/// Usage error (exit 2) when `ws` has no index and no decision file: the
+/// message says where it looked, so an agent is not told "No match" for a
+/// project it never found.
+pub(crate) fn require_workspace(ws: &crate::model::Workspace, root: &std::path::Path) -> Result<(), i32> {
+    match check::missing_workspace(ws, &root.display().to_string()) {
+        Some(msg) => Err(usage_error(&format!("{msg}; run it inside a project, or pass --root DIR"))),
+        None => Ok(()),
+    }
 }
 
 /// The value of `--root DIR`.

@@ -59,6 +59,9 @@ pub fn run(args: &[String]) -> i32 {
         Ok(ws) => ws,
         Err(e) => return usage_error(&e.to_string()),
     };
+    if let Err(code) = super::require_workspace(&ws, &root) {
+        return code;
+    }
     let threshold = threshold.unwrap_or(ws.config().recall.prompt);
     if paths.is_empty() {
         match default_dir(&root) {

@@ -62,6 +62,9 @@ pub fn run(args: &[String]) -> i32 {
         Ok(ws) => ws,
         Err(e) => return usage_error(&e.to_string()),
     };
+    if let Err(code) = super::require_workspace(&ws, &root) {
+        return code;
+    }
     let mut results: Vec<String> = Vec::new();
     let mut errors: Vec<String> = Vec::new();
     for q in &queries {

@@ -54,10 +54,14 @@ pub fn run(args: &[String]) -> i32 {
     if text.trim().is_empty() {
         return usage_error("search needs a TEXT, e.g. `search how do we mock the database`");
     }
-    let ws = match load::load(&super::project_root(root)) {
+    let root = super::project_root(root);
+    let ws = match load::load(&root) {
         Ok(ws) => ws,
         Err(e) => return usage_error(&e.to_string()),
     };
+    if let Err(code) = super::require_workspace(&ws, &root) {
+        return code;
+    }
     let found = search::search(&ws, &text, limit);
     let out = if json {
         serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())
