@@ -266,3 +266,17 @@ fn commands_find_their_project_from_a_subfolder_and_say_when_there_is_none() {
     assert!(err.contains("no memory index in") && err.contains("pass --root DIR"), "{err}");
     assert!(out(&o).is_empty());
 }
+
+#[test]
+fn section_and_file_modes_accept_what_people_type() {
+    let demo = repo().join("fixtures/demo");
+    let o = cli(&["resolve", ".writing MOCK tests"], &demo);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(out(&o).starts_with("### When Writing Mock Tests\n"), "{}", out(&o));
+    let o = cli(&["resolve", "..testing"], &demo);
+    assert_eq!(o.status.code(), Some(0), "{}", out(&o));
+    assert!(out(&o).starts_with("# Testing Decisions\n"));
+    let o = cli(&["resolve", "..nope"], &demo);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(out(&o).contains("Available:\n  ..api.md"), "{}", out(&o));
+}

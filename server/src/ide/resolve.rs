@@ -192,10 +192,16 @@ fn no_match(ws: &Workspace, q: &TriggerQuery) -> String {
 }
 
 /// Semantic and structural headings titled `title` (without the dot), case-insensitively.
+/// Without an exact title, `.writing cli output` finds `When Writing CLI
+/// Output` (and `How to …`): the title without its prefix, as the trigger reads.
 fn sections_titled(ws: &Workspace, title: &str) -> Vec<HeadingId> {
     let key = normalize(title);
     let b = ws.bindings();
-    b.headings_titled(&key).iter().chain(b.structural_titled(&key)).copied().collect()
+    let exact: Vec<HeadingId> = b.headings_titled(&key).iter().chain(b.structural_titled(&key)).copied().collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    ["when ", "how to "].iter().flat_map(|p| b.headings_titled(&format!("{p}{key}")).iter().copied()).collect()
 }
 
 fn section(ws: &Workspace, title: &str) -> Result<Resolved, String> {
@@ -287,8 +293,13 @@ fn find_file<'a>(ws: &'a Workspace, name: &str) -> Result<&'a SourceFile, String
     if escapes {
         return Err(format!("Refused: '..{name}' is not a file inside {dir}/ (file mode reads decision files only)"));
     }
-    let path = ws.decision_path(name);
-    let Some(f) = ws.file_id(&path).and_then(|id| ws.file(id)).filter(|f| f.decision().is_some()) else {
+    // `..cli` means `..cli.md` when that file exists (decision files are `*.md`).
+    let found = |name: &str| {
+        let path = ws.decision_path(name);
+        ws.file_id(&path).and_then(|id| ws.file(id)).filter(|f| f.decision().is_some())
+    };
+    let with_md = format!("{name}.md");
+    let Some(f) = found(name).or_else(|| (!name.ends_with(".md")).then(|| found(&with_md)).flatten()) else {
         let names: Vec<String> =
             ws.decisions().map(|(_, f, _)| format!("  ..{}", f.path.rsplit('/').next().unwrap_or(&f.path))).collect();
         let mut msg = format!("File '{name}' not found in {dir}/.");
