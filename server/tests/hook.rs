@@ -39,19 +39,6 @@ fn demo(config: &str) -> tempfile::TempDir {
     tmp
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).expect("mkdir");
-    for e in fs::read_dir(from).expect("read_dir") {
-        let e = e.expect("entry");
-        let target = to.join(e.file_name());
-        if e.file_type().expect("type").is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            fs::copy(e.path(), &target).expect("copy");
-        }
-    }
-}
-
 const CONFIG: &str = "[recall]\nprompt = 0.3\ncommand = 0.3\nerror = 0.3\n";
 
 /// The additionalContext of a successful, speaking call.

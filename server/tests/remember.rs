@@ -17,19 +17,6 @@ fn run(args: &[&str], root: &Path) -> Output {
         .expect("run")
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).expect("mkdir");
-    for e in fs::read_dir(from).expect("read_dir") {
-        let e = e.expect("entry");
-        let target = to.join(e.file_name());
-        if e.file_type().expect("type").is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            fs::copy(e.path(), &target).expect("copy");
-        }
-    }
-}
-
 const BODY: &str = "Pin the Rust toolchain in rust-toolchain.toml at the repository root.\n\
 CI and every developer read the same file, so builds agree.\n\
 Bump it in its own commit, after running the full test suite.\n";

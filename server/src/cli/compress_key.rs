@@ -12,7 +12,6 @@ use std::path::PathBuf;
 
 use super::usage_error;
 use crate::ide::compress;
-use crate::load;
 
 /// Runs `compress-key`; returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -29,14 +28,10 @@ pub fn run(args: &[String]) -> i32 {
             s => titles.push(s.to_string()),
         }
     }
-    let root = super::project_root(root);
-    let ws = match load::load(&root) {
-        Ok(ws) => ws,
-        Err(e) => return usage_error(&e.to_string()),
+    let (_, ws) = match super::load_project(root) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
-    if let Err(code) = super::require_workspace(&ws, &root) {
-        return code;
-    }
     if titles.is_empty() {
         titles = ws
             .decisions()

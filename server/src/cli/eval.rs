@@ -12,7 +12,6 @@ use std::path::PathBuf;
 
 use super::usage_error;
 use crate::ide::eval::{self, Metrics, Outcome};
-use crate::load;
 use crate::search::recall::Features;
 
 /// Runs `eval`; returns the exit code.
@@ -57,14 +56,10 @@ pub fn run(args: &[String]) -> i32 {
         Ok(c) => c,
         Err(e) => return usage_error(&format!("{file}: {e}")),
     };
-    let root = super::project_root(root);
-    let ws = match load::load(&root) {
-        Ok(ws) => ws,
-        Err(e) => return usage_error(&e.to_string()),
+    let (_, ws) = match super::load_project(root) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
-    if let Err(code) = super::require_workspace(&ws, &root) {
-        return code;
-    }
     let threshold = threshold.unwrap_or(ws.config().recall.prompt);
     let outcomes = eval::run(&ws, &cases);
     if let Some(out) = features {

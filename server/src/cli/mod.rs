@@ -106,6 +106,18 @@ pub(crate) fn default_root() -> String {
     crate::load::find_root(std::path::Path::new(".")).map_or_else(|| ".".into(), |p| p.display().to_string())
 }
 
+/// Loads the project of an agent command ([`project_root`] of `--root`);
+/// Err is the exit code after a usage error saying why (unreadable root,
+/// no project there).
+pub(crate) fn load_project(
+    flag: Option<std::path::PathBuf>,
+) -> Result<(std::path::PathBuf, crate::model::Workspace), i32> {
+    let root = project_root(flag);
+    let ws = crate::load::load(&root).map_err(|e| usage_error(&e.to_string()))?;
+    require_workspace(&ws, &root)?;
+    Ok((root, ws))
+}
+
 /// Usage error (exit 2) when `ws` has no index and no decision file: the
 /// message says where it looked, so an agent is not told "No match" for a
 /// project it never found.

@@ -17,7 +17,6 @@ use std::path::{Path, PathBuf};
 
 use super::usage_error;
 use crate::ide::recall_stats::{self, Stats};
-use crate::load;
 
 /// Largest transcript read (bytes); the rest of a larger file is not read.
 const MAX_TRANSCRIPT: u64 = 256 << 20;
@@ -54,14 +53,10 @@ pub fn run(args: &[String]) -> i32 {
             s => paths.push(PathBuf::from(s)),
         }
     }
-    let root = super::project_root(root);
-    let ws = match load::load(&root) {
-        Ok(ws) => ws,
-        Err(e) => return usage_error(&e.to_string()),
+    let (root, ws) = match super::load_project(root) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
-    if let Err(code) = super::require_workspace(&ws, &root) {
-        return code;
-    }
     let threshold = threshold.unwrap_or(ws.config().recall.prompt);
     if paths.is_empty() {
         match default_dir(&root) {

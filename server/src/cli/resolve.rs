@@ -17,7 +17,6 @@ use std::path::PathBuf;
 
 use super::usage_error;
 use crate::ide::resolve;
-use crate::load;
 
 /// Runs `resolve`; returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -57,14 +56,10 @@ pub fn run(args: &[String]) -> i32 {
         }
         return usage_error("No queries provided: pass one or more queries, e.g. `resolve when writing mock tests`");
     }
-    let root = super::project_root(root);
-    let ws = match load::load(&root) {
-        Ok(ws) => ws,
-        Err(e) => return usage_error(&e.to_string()),
+    let (_, ws) = match super::load_project(root) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
-    if let Err(code) = super::require_workspace(&ws, &root) {
-        return code;
-    }
     let mut results: Vec<String> = Vec::new();
     let mut errors: Vec<String> = Vec::new();
     for q in &queries {

@@ -11,7 +11,6 @@ use std::path::PathBuf;
 
 use super::usage_error;
 use crate::ide::search;
-use crate::load;
 
 const HELP: &str = "\
 memory-index-lsp search [--root DIR] [--limit N] [--json] TEXT...
@@ -54,14 +53,10 @@ pub fn run(args: &[String]) -> i32 {
     if text.trim().is_empty() {
         return usage_error("search needs a TEXT, e.g. `search how do we mock the database`");
     }
-    let root = super::project_root(root);
-    let ws = match load::load(&root) {
-        Ok(ws) => ws,
-        Err(e) => return usage_error(&e.to_string()),
+    let (_, ws) = match super::load_project(root) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
-    if let Err(code) = super::require_workspace(&ws, &root) {
-        return code;
-    }
     let found = search::search(&ws, &text, limit);
     let out = if json {
         serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())

@@ -23,6 +23,20 @@ pub fn corpus(name: &str) -> Option<PathBuf> {
     }
 }
 
+/// Copies the directory tree `from` into `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir") {
+        let e = e.expect("entry");
+        let target = to.join(e.file_name());
+        if e.file_type().expect("type").is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
 /// Splits a fixture into (path, text) files.
 pub fn files(fixture: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
