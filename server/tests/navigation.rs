@@ -172,8 +172,15 @@ fn completion_in_the_index_and_in_any_markdown() {
     assert_eq!(labels(&base.replace("$0", "/$0")), ["/when", "/how"]);
     assert_eq!(
         labels(&base.replace("$0", "/when $0")),
-        ["beta things", "alpha"],
-        "unindexed heading first, then triggers"
+        ["beta things"],
+        "in the index, only unindexed headings: an existing trigger would be a duplicate"
+    );
+    let skill = "//- agents/memory-index.md\n## agents/decisions/a.md\n/when alpha\n/how beta things | alpha beta\n//- agents/decisions/a.md\n## When Alpha\nx\n## How to Beta Things\ny\n";
+    assert_eq!(labels(&format!("{skill}//- CLAUDE.md\n/when al$0\n")), ["alpha"], "only /when triggers after /when");
+    assert_eq!(
+        labels(&format!("{skill}//- CLAUDE.md\n/how al$0\n")),
+        ["alpha beta"],
+        "an extra of a /how entry after /how"
     );
     let (ws, f, o) = cursor(&base.replace("$0", "/when $0"));
     let first = complete(&ws, f, o).remove(0);

@@ -1,14 +1,14 @@
 //! Completion: operators, triggers, `.Title` and `..file.md` targets, and index section paths.
 //!
-//! In the index, after `/when `/`/how `: first the semantic headings of the
+//! In the index, after `/when `/`/how `: the semantic headings of the
 //! section's file that no entry binds (the item inserts the exact trigger
-//! that binds them), then existing triggers; after `/` at the start of a
-//! line: the two operators; after `## `: decision files without a section,
-//! then the others. In any Markdown file, after `/when ` or `/how `: existing
-//! triggers and extras ranked by the resolver's own fuzzy matching, then the
-//! decisions whose title or section words match (the one ranking,
-//! `search::recall`); after
-//! `/when .`: heading titles; after `/when ..`: decision file names.
+//! that binds them), never an existing trigger (it would be a duplicate);
+//! after `/` at the start of a line: the two operators; after `## `:
+//! decision files without a section, then the others. In any other Markdown
+//! file, after `/when ` or `/how `: existing triggers and extras of that
+//! operator ranked by the resolver's own fuzzy matching, then the decisions
+//! whose title or section words match (the one ranking, `search::recall`);
+//! after `/when .`: heading titles; after `/when ..`: decision file names.
 
 use super::hover;
 use crate::model::bind::section_path;
@@ -200,10 +200,18 @@ fn triggers(
             }
         }
     }
-    // Existing triggers and extras, ranked as (score, entry, slot) before any
-    // item is built: only the shown ones allocate. Candidates lacking a
-    // letter of the query are skipped before the fuzzy engine runs.
-    // Large indexes are scored on every core (in order-preserving chunks).
+    // In the index, an existing trigger or extra would be a duplicate entry
+    // (and one of the other operator an orphan): only the unindexed
+    // headings above are offered there.
+    if in_index_section {
+        items.sort_by_key(|x| std::cmp::Reverse(x.1));
+        return items.into_iter().map(|x| x.2).take(MAX_ITEMS).collect();
+    }
+    // Elsewhere: existing triggers and extras of the typed operator, ranked as
+    // (score, entry, slot) before any item is built: only the shown ones
+    // allocate. Candidates lacking a letter of the query are skipped before
+    // the fuzzy engine runs. Large indexes are scored on every core (in
+    // order-preserving chunks).
     let needed = fuzzy::required_letters(typed);
     let words = ws.cached(Depends::IndexAndDecisions, CandidateLetters::of);
     let score_chunk = |chunk: &[(u32, u32, u128)]| {
@@ -214,6 +222,9 @@ fn triggers(
                 continue;
             }
             let e = &b.entries[i as usize];
+            if e.op.token() != op {
+                continue;
+            }
             let word = if slot == 0 { &e.trigger } else { &e.extras[slot as usize - 1] };
             let score = if typed.trim().is_empty() { Some(0) } else { prepared.score(word) };
             if let Some(s) = score {
@@ -258,6 +269,9 @@ fn triggers(
     if typed.split_whitespace().any(|w| w.chars().count() >= 3) && out.len() < MAX_ITEMS {
         for r in recall(ws, typed, WORD_ITEMS).into_iter().filter(|r| r.confidence >= WORD_MIN_CONFIDENCE) {
             let e = b.entry(r.entry);
+            if e.op.token() != op {
+                continue;
+            }
             if out.len() >= MAX_ITEMS || out.iter().any(|i| i.label == e.trigger) {
                 continue;
             }
