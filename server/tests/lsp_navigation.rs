@@ -173,3 +173,62 @@ fn rename_over_stdio_with_versioned_document_changes_and_refusal() {
     assert!(refused["error"]["message"].as_str().is_some_and(|m| m.contains("already exists")), "{refused}");
     assert_eq!(c.shutdown(), Some(0));
 }
+
+/// Completion items carry a kind; a multi-word insert is an escaped snippet
+/// for clients that take snippets (Neovim inserts only the first word of a
+/// plain text edit) and plain text for the others; the typed text itself is
+/// never an item; quick fixes answer for a diagnostic the client names even
+/// with the cursor outside its range (Neovim, column 1).
+#[test]
+fn completion_items_insert_whole_triggers_and_fixes_follow_named_diagnostics() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let notes = root.join("NOTES.md");
+    let text = "Recall first:\n/when writ\n";
+    std::fs::write(&notes, text).expect("write");
+    for snippets in [true, false] {
+        let mut c = Client::spawn();
+        let caps = json!({"textDocument": {"completion": {"completionItem": {"snippetSupport": snippets}}}});
+        c.initialize(&root, true, caps);
+        let doc = uri(&notes);
+        c.notify("textDocument/didOpen", json!({"textDocument": {"uri": doc, "languageId": "markdown", "version": 1, "text": text}}));
+        let r = c.request("textDocument/completion", json!({"textDocument": {"uri": doc}, "position": pos(1, 10)}));
+        let items = r["result"].as_array().expect("items").clone();
+        let first = &items[0];
+        assert_eq!(first["label"], "writing mock tests", "{items:?}");
+        assert_eq!(first["kind"], 18, "Reference");
+        assert_eq!(first["textEdit"]["newText"], "writing mock tests");
+        assert_eq!(first["insertTextFormat"], if snippets { 2 } else { 1 }, "{first}");
+        assert!(first.get("filterText").is_none(), "the server filters: {first}");
+        assert!(!items.iter().any(|i| i["label"] == "writ"), "never the typed text: {items:?}");
+        // The operators are keywords.
+        let index_path = root.join("agents/memory-index.md");
+        let index = uri(&index_path);
+        let index_text = std::fs::read_to_string(&index_path).expect("index");
+        let line = index_text.lines().position(|l| l == "/how split slow test suites").expect("line") as u32;
+        let edited = index_text.replacen("/how split slow test suites\n", "/how split slow test suites\n/wh\n", 1);
+        c.notify("textDocument/didOpen", json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": edited}}));
+        let r = c.request("textDocument/completion", json!({"textDocument": {"uri": index}, "position": pos(line + 1, 3)}));
+        assert_eq!(r["result"][0]["label"], "/when");
+        assert_eq!(r["result"][0]["kind"], 14, "Keyword");
+        assert_eq!(c.shutdown(), Some(0));
+    }
+    // Quick fixes at column 1 of an unindexed heading, the diagnostic named in the context.
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let ops = uri(&root.join("agents/decisions/operations.md"));
+    let d = c.diagnostics(&ops, |d| !d.is_empty());
+    let diag = d.iter().find(|x| x["code"] == "unindexed-heading").expect("unindexed-heading").clone();
+    assert!(diag["range"]["start"]["character"].as_u64() > Some(0));
+    let line = diag["range"]["start"]["line"].clone();
+    let at = json!({"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}});
+    let titles = |r: &Value| -> Vec<String> {
+        r["result"].as_array().map_or(Vec::new(), |a| a.iter().filter_map(|x| x["title"].as_str().map(String::from)).collect())
+    };
+    let without = c.request("textDocument/codeAction", json!({"textDocument": {"uri": ops}, "range": at, "context": {"diagnostics": [], "only": ["quickfix"]}}));
+    assert!(titles(&without).is_empty(), "nothing under the cursor: {without}");
+    let named = c.request("textDocument/codeAction", json!({"textDocument": {"uri": ops}, "range": at, "context": {"diagnostics": [diag], "only": ["quickfix"]}}));
+    let t = titles(&named);
+    assert!(t.iter().any(|t| t.contains("to the index")) && t.iter().any(|t| t.contains("structural")), "{t:?}");
+    assert_eq!(c.shutdown(), Some(0));
+}

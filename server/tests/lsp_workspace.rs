@@ -66,21 +66,94 @@ fn configuration_from_init_options_and_did_change_configuration() {
     assert_eq!(c.shutdown(), Some(0));
 }
 
+/// A client that pulls per document (Neovim 0.11, eglot) pulls its open
+/// documents and is pushed every other file; opening a file hands it over to
+/// the pull (its pushed set is cleared), closing it pushes it again.
 #[test]
-fn pull_diagnostics_for_clients_that_ask() {
+fn per_document_pullers_get_unopened_files_pushed_and_never_both() {
     let tmp = demo_copy();
     let root = tmp.path().canonicalize().expect("canon");
     let mut c = Client::spawn();
     let init = c.initialize(&root, false, json!({"textDocument": {"diagnostic": {"dynamicRegistration": false}}}));
     assert_eq!(init["result"]["capabilities"]["diagnosticProvider"]["workspaceDiagnostics"], true);
-    let ops = uri(&root.join("agents/decisions/operations.md"));
+    let ops_path = root.join("agents/decisions/operations.md");
+    let ops = uri(&ops_path);
+    // Never opened: pushed.
+    c.diagnostics(&ops, |d| has(d, "unindexed-heading"));
+    // Opened: the pushed set is cleared and the pull answers.
+    let text = fs::read_to_string(&ops_path).expect("read");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": ops, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    c.diagnostics(&ops, |d| d.is_empty());
     let r = c.request("textDocument/diagnostic", json!({"textDocument": {"uri": ops}}));
     assert_eq!(r["result"]["kind"], "full");
     assert_eq!(r["result"]["items"][0]["code"], "unindexed-heading");
+    // While open, an edit that changes its diagnostics is not pushed.
+    let pushes = |c: &Client| {
+        c.seen
+            .iter()
+            .filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == ops)
+            .count()
+    };
+    let before = pushes(&c);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": ops, "version": 2}, "contentChanges": [{"text": "# Operations\n\n## When Brand New\n"}]}),
+    );
+    let r = c.request("textDocument/diagnostic", json!({"textDocument": {"uri": ops}}));
+    assert!(r["result"]["items"].as_array().is_some_and(|a| !a.is_empty()), "{r}");
+    c.request("textDocument/hover", json!({"textDocument": {"uri": ops}, "position": {"line": 0, "character": 0}}));
+    assert_eq!(pushes(&c), before, "an open document's diagnostics are pulled, not pushed");
+    // Closed: it falls back to the disk and is pushed again.
+    c.notify("textDocument/didClose", json!({"textDocument": {"uri": ops}}));
+    c.diagnostics(&ops, |d| has(d, "unindexed-heading"));
+    // A file that changes because an open one changed is pushed too: the pull
+    // of the index does not swallow the decision file's new finding.
+    let index_path = root.join("agents/memory-index.md");
+    let index = uri(&index_path);
+    let index_text = fs::read_to_string(&index_path).expect("read");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": index_text}}),
+    );
+    let fixed = format!("{index_text}\n## agents/decisions/operations.md\n\n/how page the on-call engineer\n");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": index, "version": 2}, "contentChanges": [{"text": fixed}]}),
+    );
+    c.request("textDocument/diagnostic", json!({"textDocument": {"uri": index}}));
+    c.diagnostics(&ops, |d| !has(d, "unindexed-heading"));
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+/// A client that pulls workspace diagnostics gets every file by pulling:
+/// what was pushed before is cleared, and nothing is pushed after.
+#[test]
+fn workspace_pullers_get_nothing_pushed() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut c = Client::spawn();
+    c.initialize(&root, false, json!({"textDocument": {"diagnostic": {"dynamicRegistration": false}}}));
+    let ops_path = root.join("agents/decisions/operations.md");
+    let ops = uri(&ops_path);
+    c.diagnostics(&ops, |d| has(d, "unindexed-heading"));
     let w = c.request("workspace/diagnostic", json!({"previousResultIds": []}));
     let items = w["result"]["items"].as_array().expect("items");
     assert!(items.len() >= 5, "every index and decision file: {}", items.len());
-    assert!(!c.seen.iter().any(|m| m["method"] == "textDocument/publishDiagnostics"), "no push in pull mode");
+    let before = c.seen.len();
+    c.diagnostics(&ops, |d| d.is_empty());
+    fs::write(&ops_path, "# Operations\n\n## When Brand New\n").expect("write");
+    std::thread::sleep(Duration::from_millis(1500));
+    let w = c.request("workspace/diagnostic", json!({"previousResultIds": []}));
+    assert!(w["result"]["items"].as_array().is_some_and(|a| !a.is_empty()));
+    let pushed: Vec<&Value> = c.seen[before..]
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .filter(|m| m["params"]["diagnostics"].as_array().is_none_or(|d| !d.is_empty()))
+        .collect();
+    assert!(pushed.is_empty(), "only clears once the client pulls the workspace: {pushed:?}");
     assert_eq!(c.shutdown(), Some(0));
 }
 

@@ -9,7 +9,8 @@
 -- Environment:
 --   SERVER          the server binary (default: memory-index-lsp on PATH)
 --   MI_NVIM_CHECKS  comma-separated checks that must pass (default: all):
---                   diagnostics,completion,hover,definition,rename,fixall
+--                   diagnostics,unopened,completion,accept,quickfix,
+--                   hover,definition,rename,fixall
 --                   The others still run and are reported, but do not fail.
 --                   The plugin and client start are always required.
 --   MI_NVIM_TIMEOUT timeout per wait in milliseconds (default 15000)
@@ -38,7 +39,8 @@ end
 vim.o.shadafile = 'NONE'
 vim.o.swapfile = false
 
-local all_checks = { 'diagnostics', 'completion', 'hover', 'definition', 'rename', 'fixall' }
+local all_checks =
+  { 'diagnostics', 'unopened', 'completion', 'accept', 'quickfix', 'hover', 'definition', 'rename', 'fixall' }
 local required = {}
 local spec = os.getenv('MI_NVIM_CHECKS')
 if spec == nil or vim.trim(spec) == '' or vim.trim(spec) == 'all' then
@@ -208,6 +210,26 @@ check('diagnostics', function()
     got and (#diags .. ' on the index, codes: ' .. table.concat(vim.tbl_keys(codes), ' ')) or ('none after ' .. timeout .. ' ms')
 end)
 
+-- 3b. Diagnostics of a decision file that was never opened arrive too (the
+-- server pushes what a per-document puller will not pull), as
+-- :lua vim.diagnostic.setqflist() would list them.
+check('unopened', function()
+  local ops = vim.fs.joinpath(decisions_dir, 'operations.md')
+  local found
+  local got = vim.wait(timeout, function()
+    for _, d in ipairs(vim.diagnostic.get(nil)) do
+      if vim.api.nvim_buf_get_name(d.bufnr) == ops and d.code == 'unindexed-heading' then
+        found = d
+        return true
+      end
+    end
+    return false
+  end, 50)
+  return got and not vim.api.nvim_buf_is_loaded(found.bufnr),
+    got and ('agents/decisions/operations.md:' .. (found.lnum + 1) .. ' ' .. found.code .. ', buffer not loaded')
+      or ('no diagnostics for the unopened ' .. ops .. ' after ' .. timeout .. ' ms')
+end)
+
 --- Runs `fn(entry)` over the entries until it returns a truthy detail.
 local function first_entry(fn)
   local last_err = 'no entries in the index'
@@ -305,6 +327,139 @@ check('completion', function()
   return #items > 0,
     #items > 0 and (#items .. ' items, first: ' .. table.concat(labels, ' | '))
       or ((err or 'no items') .. (caps.completionProvider and '' or ' (server has no completionProvider)'))
+end)
+
+-- 7b. Accepting a multi-word trigger from the completion menu, with real
+-- keys in a second (embedded) Neovim and its own completion
+-- (vim.lsp.completion): the whole trigger lands in the buffer.
+check('accept', function()
+  local child = vim.fn.jobstart({ vim.v.progpath, '--embed', '--headless', '--clean', '-n' }, { rpc = true })
+  if child <= 0 then
+    return false, 'cannot start an embedded Neovim'
+  end
+  local function lua(code, ...)
+    return vim.rpcrequest(child, 'nvim_exec_lua', code, { ... })
+  end
+  local ok, res, detail = pcall(function()
+    lua([[
+      local root, server, index = ...
+      vim.opt.runtimepath:prepend(root)
+      vim.cmd.runtime('plugin/memory_index.lua')
+      require('memory_index').setup({ cmd = { server, 'serve' } })
+      vim.cmd.edit(vim.fn.fnameescape(index))
+      vim.o.completeopt = 'menuone,noselect'
+    ]], plugin_root, server, index_path)
+    local attached = vim.wait(timeout, function()
+      return lua([[
+        local c = vim.lsp.get_clients({ bufnr = 0 })[1]
+        if c and c.initialized then
+          vim.lsp.completion.enable(true, c.id, 0, { autotrigger = false })
+          return true
+        end
+        return false
+      ]])
+    end, 100)
+    if not attached then
+      return false, 'no client in the embedded Neovim'
+    end
+    -- A new line in the section of the file with an unindexed multi-word heading.
+    local row = lua([[
+      local lines = vim.api.nvim_buf_get_lines(0, 0, -1, true)
+      for i, l in ipairs(lines) do
+        if l == '## agents/decisions/testing.md' then
+          vim.api.nvim_buf_set_lines(0, i, i, true, { '/when testi' })
+          vim.api.nvim_win_set_cursor(0, { i + 1, 0 })
+          return i
+        end
+      end
+    ]])
+    if not row then
+      return false, 'no testing.md section in the index'
+    end
+    vim.rpcrequest(child, 'nvim_input', 'A<C-x><C-o>')
+    local items
+    local shown = vim.wait(timeout, function()
+      items = lua([[return vim.fn.pumvisible() == 1 and vim.fn.complete_info({ 'items' }).items or nil]])
+      return items ~= nil and items ~= vim.NIL
+    end, 50)
+    if not shown then
+      return false, 'no completion menu after /when testi'
+    end
+    local pick
+    for i, it in ipairs(items) do
+      if it.abbr == 'testing payment webhooks' then
+        pick = i
+      end
+    end
+    if not pick then
+      return false, 'menu lacks "testing payment webhooks": ' .. vim.inspect(vim.tbl_map(function(i) return i.abbr end, items))
+    end
+    vim.rpcrequest(child, 'nvim_input', string.rep('<C-n>', pick) .. '<C-y><Esc>')
+    local line
+    local whole = vim.wait(timeout, function()
+      line = lua('return vim.api.nvim_buf_get_lines(0, ..., ... + 1, true)[1]', row)
+      return line == '/when testing payment webhooks'
+    end, 50)
+    local kind = items[pick].kind
+    return whole and kind ~= 'Unknown',
+      ('line after accepting: %q, kind %s'):format(line, kind)
+  end)
+  pcall(vim.fn.jobstop, child)
+  if not ok then
+    return false, 'Lua error: ' .. tostring(res)
+  end
+  return res, detail
+end)
+
+-- 7c. Quick fixes of an unindexed heading with the cursor at column 1 of its
+-- line (outside the title the diagnostic underlines), through
+-- vim.lsp.buf.code_action and vim.ui.select as a user would see them.
+check('quickfix', function()
+  local ops = vim.fs.joinpath(decisions_dir, 'operations.md')
+  vim.cmd.edit(vim.fn.fnameescape(ops))
+  local obuf = vim.api.nvim_get_current_buf()
+  if vim.bo[obuf].filetype ~= 'markdown' then
+    vim.bo[obuf].filetype = 'markdown'
+  end
+  -- The file was known (pushed) before it was opened: wait for the client to
+  -- attach to its buffer, then for the diagnostic.
+  vim.wait(timeout, function()
+    return #vim.lsp.get_clients({ bufnr = obuf, name = mi.name }) > 0
+  end, 50)
+  local diag
+  vim.wait(timeout, function()
+    for _, d in ipairs(vim.diagnostic.get(obuf)) do
+      if d.code == 'unindexed-heading' then
+        diag = d
+        return true
+      end
+    end
+    return false
+  end, 50)
+  if not diag then
+    vim.cmd.buffer(buf)
+    return false, 'no unindexed-heading diagnostic in the opened ' .. ops
+  end
+  vim.api.nvim_win_set_cursor(0, { diag.lnum + 1, 0 })
+  local titles
+  local select = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    titles = {}
+    for _, it in ipairs(items) do
+      titles[#titles + 1] = opts.format_item and opts.format_item(it) or tostring(it)
+    end
+    on_choice(nil)
+  end
+  vim.lsp.buf.code_action()
+  vim.wait(timeout, function()
+    return titles ~= nil
+  end, 50)
+  vim.ui.select = select
+  vim.cmd.buffer(buf)
+  local joined = table.concat(titles or {}, ' | ')
+  local add = joined:find('to the index', 1, true) ~= nil
+  local structural = joined:lower():find('structural', 1, true) ~= nil
+  return add and structural, ('at %d:1: %s'):format(diag.lnum + 1, joined ~= '' and joined or 'no actions')
 end)
 
 -- 8. :MemoryIndexFixAll makes the server edit the buffer (workspace/applyEdit).

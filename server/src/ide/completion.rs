@@ -30,11 +30,28 @@ const WORD_MIN_CONFIDENCE: f64 = crate::ide::search::FLOOR;
 /// Candidates from which trigger completion scores on every core.
 const PARALLEL_FROM: usize = 8192;
 
+/// What a completion item inserts, so a client can show its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    /// `/when` or `/how`.
+    Operator,
+    /// A trigger: an existing trigger or extra, or the one an unindexed heading needs.
+    Trigger,
+    /// `.Title`: a heading of a decision file.
+    Title,
+    /// `..file.md` or a section's `agents/decisions/file.md` path.
+    File,
+}
+
 /// One completion item: what to show and the edit that inserts it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Item {
     pub label: String,
+    pub kind: ItemKind,
     pub range: TextRange,
+    /// Text a client filters by, when the label does not start with what the
+    /// range covers (an item that replaces the operator too).
+    pub filter: Option<String>,
     pub insert: String,
     pub detail: Option<String>,
     pub documentation: Option<String>,
@@ -61,7 +78,9 @@ pub fn complete(ws: &Workspace, file: FileId, offset: usize) -> Vec<Item> {
                 .filter(|(_, p)| typed.is_empty() || fuzzy::score(typed, p).is_some())
                 .map(|(_, p)| Item {
                     label: p.clone(),
+                    kind: ItemKind::File,
                     range: TextRange::new(start, offset),
+                    filter: None,
                     insert: p,
                     detail: None,
                     documentation: None,
@@ -77,7 +96,9 @@ pub fn complete(ws: &Workspace, file: FileId, offset: usize) -> Vec<Item> {
                 .filter(|op| op.starts_with(t))
                 .map(|op| Item {
                     label: op.trim().into(),
+                    kind: ItemKind::Operator,
                     range: TextRange::new(start, offset),
+                    filter: None,
                     insert: (*op).into(),
                     detail: None,
                     documentation: None,
@@ -101,7 +122,9 @@ pub fn complete(ws: &Workspace, file: FileId, offset: usize) -> Vec<Item> {
             .filter(|n| name.is_empty() || fuzzy::score(name, n).is_some())
             .map(|n| Item {
                 label: format!("..{n}"),
+                kind: ItemKind::File,
                 range,
+                filter: None,
                 insert: format!("..{n}"),
                 detail: None,
                 documentation: None,
@@ -120,7 +143,9 @@ pub fn complete(ws: &Workspace, file: FileId, offset: usize) -> Vec<Item> {
                         s,
                         Item {
                             label: label.clone(),
+                            kind: ItemKind::Title,
                             range,
+                            filter: None,
                             insert: label,
                             detail: Some(d.path.clone()),
                             documentation: None,
@@ -179,10 +204,11 @@ fn triggers(
                 let score = if typed.trim().is_empty() { Some(0) } else { fuzzy::score(typed, &trigger) };
                 if let Some(s) = score {
                     // The operator follows the heading: replace `/when` with `/how` when needed.
-                    let (r, insert) = if hop.token() == op {
-                        (range, trigger.clone())
+                    let (r, insert, filter) = if hop.token() == op {
+                        (range, trigger.clone(), None)
                     } else {
-                        (TextRange::new(range.start - op.len() - 1, range.end), format!("{} {trigger}", hop.token()))
+                        let r = TextRange::new(range.start - op.len() - 1, range.end);
+                        (r, format!("{} {trigger}", hop.token()), Some(format!("{op} {trigger}")))
                     };
                     let doc = hover::preview(ws, hid);
                     items.push((
@@ -190,7 +216,9 @@ fn triggers(
                         s,
                         Item {
                             label: trigger,
+                            kind: ItemKind::Trigger,
                             range: r,
+                            filter,
                             insert,
                             detail: Some(format!("unindexed: {}", h.title)),
                             documentation: doc,
@@ -260,7 +288,7 @@ fn triggers(
         let e = &b.entries[i];
         let word = if slot == 0 { &e.trigger } else { &e.extras[slot - 1] };
         let detail = e.heading.and_then(|h| ws.heading(h)).map(|h| h.title.clone());
-        out.push(Item { label: word.clone(), range, insert: word.clone(), detail, documentation: None });
+        out.push(Item { label: word.clone(), kind: ItemKind::Trigger, range, filter: None, insert: word.clone(), detail, documentation: None });
     }
     // Then the decisions whose words (title, section) match what was typed,
     // by the one ranking (`search::recall`), for words that are not in any
@@ -276,7 +304,7 @@ fn triggers(
                 continue;
             }
             let detail = ws.heading(r.heading).map(|h| format!("{} (matches its section)", h.title));
-            out.push(Item { label: e.trigger.clone(), range, insert: e.trigger.clone(), detail, documentation: None });
+            out.push(Item { label: e.trigger.clone(), kind: ItemKind::Trigger, range, filter: None, insert: e.trigger.clone(), detail, documentation: None });
         }
     }
     out.dedup_by(|a, b| a.label == b.label);

@@ -8,11 +8,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use tower_lsp_server::ls_types::{
-    CodeDescription, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position,
-    Range, TextEdit as LspEdit, Uri, WorkspaceEdit,
+    CodeDescription, CompletionItem, CompletionItemKind, CompletionTextEdit, Diagnostic, DiagnosticRelatedInformation,
+    DiagnosticSeverity, Documentation, InsertTextFormat, Location, MarkupContent, MarkupKind, NumberOrString,
+    Position, Range, TextEdit as LspEdit, Uri, WorkspaceEdit,
 };
 
 use crate::edit::FileEdit;
+use crate::ide::completion::{Item, ItemKind};
 use crate::model::{SourceFile, Workspace};
 use crate::rules::{Finding, Severity};
 use crate::text::{Encoding, LineCol, TextRange};
@@ -97,4 +99,43 @@ pub fn workspace_edit(ws: &Workspace, root: &Path, changes: &[FileEdit], enc: En
         }
     }
     WorkspaceEdit { changes: Some(map), document_changes: None, change_annotations: None }
+}
+
+/// A completion item: its kind, its rank as `sortText`, and a text edit over
+/// what was typed. A multi-word insert is an escaped snippet when the client
+/// takes snippets (Neovim inserts only the first word of a plain text edit);
+/// no `filterText` unless the engine gives one, so clients that filter by it
+/// (Neovim: by prefix) keep the server's fuzzy matches.
+pub fn completion_item(file: &SourceFile, it: Item, rank: usize, enc: Encoding, snippets: bool) -> CompletionItem {
+    let snippet = snippets && it.insert.contains(char::is_whitespace);
+    let new_text = if snippet { escape_snippet(&it.insert) } else { it.insert };
+    CompletionItem {
+        label: it.label,
+        kind: Some(match it.kind {
+            ItemKind::Operator => CompletionItemKind::KEYWORD,
+            ItemKind::Trigger | ItemKind::Title => CompletionItemKind::REFERENCE,
+            ItemKind::File => CompletionItemKind::FILE,
+        }),
+        detail: it.detail,
+        documentation: it
+            .documentation
+            .map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
+        sort_text: Some(format!("{rank:04}")),
+        filter_text: it.filter,
+        insert_text_format: Some(if snippet { InsertTextFormat::SNIPPET } else { InsertTextFormat::PLAIN_TEXT }),
+        text_edit: Some(CompletionTextEdit::Edit(LspEdit { range: range(file, it.range, enc), new_text })),
+        ..Default::default()
+    }
+}
+
+/// Text as a snippet that inserts exactly that text (`$`, `}` and `\` escaped).
+pub fn escape_snippet(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '$' | '}' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -7,7 +7,18 @@
 //! overtake each other and leave the editor showing an older text's
 //! diagnostics. Open documents' versions go with their diagnostics, so a
 //! client can drop a set that no longer matches its text.
+//!
+//! Which file's diagnostics go which way, by client (README "Diagnostics"):
+//! - a client that does not pull gets every file pushed;
+//! - a client that pulls per document (Neovim 0.11, Emacs eglot 1.17+) pulls
+//!   its open documents and gets every other file pushed; opening a file
+//!   clears its pushed set (the pull takes over), closing it pushes it again;
+//! - a client that pulls workspace diagnostics (it sent `workspace/diagnostic`)
+//!   gets nothing pushed and its pushed sets cleared.
+//!
+//! So no file is ever reported both ways, and no file goes unreported.
 
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::Notify;
@@ -22,25 +33,60 @@ pub type Batch = (Uri, Vec<Diagnostic>, Option<i32>);
 
 /// Runs until the runtime stops: waits to be woken, then publishes what changed.
 pub async fn run(client: Client, state: Arc<Mutex<State>>, caps: Arc<Mutex<ClientCaps>>, wake: Arc<Notify>) {
+    // Files whose last pushed set (to a puller) was not empty.
+    let mut pushed: HashSet<Uri> = HashSet::new();
     loop {
         wake.notified().await;
         // Let notifications already queued behind the one that woke us apply first.
         tokio::task::yield_now().await;
-        let batches = lock(&state).take_changed();
+        let (batches, open, workspace_pull) = {
+            let mut st = lock(&state);
+            let batches = st.take_changed();
+            (batches, st.docs.keys().cloned().collect::<HashSet<Uri>>(), st.workspace_pull)
+        };
         let caps = lock(&caps).clone();
-        send(&client, &caps, batches).await;
+        if caps.pull_diagnostics {
+            to_puller(&client, &caps, batches, &open, workspace_pull, &mut pushed).await;
+        } else {
+            for (uri, diags, version) in batches {
+                client.publish_diagnostics(uri, diags, version).await;
+            }
+        }
     }
 }
 
-/// Publishes (push mode) or asks the client to pull again (pull mode).
-async fn send(client: &Client, caps: &ClientCaps, batches: Vec<Batch>) {
-    if caps.pull_diagnostics {
-        if caps.diagnostic_refresh && !batches.is_empty() {
-            let _ = client.workspace_diagnostic_refresh().await;
-        }
+/// A pulling client: asks it to pull again, and pushes what it will not
+/// pull (files it has not opened), per the module's matrix.
+async fn to_puller(
+    client: &Client,
+    caps: &ClientCaps,
+    batches: Vec<Batch>,
+    open: &HashSet<Uri>,
+    workspace_pull: bool,
+    pushed: &mut HashSet<Uri>,
+) {
+    if caps.diagnostic_refresh && !batches.is_empty() {
+        let _ = client.workspace_diagnostic_refresh().await;
+    }
+    let taken_over: Vec<Uri> = pushed.iter().filter(|u| workspace_pull || open.contains(*u)).cloned().collect();
+    for uri in taken_over {
+        pushed.remove(&uri);
+        client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+    if workspace_pull {
         return;
     }
-    for (uri, diags, version) in batches {
-        client.publish_diagnostics(uri, diags, version).await;
+    for (uri, diags, _) in batches {
+        if open.contains(&uri) {
+            continue;
+        }
+        if diags.is_empty() {
+            if pushed.remove(&uri) {
+                client.publish_diagnostics(uri, diags, None).await;
+            }
+        } else {
+            pushed.insert(uri.clone());
+            client.publish_diagnostics(uri, diags, None).await;
+        }
     }
 }

@@ -45,6 +45,10 @@ pub struct ClientCaps {
     pub progress: bool,
     pub document_changes: bool,
     pub code_action_resolve: bool,
+    /// Completion items may be snippets: multi-word inserts are sent as
+    /// (escaped) snippets, which clients such as Neovim insert whole, where
+    /// a plain text edit keeps only its first word.
+    pub snippets: bool,
 }
 
 /// The server: the client handle and the shared state.
@@ -381,6 +385,13 @@ impl LanguageServer for Backend {
                 .and_then(|t| t.code_action.as_ref())
                 .and_then(|a| a.resolve_support.as_ref())
                 .is_some_and(|r| r.properties.iter().any(|p| p == "edit")),
+            snippets: c
+                .text_document
+                .as_ref()
+                .and_then(|t| t.completion.as_ref())
+                .and_then(|c| c.completion_item.as_ref())
+                .and_then(|i| i.snippet_support)
+                .unwrap_or(false),
         };
         *lock(&self.caps) = caps.clone();
         {
@@ -579,7 +590,7 @@ impl LanguageServer for Backend {
             st.docs.remove(&uri);
             if let Some((i, rel)) = st.locate_uri(&uri) {
                 st.refresh_from_disk(i, &rel);
-                st.mark_dirty(i);
+                st.forget_published(i, &rel);
             }
         }
         self.wake.notify_one();
@@ -628,6 +639,8 @@ impl LanguageServer for Backend {
                 None => Vec::new(),
             }
         };
+        // What the check found in files this pull does not cover goes out by push.
+        self.wake.notify_one();
         Ok(DocumentDiagnosticReportResult::Report(DocumentDiagnosticReport::Full(
             RelatedFullDocumentDiagnosticReport {
                 related_documents: None,
@@ -637,7 +650,8 @@ impl LanguageServer for Backend {
     }
 
     async fn workspace_diagnostic(&self, _: WorkspaceDiagnosticParams) -> Result<WorkspaceDiagnosticReportResult> {
-        off_thread(&self.state, "workspace/diagnostic", |st| {
+        let report = off_thread(&self.state, "workspace/diagnostic", |st| {
+            st.workspace_pull = true;
             let mut items = Vec::new();
             for i in 0..st.roots.len() {
                 guarded("diagnostic", || {
@@ -659,7 +673,10 @@ impl LanguageServer for Backend {
             }
             Ok(WorkspaceDiagnosticReportResult::Report(WorkspaceDiagnosticReport { items }))
         })
-        .await
+        .await;
+        // Sets pushed before the client pulled the workspace are cleared now.
+        self.wake.notify_one();
+        report
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
@@ -676,11 +693,19 @@ impl LanguageServer for Backend {
             let Some(file) = root.ws.file(file_id) else { return out };
             let want = convert::text_range(file, params.range, st.enc);
             if wants(&CodeActionKind::QUICKFIX) {
+                // A finding's fixes are offered anywhere in its range, and for
+                // every diagnostic the client names (Neovim names those of the
+                // cursor's line, so column 1 of a flagged heading works too).
+                let named = &params.context.diagnostics;
                 for f in rules::findings(&root.ws).iter().filter(|f| f.file == file_id) {
-                    if f.range.end < want.start || f.range.start > want.end {
+                    let diag = convert::diagnostic(&root.ws, &root.path, f, st.enc);
+                    let touches = f.range.end >= want.start && f.range.start <= want.end;
+                    let is_named = diag
+                        .as_ref()
+                        .is_some_and(|d| named.iter().any(|n| n.code == d.code && n.range == d.range));
+                    if !touches && !is_named {
                         continue;
                     }
-                    let diag = convert::diagnostic(&root.ws, &root.path, f, st.enc);
                     let mut fixes = f.fixes.clone();
                     if f.rule == rules::Rule::UnindexedHeading {
                         fixes.extend(compressed_entry_fix(&root.ws, f));
@@ -793,6 +818,7 @@ impl LanguageServer for Backend {
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let p = params.text_document_position;
+        let snippets = self.caps().snippets;
         let st = lock(&self.state);
         let Some((i, file, offset)) = at_position(&st, &p.text_document.uri, p.position) else { return Ok(None) };
         let root = &st.roots[i];
@@ -801,20 +827,7 @@ impl LanguageServer for Backend {
             let items: Vec<CompletionItem> = completion::complete(&root.ws, file, offset)
                 .into_iter()
                 .enumerate()
-                .map(|(n, it)| CompletionItem {
-                    label: it.label.clone(),
-                    detail: it.detail,
-                    documentation: it
-                        .documentation
-                        .map(|d| Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: d })),
-                    sort_text: Some(format!("{n:04}")),
-                    filter_text: Some(it.insert.clone()),
-                    text_edit: Some(CompletionTextEdit::Edit(TextEdit {
-                        range: convert::range(f, it.range, st.enc),
-                        new_text: it.insert,
-                    })),
-                    ..Default::default()
-                })
+                .map(|(n, it)| convert::completion_item(f, it, n, st.enc, snippets))
                 .collect();
             (!items.is_empty()).then_some(CompletionResponse::Array(items))
         })

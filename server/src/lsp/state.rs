@@ -48,8 +48,13 @@ pub struct State {
     pub docs: HashMap<Uri, Doc>,
     /// The client's settings (initializationOptions / workspace/configuration).
     pub client_config: Option<ConfigPatch>,
-    /// Diagnostics to clear, of roots that were removed.
-    pub cleared: Vec<(Uri, Vec<Diagnostic>)>,
+    /// Diagnostics computed but not sent yet: the cleared files of removed
+    /// roots, and changes a pull request found (which the publisher still
+    /// owes a client that pulls per document only).
+    pub pending: Vec<(Uri, Vec<Diagnostic>)>,
+    /// The client pulled workspace diagnostics: it gets every file by pulling,
+    /// so nothing is pushed to it.
+    pub workspace_pull: bool,
 }
 
 impl State {
@@ -108,7 +113,7 @@ impl State {
     pub fn remove_root(&mut self, path: &Path) {
         let Some(i) = self.roots.iter().position(|r| r.path == path) else { return };
         let root = self.roots.remove(i);
-        self.cleared
+        self.pending
             .extend(root.published.keys().filter_map(|rel| Some((convert::uri_of(&root.path, rel)?, Vec::new()))));
     }
 
@@ -122,7 +127,7 @@ impl State {
     /// What to publish now: cleared roots, then the changed diagnostics of every
     /// dirty root, each with its open document's version.
     pub fn take_changed(&mut self) -> Vec<super::publish::Batch> {
-        let mut out: Vec<(Uri, Vec<Diagnostic>)> = std::mem::take(&mut self.cleared);
+        let mut out: Vec<(Uri, Vec<Diagnostic>)> = std::mem::take(&mut self.pending);
         for i in 0..self.roots.len() {
             if std::mem::take(&mut self.roots[i].dirty) {
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.changed_diagnostics(i))) {
@@ -202,10 +207,22 @@ impl State {
         out
     }
 
-    /// Current diagnostics of one file (for pull requests), recomputing its root.
+    /// Current diagnostics of one file (for pull requests), recomputing its
+    /// root; what changed in its other files stays pending for the publisher.
     pub fn diagnostics_for(&mut self, i: usize, rel: &str) -> Vec<Diagnostic> {
-        let _ = self.changed_diagnostics(i);
+        let changed = self.changed_diagnostics(i);
+        self.pending.extend(changed);
         self.roots[i].published.get(rel).cloned().unwrap_or_default()
+    }
+
+    /// Forgets what was last computed for `rel` of root `i`, so the next
+    /// check sends it again (a document just closed: a per-document puller
+    /// no longer asks for it, so it is pushed).
+    pub fn forget_published(&mut self, i: usize, rel: &str) {
+        if let Some(r) = self.roots.get_mut(i) {
+            r.published.remove(rel);
+            r.dirty = true;
+        }
     }
 }
 
