@@ -198,3 +198,55 @@ fn remember_command_asks_the_client_to_apply_one_edit() {
     assert!(msg.contains("not remembered") && msg.contains("exists already"), "{r}");
     let _ = c.shutdown();
 }
+
+/// A bare copy of an entry typed above it is the one flagged (the entry with
+/// its extras is kept), and the quick fix deletes the copy; a copy carrying
+/// extras of its own has them merged into the kept entry.
+#[test]
+fn duplicate_entry_typed_above_flags_the_copy_and_merges_its_extras() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let index_path = root.join("agents/memory-index.md");
+    let index = uri(&index_path);
+    let text = std::fs::read_to_string(&index_path).expect("index");
+    let original = text.lines().position(|l| l.starts_with("/when writing mock tests |")).expect("entry") as u32;
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": text}}));
+    // Typed above the original, as an incremental change.
+    let at = json!({"line": original, "character": 0});
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": index, "version": 2},
+               "contentChanges": [{"range": {"start": at, "end": at}, "text": "/when Writing  mock tests | mocks\n"}]}),
+    );
+    let d = c.diagnostics(&index, |d| d.iter().any(|x| x["code"] == "duplicate-entry"));
+    let dup: Vec<&Value> = d.iter().filter(|x| x["code"] == "duplicate-entry").collect();
+    assert_eq!(dup.len(), 1, "{dup:?}");
+    assert_eq!(dup[0]["range"]["start"]["line"], original, "the copy (the new line) is flagged");
+    assert!(dup[0]["message"].as_str().is_some_and(|m| m.contains(&format!("line {}", original + 2))), "{}", dup[0]);
+    let here = json!({"start": at, "end": at});
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": index}, "range": here, "context": {"diagnostics": [], "only": ["quickfix"]}}),
+    );
+    let fix = actions["result"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .find(|a| a["title"].as_str().is_some_and(|t| t.starts_with("Delete the duplicate entry")))
+        .expect("the fix")
+        .clone();
+    assert!(fix["title"].as_str().is_some_and(|t| t.contains("mocks")), "{fix}");
+    std::fs::write(&index_path, {
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.insert(original as usize, "/when Writing  mock tests | mocks");
+        lines.join("\n") + "\n"
+    })
+    .expect("write");
+    apply_to_disk(&fix["edit"]);
+    let after = std::fs::read_to_string(&index_path).expect("index");
+    assert!(!after.contains("/when Writing  mock tests"), "{after}");
+    assert!(after.contains("/when writing mock tests | mock patch, test doubles, mocks\n"), "{after}");
+    assert_eq!(c.shutdown(), Some(0));
+}

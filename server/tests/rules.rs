@@ -42,7 +42,7 @@ const TABLE: &[(&str, &[&str])] = &[
             "empty-extra agents/memory-index.md:4:13",
         ],
     ),
-    ("duplicate-entry", &["duplicate-entry agents/memory-index.md:3:1", "duplicate-entry agents/memory-index.md:4:1"]),
+    ("duplicate-entry", &["duplicate-entry agents/memory-index.md:2:1", "duplicate-entry agents/memory-index.md:3:1"]),
     (
         "orphan-entry",
         &[
@@ -160,7 +160,7 @@ fn safe_fixes_produce_exactly_this_text() {
     let cases: &[(&str, &str, &str)] = &[
         ("unknown-operator", "Replace", "## agents/decisions/a.md\n/when alpha rises\n"),
         ("empty-extra", "Remove", "/when alpha | one, two\n/when beta |\n"),
-        ("duplicate-entry", "Delete", "/when alpha\n/when alpha | extra\n"),
+        ("duplicate-entry", "Delete", "## agents/decisions/a.md\n/when  Alpha\n/when alpha | extra, more, beta\n"),
         ("structural-entry", "Delete", "## agents/decisions/a.md\n/when patching mocks\n"),
         ("misplaced-entry", "Move", "/when alpha\n/when gamma\n\n## agents/decisions/b.md\n\n/when beta\n"),
         ("unordered-section", "Sort", "/when alpha\n**A label stays put**\n/when beta\n/when gamma\n"),

@@ -465,25 +465,31 @@ impl Bindings {
     /// The resolver's exact tiers (spec §6): the entry whose trigger or extra
     /// equals `normalized`, preferring, in order, a trigger with operator `op`,
     /// an extra with `op`, then a trigger and an extra with the other
-    /// operator; ties keep index order. With no `op`, triggers before extras.
+    /// operator; ties keep index order, except that of several copies of one
+    /// trigger the kept one wins. With no `op`, triggers before extras.
     /// Returns the entry and whether it matched by an extra.
     pub fn exact_match(&self, op: Option<Op>, normalized: &str) -> Option<(EntryId, bool)> {
         self.matches(normalized)
             .map(|(entry, slot)| {
                 let other_op = op.is_some_and(|op| self.entries[entry.0 as usize].op != op);
                 let extra = slot > 0;
-                ((u8::from(other_op) * 2 + u8::from(extra), entry), (entry, extra))
+                // Among copies of one trigger, the kept one (see `kept_with`).
+                let extras = if extra { 0 } else { self.entries[entry.0 as usize].extras.len() };
+                ((u8::from(other_op) * 2 + u8::from(extra), std::cmp::Reverse(extras), entry), (entry, extra))
             })
             .min_by_key(|(rank, _)| *rank)
             .map(|(_, hit)| hit)
     }
 
-    /// The first entry (lowest id) with operator `op` and normalized trigger `trigger`.
-    pub fn first_with(&self, op: Op, trigger: &str) -> Option<EntryId> {
+    /// The copy kept among the entries with operator `op` and normalized
+    /// trigger `trigger` (`duplicate-entry` reports the others): the one with
+    /// the most extras, the first among equals. A copy pasted above an entry
+    /// is reported, not the entry that carries the extras.
+    pub fn kept_with(&self, op: Op, trigger: &str) -> Option<EntryId> {
         self.matches(trigger)
             .filter(|&(e, slot)| slot == 0 && self.entries[e.0 as usize].op == op)
             .map(|(e, _)| e)
-            .min()
+            .min_by_key(|e| (std::cmp::Reverse(self.entries[e.0 as usize].extras.len()), e.0))
     }
 
     /// Every entry that has `key` as its trigger or one of its extras, in no particular order.

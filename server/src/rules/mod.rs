@@ -157,12 +157,12 @@ pub(crate) struct Ctx<'a> {
     pub index: Option<(FileId, &'a SourceFile, &'a IndexFile)>,
     /// When set, rules report only what this part of the workspace owns (an incremental re-check).
     pub scope: Option<&'a incremental::Scope>,
-    first_copies: std::sync::OnceLock<Vec<u32>>,
+    kept_copies: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl<'a> Ctx<'a> {
     fn new(ws: &'a Workspace, scope: Option<&'a incremental::Scope>) -> Self {
-        Ctx { ws, index: ws.index(), scope, first_copies: Default::default() }
+        Ctx { ws, index: ws.index(), scope, kept_copies: Default::default() }
     }
 
     /// The binding, computed on first use (the decision-only checks never need it).
@@ -193,22 +193,23 @@ impl<'a> Ctx<'a> {
         self.scope.is_none_or(|sc| sc.files.contains(&f))
     }
 
-    /// The first entry with the same operator and trigger, when entry `i` repeats it.
-    pub fn first_copy(&self, i: usize) -> Option<usize> {
+    /// The copy kept among the entries with entry `i`'s operator and trigger
+    /// (see [`crate::model::bind::Bindings::kept_with`]), when `i` is not it.
+    pub fn kept_copy(&self, i: usize) -> Option<usize> {
         let e = &self.b().entries[i];
         if e.trigger.is_empty() {
             return None;
         }
-        let first = match self.scope {
-            None => self.first_copies.get_or_init(|| duplicate_entry::first_copies(self))[i] as usize,
-            Some(_) => self.b().first_with(e.op, &e.trigger).map_or(i, |f| f.0 as usize),
+        let kept = match self.scope {
+            None => self.kept_copies.get_or_init(|| duplicate_entry::kept_copies(self))[i] as usize,
+            Some(_) => self.b().kept_with(e.op, &e.trigger).map_or(i, |f| f.0 as usize),
         };
-        (first < i).then_some(first)
+        (kept != i).then_some(kept)
     }
 
-    /// Whether entry `i` repeats an earlier one (`duplicate-entry`).
+    /// Whether entry `i` repeats another that is kept (`duplicate-entry`).
     pub fn is_duplicate(&self, i: usize) -> bool {
-        self.first_copy(i).is_some()
+        self.kept_copy(i).is_some()
     }
 
     pub fn path(&self, file: FileId) -> &str {
