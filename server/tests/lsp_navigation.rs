@@ -22,7 +22,7 @@ fn corpus_definition_references_and_hover() {
     assert_eq!(d["result"]["range"]["start"]["line"], 42);
     let h = c.request("textDocument/hover", json!({"textDocument": {"uri": index}, "position": pos(52, 3)}));
     let text = h["result"]["contents"]["value"].as_str().unwrap_or("");
-    assert!(text.starts_with("# How to Encode File Paths"), "{text}");
+    assert!(text.starts_with("**How to Encode File Paths**"), "{text}");
     assert!(text.contains("Source: agents/decisions/data-processing.md:43"), "{text}");
     // References from the heading "### When Choosing Name".
     let tooling = uri(&root.join("agents/decisions/operational-tooling.md"));
@@ -230,5 +230,31 @@ fn completion_items_insert_whole_triggers_and_fixes_follow_named_diagnostics() {
     let named = c.request("textDocument/codeAction", json!({"textDocument": {"uri": ops}, "range": at, "context": {"diagnostics": [diag], "only": ["quickfix"]}}));
     let t = titles(&named);
     assert!(t.iter().any(|t| t.contains("to the index")) && t.iter().any(|t| t.contains("structural")), "{t:?}");
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+/// Hovers show the title in bold, not as a Markdown heading (VS Code renders
+/// an H1 large enough to push the body out of view), and an orphan entry's
+/// hover says its section is a guess.
+#[test]
+fn hover_titles_are_bold_and_orphan_hovers_say_they_guess() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let index_path = root.join("agents/memory-index.md");
+    let index = uri(&index_path);
+    let text = std::fs::read_to_string(&index_path).expect("index");
+    let line_of = |prefix: &str| text.lines().position(|l| l.starts_with(prefix)).expect("line") as u32;
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let hover = |c: &mut Client, line: u32| {
+        let h = c.request("textDocument/hover", json!({"textDocument": {"uri": index}, "position": pos(line, 8)}));
+        h["result"]["contents"]["value"].as_str().unwrap_or("").to_string()
+    };
+    let bound = hover(&mut c, line_of("/when writing mock tests"));
+    assert!(bound.starts_with("**When Writing Mock Tests**\n\n"), "{bound}");
+    assert!(!bound.lines().any(|l| l.starts_with("# ")), "no H1: {bound}");
+    let orphan = hover(&mut c, line_of("/when verifying payment webhooks"));
+    assert!(orphan.starts_with("*A guess:* no heading matches `When verifying payment webhooks`"), "{orphan}");
+    assert!(orphan.contains("**When Testing Payment Webhooks**"), "{orphan}");
     assert_eq!(c.shutdown(), Some(0));
 }

@@ -113,7 +113,7 @@ fn references_from_a_heading_include_entries_and_invocations_everywhere() {
 fn hover_previews_and_heading_status() {
     let (ws, f, o) = at("/when writing mo$0ck tests | mock patch");
     let (_, text) = hover::hover(&ws, f, o).expect("hover");
-    assert!(text.starts_with("# When Writing Mock Tests\n\nPatch where used."), "{text}");
+    assert!(text.starts_with("**When Writing Mock Tests**\n\nPatch where used."), "{text}");
     assert!(text.ends_with("Source: agents/decisions/testing.md:3"), "{text}");
     let (ws, f, o) = at("### How to Split $0Test Modules");
     assert_eq!(

@@ -280,3 +280,50 @@ fn section_and_file_modes_accept_what_people_type() {
     assert_eq!(o.status.code(), Some(1));
     assert!(out(&o).contains("Available:\n  ..api.md"), "{}", out(&o));
 }
+
+/// `compress-key` on every heading of the real corpus at once, through the
+/// CLI: no key is made only of stop words (`/how to`, `/when a`), keys are
+/// unique, and each resolves to its own heading through `resolve`.
+#[test]
+fn compress_key_on_the_corpus_gives_no_stop_word_keys_and_each_resolves() {
+    let Some(head) = corpus("head") else { return };
+    let ws = memory_index_lsp::load::load(&head).expect("load");
+    let titles: Vec<String> = ws
+        .decisions()
+        .flat_map(|(_, _, d)| d.headings.iter().filter(|h| h.is_semantic()).map(|h| h.title.clone()))
+        .collect();
+    assert!(titles.len() > 300, "{}", titles.len());
+    let mut args = vec!["compress-key".to_string()];
+    args.extend(titles.iter().cloned());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = cli(&args, &head);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let stop = ["a", "an", "and", "the", "to", "of", "for", "from", "in", "on", "with", "is", "are", "by", "it"];
+    let mut seen = std::collections::HashSet::new();
+    for line in out(&o).lines() {
+        let (title, key) = line.split_once('\t').expect("title<TAB>key");
+        let words: Vec<&str> = key.split_whitespace().skip(1).collect();
+        assert!(!words.iter().all(|w| stop.contains(&w.to_lowercase().as_str())), "stop-word key for {title}: {key}");
+        assert!(seen.insert(key.to_string()), "two headings share {key}");
+    }
+    assert_eq!(seen.len(), titles.len());
+    // Each key (every seventh), through `resolve`, prints its own heading first.
+    for line in out(&o).lines().step_by(7) {
+        let (title, key) = line.split_once('\t').expect("title<TAB>key");
+        let r = cli(&["resolve", key], &head);
+        assert!(out(&r).starts_with(&format!("# {title}\n")), "{key} -> {}", out(&r).lines().next().unwrap_or(""));
+    }
+}
+
+/// Suggested triggers are lowercase except names (`CLI`, `LLM-native`), in
+/// `check`'s message as in the fix.
+#[test]
+fn suggested_triggers_keep_names_and_lowercase_the_rest() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    std::fs::create_dir_all(tmp.path().join("agents/decisions")).expect("mkdir");
+    std::fs::write(tmp.path().join("agents/memory-index.md"), "# Index\n\n## agents/decisions/cli.md\n").expect("write");
+    std::fs::write(tmp.path().join("agents/decisions/cli.md"), "# CLI\n\n## When CLI Commands Are LLM-Native\n\nStdout only.\n")
+        .expect("write");
+    let o = cli(&["check"], tmp.path());
+    assert!(out(&o).contains("add `/when CLI commands are LLM-native`"), "{}", out(&o));
+}

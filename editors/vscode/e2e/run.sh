@@ -163,6 +163,6 @@ mkdir -p "$shots"
 rm -f "$shots"/*.png
 say "playwright-core + /usr/bin/chromium: diagnostics, hover, go to definition"
 MI_E2E_URL="http://127.0.0.1:$port" MI_E2E_FOLDER="$work/demo" MI_E2E_SHOTS="$shots" \
-  MI_E2E_PROFILE="$work/chromium" node "$e2e/test.js" || fail "see the messages above; screenshots in $shots"
+  MI_E2E_PROFILE="$work/chromium" MI_E2E_LOGS="$work/data/logs" node "$e2e/test.js" || fail "see the messages above; screenshots in $shots"
 
 echo "PASS vscode e2e ($((SECONDS - start_time)) s); screenshots in $shots"

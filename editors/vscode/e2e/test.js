@@ -12,6 +12,7 @@ const url = need('MI_E2E_URL');
 const folder = need('MI_E2E_FOLDER');
 const shots = need('MI_E2E_SHOTS');
 const profile = need('MI_E2E_PROFILE');
+const logs = need('MI_E2E_LOGS');
 
 // The demo entry we hover and follow, and the finding we expect on the line after it.
 const ENTRY = '/when writing mock tests';
@@ -31,6 +32,32 @@ function need(name) {
 }
 
 class Failure extends Error {}
+
+/** The extension's start line from the "Memory Index" output channel's log file under `dir`. */
+function startLine(dir) {
+  const stack = [dir];
+  while (stack.length) {
+    const d = stack.pop();
+    let entries = [];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) {
+        stack.push(p);
+      } else if (e.name.includes('Memory Index')) {
+        const hit = fs.readFileSync(p, 'utf8').split('\n').find((l) => / memory-index-lsp \S+ started: /.test(l));
+        if (hit) {
+          return hit;
+        }
+      }
+    }
+  }
+  return null;
+}
 
 function log(msg) {
   console.log(`   ${msg}`);
@@ -270,6 +297,10 @@ async function main() {
         },
         `the hover never showed "${HEADING}" and a "Source:" line`,
       );
+      const h1 = await hover.first().locator('h1').count();
+      if (h1 > 0) {
+        throw new Failure('the hover renders the title as a large H1 heading');
+      }
       const source = text.split('\n').find((l) => l.includes('Source:'));
       if (!source.includes(`agents/decisions/${DECISION_FILE}`)) {
         throw new Failure(`the hover's Source line names another file: ${source}`);
@@ -277,6 +308,11 @@ async function main() {
       log(`hover: ${HEADING} / ${source.trim()}`);
       await opaque(hover.first());
       await page.screenshot({ path: path.join(shots, 'hover.png') });
+    });
+
+    await step('the "Memory Index" output channel has the start line (version, settings)', async () => {
+      const line = await until(() => startLine(logs), 'no "memory-index-lsp <version> started" line in the Memory Index log', 15000);
+      log(line.trim());
     });
 
     await step(`go to definition (F12) from "${ENTRY}"`, async () => {

@@ -172,8 +172,16 @@ async function start(): Promise<void> {
   };
   const c = new LanguageClient(SECTION, 'Memory Index', serverOptions, clientOptions);
   client = c;
+  output?.info(`starting ${found} serve`);
   try {
     await c.start();
+    const info = c.initializeResult?.serverInfo;
+    const settings = JSON.stringify(serverSettings());
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).join(', ') || 'none';
+    output?.info(
+      `${info?.name ?? SERVER_NAME} ${info?.version ?? '(unknown version)'} started: ${found}; ` +
+        `workspace folders: ${folders}; settings sent: ${settings === '{}' ? 'none (memory-index.toml and defaults apply)' : settings}`,
+    );
   } catch (err) {
     output?.show(true);
     void vscode.window.showErrorMessage(`Memory Index: the language server (${found}) failed to start: ${String(err)}`);

@@ -13,8 +13,19 @@ pub const MAX_LINES: usize = 30;
 pub fn hover(ws: &Workspace, file: FileId, offset: usize) -> Option<(TextRange, String)> {
     match target::at(ws, file, offset)? {
         Target::Entry(id, range) => {
-            let h = triggers::entry_target(ws, ws.bindings().entry(id))?;
-            Some((range, preview(ws, h)?))
+            let e = ws.bindings().entry(id);
+            let h = triggers::entry_target(ws, e)?;
+            let shown = preview(ws, h)?;
+            if e.heading.is_some() {
+                return Some((range, shown));
+            }
+            // An orphan: the resolver's answer is a look-alike, and says so.
+            let title = format!("{}{}", e.op.title_prefix(), e.trigger);
+            let note = format!(
+                "*A guess:* no heading matches `{title}`; the resolver answers with the closest \
+                 heading of this section's file:\n\n---\n\n"
+            );
+            Some((range, note + &shown))
         }
         Target::Invocation(inv) => {
             let f = ws.file(file)?;
@@ -63,12 +74,14 @@ pub fn hover(ws: &Workspace, file: FileId, offset: usize) -> Option<(TextRange, 
     }
 }
 
-/// The resolver's output for a heading, cut to [`MAX_LINES`], with `path:line`.
+/// The resolver's output for a heading, cut to [`MAX_LINES`]: its title in
+/// bold (not a Markdown heading, which editors render large enough to push
+/// the body out of a hover), then the body, then `Source: path:line`.
 pub fn preview(ws: &Workspace, h: HeadingId) -> Option<String> {
     let heading = ws.heading(h)?;
     let path = &ws.file(h.file)?.path;
     let body = resolve::body_of(ws, h);
-    let text = format!("# {}\n\n{}", heading.title, body);
+    let text = format!("**{}**\n\n{}", heading.title.replace('*', "\\*"), body);
     Some(format!("{}\n\nSource: {path}:{}", cut(&text), heading.line + 1))
 }
 

@@ -129,7 +129,10 @@ pub fn has_entry_prefix(title: &str) -> bool {
 }
 
 /// The trigger a heading title asks for: the title without its `When `/`How to `
-/// prefix, each word lowercased unless it is an acronym (all capitals).
+/// prefix, lowercased except for names: each part of a word (split at `-`,
+/// `/` and `.`) keeps its casing when it has a capital after its first letter
+/// (`CLI`, `LLM`, `classifyHandoffIfNeeded`, `macOS`), so `CLI Commands Are
+/// LLM-Native` asks for `CLI commands are LLM-native`, never a mix of both.
 pub fn trigger_from_title(title: &str) -> Option<(crate::syntax::index::Op, String)> {
     use crate::syntax::index::Op;
     let words: Vec<&str> = title.split_whitespace().collect();
@@ -141,16 +144,24 @@ pub fn trigger_from_title(title: &str) -> Option<(crate::syntax::index::Op, Stri
     if rest.is_empty() {
         return None;
     }
-    let words: Vec<String> = rest
-        .iter()
-        .map(|w| {
-            let letters: Vec<char> = w.chars().filter(|c| c.is_alphabetic()).collect();
-            if letters.len() >= 2 && letters.iter().all(|c| c.is_uppercase()) {
-                (*w).to_string()
-            } else {
-                w.to_lowercase()
-            }
-        })
-        .collect();
+    let words: Vec<String> = rest.iter().map(|w| trigger_word(w)).collect();
     Some((op, words.join(" ")))
+}
+
+/// One title word as a trigger word (see [`trigger_from_title`]).
+fn trigger_word(word: &str) -> String {
+    let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();
+    if letters.len() >= 2 && letters.iter().all(|c| c.is_uppercase()) {
+        return word.to_string(); // `I/O`, `CLI`
+    }
+    let mut out = String::with_capacity(word.len());
+    for part in word.split_inclusive(['-', '/', '.']) {
+        let is_name = part.chars().skip(1).any(char::is_uppercase);
+        if is_name {
+            out.push_str(part);
+        } else {
+            out.extend(part.chars().flat_map(char::to_lowercase));
+        }
+    }
+    out
 }
