@@ -258,3 +258,33 @@ fn hover_titles_are_bold_and_orphan_hovers_say_they_guess() {
     assert!(orphan.contains("**When Testing Payment Webhooks**"), "{orphan}");
     assert_eq!(c.shutdown(), Some(0));
 }
+
+/// Completion offers nothing that creates an error: in the index only the
+/// section file's unindexed headings (an existing trigger would be a
+/// duplicate, a `/how` one under `/when` an orphan); elsewhere only the typed
+/// operator's triggers and extras.
+#[test]
+fn completion_never_offers_what_creates_an_error() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let index_path = root.join("agents/memory-index.md");
+    let index = uri(&index_path);
+    let text = std::fs::read_to_string(&index_path).expect("index");
+    let line = text.lines().position(|l| l == "/how split slow test suites").expect("line") as u32;
+    let edited = text.replacen("/how split slow test suites\n", "/how split slow test suites\n/when \n", 1);
+    let notes = root.join("NOTES.md");
+    std::fs::write(&notes, "/how \n").expect("write");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": edited}}));
+    let r = c.request("textDocument/completion", json!({"textDocument": {"uri": index}, "position": pos(line + 1, 6)}));
+    let labels: Vec<&str> = r["result"].as_array().expect("items").iter().filter_map(|i| i["label"].as_str()).collect();
+    assert_eq!(labels, ["testing payment webhooks"], "only the unindexed heading of testing.md");
+    let doc = uri(&notes);
+    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": doc, "languageId": "markdown", "version": 1, "text": "/how \n"}}));
+    let r = c.request("textDocument/completion", json!({"textDocument": {"uri": doc}, "position": pos(0, 5)}));
+    let labels: Vec<&str> = r["result"].as_array().expect("items").iter().filter_map(|i| i["label"].as_str()).collect();
+    assert!(labels.contains(&"paginate list responses") && labels.contains(&"cursor"), "{labels:?}");
+    assert!(!labels.contains(&"writing mock tests"), "no /when trigger under /how: {labels:?}");
+    assert_eq!(c.shutdown(), Some(0));
+}
