@@ -48,7 +48,8 @@ pub struct Fix {
 
 impl Fix {
     pub fn new(title: impl Into<String>, applicability: Applicability, path: &str, edits: Vec<TextEdit>) -> Self {
-        Self { title: title.into(), applicability, changes: vec![FileEdit { path: path.to_string(), edits }] }
+        let title = crate::text::elide_owned(title.into(), 200);
+        Self { title, applicability, changes: vec![FileEdit { path: path.to_string(), edits }] }
     }
     pub fn is_safe(&self) -> bool {
         self.applicability == Applicability::Safe

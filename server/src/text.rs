@@ -6,6 +6,7 @@
 //! a line past the last one, a column past the end of its line, or a column in
 //! the middle of a character are all clamped (rounded down) to the nearest
 //! valid position, as rust-analyzer and the LSP specification do.
+//! [`elide`] is the one way user text is shortened to be quoted in a message.
 
 use std::ops::Range;
 
@@ -250,6 +251,32 @@ impl LineIndex {
                 content.end
             }
         }
+    }
+}
+
+/// `s` with its middle replaced by `…` when it has more than `max` characters
+/// (the start and a little of the end kept): what a message quotes of user
+/// text, so a 50 MB line never becomes a 50 MB message.
+pub fn elide(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    let n = s.chars().count();
+    if n <= max {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let tail = max / 4;
+    let head = max.saturating_sub(tail + 1);
+    let start: String = s.chars().take(head).collect();
+    let end: String = s.chars().skip(n - tail).collect();
+    std::borrow::Cow::Owned(format!("{start}…{end}"))
+}
+
+/// [`elide`] on an owned string, without copying one that is short enough.
+pub fn elide_owned(s: String, max: usize) -> String {
+    if s.len() <= max {
+        return s; // bytes ≥ characters
+    }
+    match elide(&s, max) {
+        std::borrow::Cow::Borrowed(_) => s,
+        std::borrow::Cow::Owned(short) => short,
     }
 }
 

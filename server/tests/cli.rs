@@ -178,3 +178,33 @@ fn fix_never_rewrites_a_file_that_is_not_utf8() {
     assert!(stdout(&o).contains("error[invalid-utf8]"), "{}", stdout(&o));
     assert!(stdout(&o).contains("error[unordered-section]"), "the rest is still checked");
 }
+
+/// A 50 MB line quoted in findings: every message (and note) stays under 1 KB,
+/// eliding the middle of the quoted text.
+#[test]
+fn a_50_mb_line_gives_messages_under_1_kb() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let huge = "x".repeat(50 * 1024 * 1024);
+    let index = format!(
+        "# Index\n\n## agents/decisions/a.md\n\n/when {huge} | {huge}\n/when alpha\n/when alpha | {huge}\n{huge}\n/wat {huge}\n"
+    );
+    write_fixture(tmp.path(), "//- agents/decisions/a.md\n# A\n\n## When Alpha\n\nbody\n");
+    fs::write(tmp.path().join("agents/memory-index.md"), index).expect("write");
+    drop(huge);
+    let o = run(&["check", "--format", "json", "."], tmp.path());
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let findings = v.as_array().or_else(|| v["findings"].as_array()).expect("findings").clone();
+    assert!(findings.len() >= 4, "{}", findings.len());
+    let mut codes: Vec<String> = Vec::new();
+    for f in &findings {
+        let m = f["message"].as_str().expect("message");
+        assert!(m.len() < 1024, "{} bytes: {}…", m.len(), &m[..200]);
+        for r in f["related"].as_array().into_iter().flatten() {
+            assert!(r["message"].as_str().is_some_and(|m| m.len() < 1024));
+        }
+        codes.push(f["code"].as_str().unwrap_or("").to_string());
+    }
+    assert!(codes.iter().any(|c| c == "orphan-entry") && codes.iter().any(|c| c == "missing-operator"), "{codes:?}");
+    assert!(o.stdout.len() < 64 * 1024, "the whole report is small: {} bytes", o.stdout.len());
+}

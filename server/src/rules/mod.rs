@@ -132,13 +132,14 @@ impl Finding {
             severity: rule.default_severity(),
             file,
             range,
-            message: message.into(),
+            message: crate::text::elide_owned(message.into(), MESSAGE_CHARS),
             related: vec![],
             fixes: vec![],
         }
     }
     pub fn related(mut self, file: FileId, range: TextRange, message: impl Into<String>) -> Self {
-        self.related.push(Related { file, range, message: message.into() });
+        let message = crate::text::elide_owned(message.into(), MESSAGE_CHARS);
+        self.related.push(Related { file, range, message });
         self
     }
     pub fn fix(mut self, fix: Fix) -> Self {
@@ -381,9 +382,16 @@ fn order(ws: &Workspace, a: &Finding, b: &Finding) -> std::cmp::Ordering {
 }
 
 /// Quotes `s` for a message: `` `s` ``.
+/// User text quoted in a message, elided past [`QUOTE_CHARS`] characters.
 pub(crate) fn q(s: &str) -> String {
-    format!("`{s}`")
+    format!("`{}`", crate::text::elide(s, QUOTE_CHARS))
 }
+
+/// Most characters of user text a message quotes at once.
+pub const QUOTE_CHARS: usize = 80;
+/// Most characters of a whole message or fix title (a safety net over every
+/// piece of user text a message may carry).
+pub const MESSAGE_CHARS: usize = 400;
 
 #[cfg(test)]
 mod tests;
