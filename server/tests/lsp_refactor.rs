@@ -250,3 +250,75 @@ fn duplicate_entry_typed_above_flags_the_copy_and_merges_its_extras() {
     assert!(after.contains("/when writing mock tests | mock patch, test doubles, mocks\n"), "{after}");
     assert_eq!(c.shutdown(), Some(0));
 }
+
+/// Rename refuses, from either side, every name that could not be a trigger
+/// or a title (it would split the entry, start extras, or read as an
+/// operator, a structural heading, a section or a file query), and a file
+/// rename refuses paths that are not a decision file's; nothing changes.
+#[test]
+fn renames_refuse_names_that_break_the_index() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let index_path = root.join("agents/memory-index.md");
+    let index = uri(&index_path);
+    let testing_path = root.join("agents/decisions/testing.md");
+    let testing = uri(&testing_path);
+    let text = std::fs::read_to_string(&index_path).expect("index");
+    let entry = text.lines().position(|l| l.starts_with("/when writing mock tests")).expect("entry") as u32;
+    let decision = std::fs::read_to_string(&testing_path).expect("testing");
+    let heading = decision.lines().position(|l| l.ends_with("When Writing Mock Tests")).expect("heading") as u32;
+    let heading_col = decision.lines().nth(heading as usize).map_or(0, |l| l.find("When").unwrap_or(0)) as u32 + 2;
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let long = "word ".repeat(60);
+    let bad: Vec<(String, &str)> = vec![
+        ("a\nb".into(), "line break"),
+        ("a\r\nb".into(), "line break"),
+        ("x | y".into(), "`|`"),
+        ("/when x".into(), "starts with `/`"),
+        (".testing.md".into(), "starts with `.`"),
+        ("..testing.md".into(), "starts with `.`"),
+        ("# x".into(), "starts with `#`"),
+        ("a\u{7}b".into(), "control character"),
+        ("a\u{2028}b".into(), "line break"),
+        ("ok\n## agents/decisions/evil.md\n/when evil".into(), "line break"),
+        (long.trim().to_string(), "at most 200"),
+    ];
+    for (name, why) in &bad {
+        for (doc, line, col, prefix) in [(&index, entry, 8, ""), (&testing, heading, heading_col, "When ")] {
+            let new_name = format!("{prefix}{name}");
+            let r = c.request(
+                "textDocument/rename",
+                json!({"textDocument": {"uri": doc}, "position": {"line": line, "character": col}, "newName": new_name}),
+            );
+            let msg = r["error"]["message"].as_str().unwrap_or("");
+            assert!(r.get("result").is_none_or(Value::is_null), "{new_name:?} accepted: {r}");
+            assert!(msg.contains(why), "{new_name:?}: {msg}");
+        }
+    }
+    // A title whose trigger would not be the entry's (the prefix is gone).
+    let r = c.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": testing}, "position": {"line": heading, "character": heading_col}, "newName": "Writing Mocks"}),
+    );
+    assert!(r["error"]["message"].as_str().is_some_and(|m| m.contains("neither `When ` nor `How to `")), "{r}");
+    // File renames to paths that are no decision file's leave the index alone.
+    let old = uri(&root.join("agents/decisions/api.md"));
+    for new in [
+        format!("{}/agents/decisions/../../outside.md", uri(&root)),
+        format!("{}/agents/decisions/%2e%2e/x.md", uri(&root)),
+        format!("{}/agents/decisions/a%0A%23%23%20agents/decisions/evil.md", uri(&root)),
+        format!("{}/agents/decisions/a%0Ab.md", uri(&root)),
+        format!("{}/agents/decisions/sub/x.md", uri(&root)),
+    ] {
+        let r = c.request("workspace/willRenameFiles", json!({"files": [{"oldUri": old, "newUri": new}]}));
+        assert!(r["result"].is_null(), "{new}: {r}");
+    }
+    let ok = c.request(
+        "workspace/willRenameFiles",
+        json!({"files": [{"oldUri": old, "newUri": uri(&root.join("agents/decisions/http-api.md"))}]}),
+    );
+    assert!(ok["result"]["changes"].as_object().is_some_and(|m| !m.is_empty()), "a valid rename still works: {ok}");
+    assert_eq!(std::fs::read_to_string(&index_path).expect("index"), text, "nothing written");
+    assert_eq!(c.shutdown(), Some(0));
+}

@@ -5,9 +5,10 @@
 //! binding entry's trigger (and operator) follow. Every trigger-mode
 //! invocation in the workspace's Markdown files that resolved to the entry is
 //! rewritten to the new trigger; nothing else is touched. Refused, with a
-//! message, when the result would duplicate a trigger or heading, when a
-//! title would leave no valid trigger, or when a file to edit is not valid
-//! UTF-8.
+//! message, when the name could not be a trigger or title (see
+//! [`check_name`]), when the result would duplicate a trigger or heading, when
+//! a title would leave no valid trigger, when trigger and heading would no
+//! longer correspond, or when a file to edit is not valid UTF-8.
 
 use super::invocations;
 use super::target::{self, Target};
@@ -42,13 +43,48 @@ pub fn prepare(ws: &Workspace, file: FileId, offset: usize) -> Result<(TextRange
     }
 }
 
+/// Longest trigger or title a rename accepts, in characters.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// Why `name` cannot be a trigger or a heading title, if it cannot: a name
+/// is one line of text written into the index and a heading, so it may not
+/// hold line breaks or other control characters, `|` (it starts the extras),
+/// or start with `/` (an operator), `.` (a structural heading) or `#` (a
+/// heading marker), and it has at most [`MAX_NAME_CHARS`] characters.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let shown = crate::text::elide(name, 60);
+    if name.is_empty() {
+        return Err("The new name is empty".into());
+    }
+    if name.chars().any(|c| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}' | '\u{85}')) {
+        return Err("The new name has a line break: a trigger or title is one line".into());
+    }
+    if let Some(c) = name.chars().find(|c| c.is_control()) {
+        return Err(format!("The new name has a control character (U+{:04X}): use visible text", c as u32));
+    }
+    if name.contains('|') {
+        return Err(format!("`{shown}` has a `|`, which starts an entry's extras: use other words"));
+    }
+    if let Some(c) = name.chars().next().filter(|c| matches!(c, '/' | '.' | '#')) {
+        let why = match c {
+            '/' => "an operator (`/when`, `/how`)",
+            '.' => "a structural heading or a `.Title` query",
+            _ => "a Markdown heading marker",
+        };
+        return Err(format!("`{shown}` starts with `{c}`, which marks {why}: start with a word"));
+    }
+    let n = name.chars().count();
+    if n > MAX_NAME_CHARS {
+        return Err(format!("The new name has {n} characters; at most {MAX_NAME_CHARS}"));
+    }
+    Ok(())
+}
+
 /// The edits for renaming the trigger or heading at `offset` to `new_name`.
 pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Result<Vec<FileEdit>, String> {
     prepare(ws, file, offset)?;
-    let new_name = new_name.trim();
-    if new_name.is_empty() {
-        return Err("The new name is empty".into());
-    }
+    let new_name = new_name.trim_matches([' ', '\t']);
+    check_name(new_name)?;
     let b = ws.bindings();
     let (entry, heading, op, trigger, title) = match target::at(ws, file, offset) {
         Some(Target::Entry(id, _)) => {
@@ -66,6 +102,20 @@ pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Re
         }
         _ => return Err("Rename works on an index trigger or a decision heading".into()),
     };
+    // The trigger a new title asks for is checked as a name too.
+    check_name(&trigger)?;
+    // After the edit, the title must ask for exactly this trigger.
+    if let Some(t) = &title {
+        check_name(t)?;
+        let asks = trigger_from_title(t).map(|(o, tr)| (o, normalize(&tr)));
+        if asks != Some((op, normalize(&trigger))) {
+            return Err(format!(
+                "`{}` would no longer correspond to the heading `{}`: choose words that make a title",
+                crate::text::elide(&trigger, 60),
+                crate::text::elide(t, 60)
+            ));
+        }
+    }
     // Refusals: duplicates.
     let key = normalize(&trigger);
     if let Some((other, _)) = b.exact_match(Some(op), &key).filter(|(o, extra)| Some(*o) != entry && !extra) {

@@ -960,19 +960,38 @@ impl LanguageServer for Backend {
     }
 
     async fn will_rename_files(&self, params: RenameFilesParams) -> Result<Option<WorkspaceEdit>> {
-        let st = lock(&self.state);
+        let mut refused: Vec<String> = Vec::new();
         let mut all: std::collections::HashMap<Uri, Vec<TextEdit>> = std::collections::HashMap::new();
-        for f in &params.files {
-            let (Ok(old), Ok(new)) = (f.old_uri.parse::<Uri>(), f.new_uri.parse::<Uri>()) else { continue };
-            let (Some((i, old_rel)), Some((j, new_rel))) = (st.locate_uri(&old), st.locate_uri(&new)) else { continue };
-            if i != j {
-                continue;
+        {
+            let st = lock(&self.state);
+            for f in &params.files {
+                let (Ok(old), Ok(new)) = (f.old_uri.parse::<Uri>(), f.new_uri.parse::<Uri>()) else { continue };
+                let (Some((i, old_rel)), Some((j, new_rel))) = (st.locate_uri(&old), st.locate_uri(&new)) else {
+                    continue;
+                };
+                if i != j {
+                    continue;
+                }
+                let root = &st.roots[i];
+                let planned =
+                    guarded("willRenameFiles", || file_rename::rename_decision_file(&root.ws, &old_rel, &new_rel))?;
+                let edits = match planned {
+                    Ok(edits) => edits,
+                    Err(why) => {
+                        // The rename itself is the client's; only the index is left as it is.
+                        refused.push(format!("memory-index: the index was not updated for this rename: {why}"));
+                        continue;
+                    }
+                };
+                for (uri, e) in convert::workspace_edit(&root.ws, &root.path, &edits, st.enc).changes.unwrap_or_default()
+                {
+                    all.entry(uri).or_default().extend(e);
+                }
             }
-            let root = &st.roots[i];
-            let edits = guarded("willRenameFiles", || file_rename::rename_decision_file(&root.ws, &old_rel, &new_rel))?;
-            for (uri, e) in convert::workspace_edit(&root.ws, &root.path, &edits, st.enc).changes.unwrap_or_default() {
-                all.entry(uri).or_default().extend(e);
-            }
+        }
+        for message in refused {
+            tracing::warn!("{message}");
+            self.client.show_message(MessageType::WARNING, message).await;
         }
         Ok((!all.is_empty()).then_some(WorkspaceEdit {
             changes: Some(all),
