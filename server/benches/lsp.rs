@@ -5,7 +5,8 @@
 //! (`MI_BENCH_SIZES` picks them): initialize → first complete set of
 //! diagnostics (median of five server starts; one at 100,000 entries), the server's resident memory then, a one-line didChange in the
 //! index → its publishDiagnostics (median and worst of 40 edits), and p50/p99
-//! of completion, hover, definition and references (200 requests each, after
+//! of completion, hover, definition, references and the index's document
+//! symbols (200 requests each, after
 //! ten warm-up requests that build the state's caches). Wall time on this machine.
 
 #[path = "../tests/lsp_support/mod.rs"]
@@ -111,7 +112,7 @@ fn measure(name: &str, root: &Path) {
     let heading = |l: &str| ["### When", "## When", "### How", "## How"].iter().any(|p| l.starts_with(p));
     let hline = dtext.lines().position(heading).unwrap_or(0) as u32;
     let duri = uri(&decision);
-    let requests: [(&str, &str, serde_json::Value); 4] = [
+    let requests: [(&str, &str, serde_json::Value); 5] = [
         (
             "completion",
             "textDocument/completion",
@@ -132,6 +133,7 @@ fn measure(name: &str, root: &Path) {
             "textDocument/references",
             json!({"textDocument": {"uri": duri}, "position": {"line": hline, "character": 6}, "context": {"includeDeclaration": true}}),
         ),
+        ("index symbols", "textDocument/documentSymbol", json!({"textDocument": {"uri": index}})),
     ];
     let mut row = format!("{:>28} |", "");
     for (label, method, params) in requests {

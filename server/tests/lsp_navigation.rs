@@ -288,3 +288,52 @@ fn completion_never_offers_what_creates_an_error() {
     assert!(!labels.contains(&"writing mock tests"), "no /when trigger under /how: {labels:?}");
     assert_eq!(c.shutdown(), Some(0));
 }
+
+/// References on an index section line (as on a `/when ..file.md`
+/// invocation) list the section, its entries and the invocations that load
+/// the file.
+#[test]
+fn references_from_a_section_line_list_its_entries_and_file_invocations() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    std::fs::write(root.join("NOTES.md"), "Before testing, load /when ..testing.md\n").expect("write");
+    let index_path = root.join("agents/memory-index.md");
+    let index = uri(&index_path);
+    let text = std::fs::read_to_string(&index_path).expect("index");
+    let section = text.lines().position(|l| l == "## agents/decisions/testing.md").expect("section") as u32;
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let lines = |r: &Value| -> Vec<(String, u64)> {
+        let mut v: Vec<(String, u64)> = r["result"]
+            .as_array()
+            .expect("locations")
+            .iter()
+            .map(|l| {
+                let u = l["uri"].as_str().unwrap_or("");
+                (u.rsplit('/').next().unwrap_or("").to_string(), l["range"]["start"]["line"].as_u64().unwrap_or(0))
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let r = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": index}, "position": pos(section, 5), "context": {"includeDeclaration": true}}),
+    );
+    let got = lines(&r);
+    let s = u64::from(section);
+    let want: Vec<(String, u64)> = [("NOTES.md", 0)]
+        .into_iter()
+        .map(|(f, l)| (f.to_string(), l))
+        .chain((s..s + 7).filter(|&l| text.lines().nth(l as usize).is_some_and(|t| t.starts_with("## ") || t.starts_with('/'))).map(|l| ("memory-index.md".to_string(), l)))
+        .collect();
+    assert_eq!(got, want);
+    // The same from the invocation.
+    let notes = uri(&root.join("NOTES.md"));
+    let r = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": notes}, "position": pos(0, 30), "context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(lines(&r), want);
+    assert_eq!(c.shutdown(), Some(0));
+}

@@ -161,6 +161,32 @@ fn symbols_and_folding() {
     assert!(!symbols::folding_ranges(&ws, index).is_empty());
 }
 
+/// A 117,000-line index: the outline lists every section and entries up to
+/// the cap (the sections whose entries are cut say so), and every section
+/// still folds.
+#[test]
+fn symbols_of_a_huge_index_are_capped_and_sections_all_fold() {
+    let mut text = String::from("# Index\n\n");
+    for s in 0..20 {
+        text.push_str(&format!("## agents/decisions/f{s}.md\n\n"));
+        for e in 0..5_848 {
+            text.push_str(&format!("/when doing thing {s} {e} | extra {e}\n"));
+        }
+        text.push('\n');
+    }
+    assert!(text.lines().count() > 117_000);
+    let mut ws = memory_index_lsp::model::Workspace::new(memory_index_lsp::model::Config::default());
+    ws.set_file("agents/memory-index.md", memory_index_lsp::model::FileText::from(text));
+    let index = ws.file_id("agents/memory-index.md").expect("index");
+    let syms = symbols::document_symbols(&ws, index);
+    assert_eq!(syms.len(), 20, "every section");
+    let listed: usize = syms.iter().map(|s| 1 + s.children.len()).sum();
+    assert_eq!(listed, symbols::MAX_INDEX_SYMBOLS);
+    assert_eq!(syms[0].detail.as_deref(), Some("5848 entries, 1980 listed (outline capped at 2000)"));
+    assert_eq!(syms[19].detail.as_deref(), Some("5848 entries, 0 listed (outline capped at 2000)"));
+    assert_eq!(symbols::folding_ranges(&ws, index).len(), 20);
+}
+
 #[test]
 fn completion_in_the_index_and_in_any_markdown() {
     use memory_index_lsp::ide::completion::complete;

@@ -41,11 +41,48 @@ fn heading_of(ws: &Workspace, file: FileId, offset: usize) -> Option<HeadingId> 
     }
 }
 
+/// The decision file a section line or a file-mode invocation names.
+fn decision_file_of(ws: &Workspace, file: FileId, offset: usize) -> Option<String> {
+    match target::at(ws, file, offset)? {
+        Target::Section(name, _) => Some(crate::model::bind::section_path(&name).to_string()),
+        Target::Invocation(inv) => match invocations::locate(ws, &invocations::Found { file, inv })? {
+            Located::File(f) => Some(ws.file(f)?.path.clone()),
+            Located::Heading(_) => None,
+        },
+        _ => None,
+    }
+}
+
+/// Every place that refers to decision file `path`: the index's section
+/// lines naming it, the entries of those sections, and the `/when ..file.md`
+/// invocations that load it.
+fn file_references(ws: &Workspace, path: &str) -> Vec<FileRange> {
+    let mut out = Vec::new();
+    if let Some((index_id, _, index)) = ws.index() {
+        for s in index.sections.iter().filter(|s| crate::model::bind::section_path(&s.name_text) == path) {
+            out.push(FileRange { file: index_id, range: index.range(s.heading_line) });
+            for l in (s.heading_line + 1..s.end_line).filter(|&l| index.is_entry(l)) {
+                out.push(FileRange { file: index_id, range: index.range(l) });
+            }
+        }
+    }
+    if let Some(id) = ws.file_id(path) {
+        for found in invocations::of(ws).resolving_to(ws, Located::File(id)) {
+            out.push(FileRange { file: found.file, range: TextRange::new(found.inv.op_range.start, found.inv.query.end) });
+        }
+    }
+    out
+}
+
 /// Every place that refers to the heading at (or behind) the cursor: the
 /// heading itself, the entries that bind it, and every `/when`/`/how`
 /// invocation in the workspace's Markdown files that resolves to it
-/// (inline code and code blocks included).
+/// (inline code and code blocks included). On a section line or a
+/// `/when ..file.md` invocation: the places that refer to that decision file.
 pub fn references(ws: &Workspace, file: FileId, offset: usize) -> Vec<FileRange> {
+    if let Some(path) = decision_file_of(ws, file, offset) {
+        return file_references(ws, &path);
+    }
     let Some(h) = heading_of(ws, file, offset) else { return Vec::new() };
     let mut out = Vec::new();
     if let Some(r) = heading_range(ws, h) {

@@ -1,6 +1,6 @@
 //! Document symbols (index sections and entries; the decision heading tree) and folding ranges.
 
-use crate::model::{FileId, Workspace};
+use crate::model::{Depends, FileId, Workspace};
 use crate::text::TextRange;
 
 /// What a symbol is.
@@ -20,28 +20,44 @@ pub enum SymbolKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Symbol {
     pub name: String,
+    /// A short note shown beside the name (an index section's entry count).
+    pub detail: Option<String>,
     pub kind: SymbolKind,
     pub range: TextRange,
     pub selection: TextRange,
     pub children: Vec<Symbol>,
 }
 
-/// The symbols of one file.
-pub fn document_symbols(ws: &Workspace, file: FileId) -> Vec<Symbol> {
-    let Some(f) = ws.file(file) else { return Vec::new() };
-    if let Some(index) = f.index() {
-        return index
-            .sections
+/// Most symbols listed for the index: every section (up to this many), then
+/// entries in document order until the total reaches it. A section whose
+/// entries are not all listed says so in its detail. Editors show an
+/// outline, not a copy of a 100,000-line file: the reply stays small and
+/// fast whatever the index's size.
+pub const MAX_INDEX_SYMBOLS: usize = 2_000;
+
+/// The index's symbols, built once per index state.
+struct IndexSymbols(Vec<Symbol>);
+
+impl IndexSymbols {
+    fn of(ws: &Workspace) -> Self {
+        let Some((_, f, index)) = ws.index() else { return Self(Vec::new()) };
+        let sections = &index.sections[..index.sections.len().min(MAX_INDEX_SYMBOLS)];
+        let mut budget = MAX_INDEX_SYMBOLS - sections.len();
+        let out = sections
             .iter()
             .map(|s| {
                 let end = index.line(s.end_line.saturating_sub(1)).map_or(f.text.len(), |l| l.range.end);
                 let head = index.range(s.heading_line);
-                let children = (s.heading_line + 1..s.end_line)
+                let lines = s.heading_line + 1..s.end_line;
+                let total = lines.clone().filter(|&l| index.is_entry(l)).count();
+                let children: Vec<Symbol> = lines
                     .filter(|&l| index.is_entry(l))
+                    .take(budget)
                     .map(|l| {
                         let r = index.range(l);
                         Symbol {
-                            name: r.slice(&f.text).trim().to_string(),
+                            name: crate::text::elide(r.slice(&f.text).trim(), 120).into_owned(),
+                            detail: None,
                             kind: SymbolKind::Entry,
                             range: r,
                             selection: r,
@@ -49,8 +65,15 @@ pub fn document_symbols(ws: &Workspace, file: FileId) -> Vec<Symbol> {
                         }
                     })
                     .collect();
+                budget -= children.len();
+                let detail = if children.len() == total {
+                    format!("{total} entries")
+                } else {
+                    format!("{total} entries, {} listed (outline capped at {MAX_INDEX_SYMBOLS})", children.len())
+                };
                 Symbol {
-                    name: s.name_text.clone(),
+                    name: crate::text::elide(&s.name_text, 120).into_owned(),
+                    detail: Some(detail),
                     kind: SymbolKind::File,
                     range: TextRange::new(head.start, end.max(head.end)),
                     selection: s.name,
@@ -58,6 +81,16 @@ pub fn document_symbols(ws: &Workspace, file: FileId) -> Vec<Symbol> {
                 }
             })
             .collect();
+        Self(out)
+    }
+}
+
+/// The symbols of one file: the index's sections and entries (capped at
+/// [`MAX_INDEX_SYMBOLS`]), or a decision file's heading tree.
+pub fn document_symbols(ws: &Workspace, file: FileId) -> Vec<Symbol> {
+    let Some(f) = ws.file(file) else { return Vec::new() };
+    if f.index().is_some() {
+        return ws.cached(Depends::IndexAndDecisions, IndexSymbols::of).0.clone();
     }
     let Some(d) = f.decision() else { return Vec::new() };
     // Build the tree from parent links, deepest first.
@@ -69,6 +102,7 @@ pub fn document_symbols(ws: &Workspace, file: FileId) -> Vec<Symbol> {
             let section_end = f.text[..h.section.end].trim_end().len().max(h.range.end);
             Some(Symbol {
                 name: h.title.clone(),
+                detail: None,
                 kind,
                 range: TextRange::new(h.range.start, section_end),
                 selection: h.title_range,
@@ -102,6 +136,17 @@ pub fn folding_ranges(ws: &Workspace, file: FileId) -> Vec<(u32, u32)> {
     }
     let Some(f) = ws.file(file) else { return Vec::new() };
     let mut out = Vec::new();
+    if let Some(index) = f.index() {
+        // Every section folds, whether or not the outline lists it.
+        for s in &index.sections {
+            let last = s.end_line.saturating_sub(1);
+            let last = (s.heading_line..=last).rev().find(|&l| index.line(l).is_some_and(|x| !x.range.is_empty()));
+            if let Some(b) = last.filter(|&b| b > s.heading_line) {
+                out.push((s.heading_line as u32, b as u32));
+            }
+        }
+        return out;
+    }
     walk(&document_symbols(ws, file), f, &mut out);
     out
 }

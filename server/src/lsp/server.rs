@@ -155,7 +155,7 @@ fn at_position(st: &State, uri: &Uri, pos: Position) -> Option<(usize, crate::mo
 fn document_symbol(f: &crate::model::SourceFile, s: &symbols::Symbol, enc: Encoding) -> DocumentSymbol {
     DocumentSymbol {
         name: if s.name.is_empty() { "(untitled)".into() } else { s.name.clone() },
-        detail: None,
+        detail: s.detail.clone(),
         kind: match s.kind {
             symbols::SymbolKind::File => SymbolKind::FILE,
             symbols::SymbolKind::Entry => SymbolKind::KEY,
