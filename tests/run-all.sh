@@ -4,13 +4,15 @@
 # and the editor integrations (TextMate grammar tests, the VS Code extension
 # build, the headless Neovim test through Neovim's own LSP client, and the
 # Claude Code plugin's offline end-to-end test with the real Claude Code),
-# and the MCP server through the official MCP Python SDK and `claude mcp list`.
+# Emacs 30's eglot against the server, and the MCP server through the
+# official MCP Python SDK and `claude mcp list`.
 # The README's test command and .ci/run call exactly this script.
 #
 # Needs: the Rust toolchain, Node.js with npm (grammar and extension), and
-# Neovim 0.11+ for the Neovim test and the MCP Python SDK for the MCP test
-# (each skipped with a message when missing, unless MI_REQUIRE_NVIM=1 /
-# MI_REQUIRE_MCP=1, which .ci/run sets).
+# Neovim 0.11+ for the Neovim test, Emacs 30+ for the eglot test and the MCP
+# Python SDK for the MCP test (each skipped with a message when missing,
+# unless MI_REQUIRE_NVIM=1 / MI_REQUIRE_EMACS=1 / MI_REQUIRE_MCP=1, which
+# .ci/run sets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +27,17 @@ cargo build --quiet --manifest-path server/fuzz/Cargo.toml
 
 echo "== editor integrations =="
 bash editors/check.sh
+
+echo "== Emacs eglot =="
+if command -v "${EMACS:-emacs}" >/dev/null 2>&1 &&
+  [ "$("${EMACS:-emacs}" --batch -Q --eval '(princ emacs-major-version)' 2>/dev/null || echo 0)" -ge 30 ]; then
+  bash tests/emacs/run.sh
+elif [ "${MI_REQUIRE_EMACS:-0}" = 1 ]; then
+  echo "FAIL emacs: no Emacs 30+ (Debian bookworm: apt-get install -t bookworm-backports emacs-nox)"
+  exit 1
+else
+  echo "SKIP emacs: no Emacs 30+ found (Debian bookworm: apt-get install -t bookworm-backports emacs-nox)"
+fi
 
 echo "== MCP server with real clients =="
 bash tests/mcp/run.sh
