@@ -208,3 +208,20 @@ fn a_50_mb_line_gives_messages_under_1_kb() {
     assert!(codes.iter().any(|c| c == "orphan-entry") && codes.iter().any(|c| c == "missing-operator"), "{codes:?}");
     assert!(o.stdout.len() < 64 * 1024, "the whole report is small: {} bytes", o.stdout.len());
 }
+
+/// A decision file saved with a byte-order mark, or with old Mac (lone CR)
+/// line ends, is read as an editor shows it: no heading hidden, no orphans.
+#[test]
+fn byte_order_mark_and_lone_cr_decision_files_are_read_as_shown() {
+    for decision in ["\u{feff}## When Alpha\n\nbody\n\n## When Beta\n\nbody\n", "# A\r\r## When Alpha\r\rbody\r\r## When Beta\r\rbody\r"] {
+        let tmp = tempfile::tempdir().expect("tmp");
+        write_fixture(
+            tmp.path(),
+            "//- agents/memory-index.md\n# I\n\n## agents/decisions/a.md\n\n/when alpha\n/when beta\n",
+        );
+        fs::create_dir_all(tmp.path().join("agents/decisions")).expect("mkdir");
+        fs::write(tmp.path().join("agents/decisions/a.md"), decision).expect("write");
+        let o = run(&["check", "."], tmp.path());
+        assert_eq!(o.status.code(), Some(0), "{decision:?}: {}", stdout(&o));
+    }
+}

@@ -82,9 +82,38 @@ pub fn parse(text: &str) -> DecisionFile {
 /// its own, and its answer, when it gives one, is pulldown-cmark's; whatever
 /// it cannot decide exactly goes to pulldown-cmark. One finishing step turns
 /// either into headings and sections.
+///
+/// A leading byte-order mark and lone `\r` line ends are read as an editor
+/// shows them: the mark as nothing (its first heading is a heading) and `\r`
+/// as a line end, as CommonMark defines line endings (pulldown-cmark runs
+/// some constructs on across a lone `\r`). Both parsers see a copy with the
+/// mark as three spaces and each lone `\r` as `\n`: the same offsets.
 pub fn parse_with(text: &str, index: &LineIndex) -> DecisionFile {
-    let raw = scan::headings(text, index).unwrap_or_else(|| pulldown(text));
+    let plain = plain_line_ends(text);
+    let raw = scan::headings(&plain, index).unwrap_or_else(|| pulldown(&plain));
     finish(text, index, raw)
+}
+
+/// `text` with a leading byte-order mark as three spaces and every lone `\r`
+/// as `\n` (byte for byte, so every offset stays); borrowed when it has neither.
+fn plain_line_ends(text: &str) -> std::borrow::Cow<'_, str> {
+    let b = text.as_bytes();
+    let bom = text.starts_with('\u{feff}');
+    let lone_cr = memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n'));
+    if !bom && !lone_cr {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = Vec::with_capacity(b.len());
+    let mut rest = b;
+    if bom {
+        out.extend_from_slice(b"   ");
+        rest = &b[3..];
+    }
+    for (i, &c) in rest.iter().enumerate() {
+        out.push(if c == b'\r' && rest.get(i + 1) != Some(&b'\n') { b'\n' } else { c });
+    }
+    // Only ASCII bytes were replaced by ASCII bytes, and the mark by three.
+    std::borrow::Cow::Owned(String::from_utf8(out).unwrap_or_else(|_| text.to_string()))
 }
 
 /// A heading as a parser found it, before [`finish_heading`].

@@ -13,7 +13,8 @@
 //!
 //! `None` for a text with NUL, vertical tab or form feed anywhere, a leading
 //! byte-order mark, or a lone `\r` terminator (pulldown-cmark runs some
-//! constructs on to the next `\n`).
+//! constructs on to the next `\n`). `parse_with` hands it a copy with the
+//! mark as spaces and lone `\r` as `\n`, so only the first three remain.
 //!
 //! # Lines
 //!
