@@ -173,18 +173,34 @@ impl KeyIndex {
     /// [`candidates`](Self::candidates) with how many word keys each shares,
     /// strongest first (most shared, then lower number).
     ///
-    /// Counted in a dense per-thread array (title numbers are small and
-    /// dense), and only the strongest [`MAX_SCORED`] are sorted: the cost is
-    /// the length of the trigger's key lists, not a hash operation per hit.
+    /// Short key lists (at most [`SHORT_LIST`] titles) are counted in full,
+    /// in a dense per-thread array. Long ones (a word in most titles) are
+    /// walked together in ascending number, and the walk stops as soon as no
+    /// title after it can enter the answer: it can share at most the long
+    /// lists' keys, and loses ties to every lower number. So a word every
+    /// title has costs [`MAX_SCORED`] steps, not one per title, and ranking
+    /// a million triggers against thousands of look-alike titles stays
+    /// linear in the triggers. The answer is exactly the full count's.
     pub fn ranked(&self, trigger: &str) -> Vec<(u32, u32)> {
         thread_local! {
             static COUNTS: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
         }
-        COUNTS.with(|counts| {
+        // Each key's list once, with how often the trigger has the key.
+        let mut keyed: Vec<(u64, &[u32], u32)> = Vec::new();
+        for k in trigger.split_whitespace().filter_map(key) {
+            match keyed.iter_mut().find(|x| x.0 == k) {
+                Some(x) => x.2 += 1,
+                None => keyed.push((k, self.list(k), 1)),
+            }
+        }
+        let lists = keyed.into_iter().filter(|x| !x.1.is_empty()).map(|x| (x.1, x.2));
+        let (long, short): (Vec<(&[u32], u32)>, Vec<_>) = lists.partition(|l| l.0.len() > SHORT_LIST);
+        let strongest = |a: &(u32, u32), b: &(u32, u32)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
+        let mut cands: Vec<(u32, u32)> = COUNTS.with(|counts| {
             let mut counts = counts.borrow_mut();
             let mut cands: Vec<(u32, u32)> = Vec::new();
-            for k in trigger.split_whitespace().filter_map(key) {
-                for &i in self.by_key.get(&k).map_or(&[][..], Vec::as_slice) {
+            for &(list, w) in &short {
+                for &i in list {
                     let slot = i as usize;
                     if slot >= counts.len() {
                         counts.resize(slot + 1, 0);
@@ -192,22 +208,73 @@ impl KeyIndex {
                     if counts[slot] == 0 {
                         cands.push((i, 0));
                     }
-                    counts[slot] += 1;
+                    counts[slot] += w;
                 }
             }
             for c in &mut cands {
                 c.1 = std::mem::take(&mut counts[c.0 as usize]);
+                // What it shares through the long lists too.
+                c.1 += long.iter().filter(|(l, _)| l.binary_search(&c.0).is_ok()).map(|l| l.1).sum::<u32>();
             }
-            let strongest = |a: &(u32, u32), b: &(u32, u32)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
-            if cands.len() > MAX_SCORED {
-                cands.select_nth_unstable_by(MAX_SCORED - 1, strongest);
-                cands.truncate(MAX_SCORED);
-            }
-            cands.sort_unstable_by(strongest);
             cands
-        })
+        });
+        if !long.is_empty() {
+            cands.sort_unstable_by_key(|c| c.0);
+            let from_short = cands.len();
+            let ceiling: u32 = long.iter().map(|l| l.1).sum();
+            let mut heads = vec![0usize; long.len()];
+            // The weakest of the best MAX_SCORED so far (None: fewer than that).
+            let mut best: Vec<(u32, u32)> = cands.clone();
+            let weakest = |best: &mut Vec<(u32, u32)>| -> Option<(u32, u32)> {
+                if best.len() < MAX_SCORED {
+                    return None;
+                }
+                best.select_nth_unstable_by(MAX_SCORED - 1, strongest);
+                best.truncate(MAX_SCORED);
+                best.iter().copied().max_by(|a, b| strongest(a, b))
+            };
+            let mut bound = weakest(&mut best);
+            // The lowest number at any list's head, in turn.
+            while let Some(n) = long.iter().zip(&heads).filter_map(|((l, _), &h)| l.get(h).copied()).min() {
+                if let Some((wn, wc)) = bound {
+                    // Every title from here on shares at most `ceiling` keys and has a higher number.
+                    if wc > ceiling || (wc == ceiling && wn < n) {
+                        break;
+                    }
+                }
+                let mut count = 0;
+                for ((l, w), h) in long.iter().zip(heads.iter_mut()) {
+                    if l.get(*h) == Some(&n) {
+                        count += w;
+                        *h += 1;
+                    }
+                }
+                if cands[..from_short].binary_search_by_key(&n, |c| c.0).is_ok() {
+                    continue; // counted with the short lists
+                }
+                cands.push((n, count));
+                best.push((n, count));
+                // Refreshed at MAX_SCORED, then every MAX_SCORED more (a stale bound only stops later).
+                if best.len() == MAX_SCORED || best.len() >= 2 * MAX_SCORED {
+                    bound = weakest(&mut best);
+                }
+            }
+        }
+        if cands.len() > MAX_SCORED {
+            cands.select_nth_unstable_by(MAX_SCORED - 1, strongest);
+            cands.truncate(MAX_SCORED);
+        }
+        cands.sort_unstable_by(strongest);
+        cands
+    }
+
+    fn list(&self, k: u64) -> &[u32] {
+        self.by_key.get(&k).map_or(&[][..], Vec::as_slice)
     }
 }
+
+/// Key lists up to this many titles are counted in full by [`KeyIndex::ranked`].
+pub const SHORT_LIST: usize = 64;
 
 /// How many word keys a title with keys `title_keys` ([`word_keys`]) shares
 /// with `trigger`, counted as [`KeyIndex::ranked`] counts them.
@@ -287,6 +354,54 @@ mod tests {
         assert!(!list.changed_by(39, shared, false));
         assert!(list.changed_by(0, shared, false), "a listed title leaves");
         assert!(!list.changed_by(0, 0, true), "a title sharing no key never matters");
+    }
+
+    /// The walk over long key lists stops early but answers exactly what a
+    /// full count answers, on titles where most words are in most titles.
+    #[test]
+    fn early_stopping_ranking_equals_the_full_count() {
+        let naive = |keys: &KeyIndex, trigger: &str| -> Vec<(u32, u32)> {
+            let mut counts: rustc_hash::FxHashMap<u32, u32> = Default::default();
+            for k in trigger.split_whitespace().filter_map(key) {
+                for &i in keys.list(k) {
+                    *counts.entry(i).or_default() += 1;
+                }
+            }
+            let mut v: Vec<(u32, u32)> = counts.into_iter().collect();
+            v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            v.truncate(MAX_SCORED);
+            v
+        };
+        let words = ["mock", "tests", "writing", "merge", "paths", "encode", "review", "flags", "alpha", "beta"];
+        let mut seed = 7u64;
+        let mut next = move |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let mut keys = KeyIndex::default();
+        for i in 0..3000u32 {
+            // Most titles hold the first three words; the rest vary.
+            let mut t = String::from("When");
+            for (j, w) in words.iter().enumerate() {
+                if (j < 3 && next(10) > 0) || next(4) == 0 {
+                    t.push(' ');
+                    t.push_str(w);
+                }
+            }
+            t.push_str(&format!(" item{}", next(50)));
+            keys.insert(i, &t);
+        }
+        for _ in 0..300 {
+            let mut q = String::new();
+            for _ in 0..1 + next(5) {
+                q.push_str(words[next(words.len())]);
+                q.push(' ');
+            }
+            if next(2) == 0 {
+                q.push_str(&format!("item{}", next(50)));
+            }
+            assert_eq!(keys.ranked(&q), naive(&keys, &q), "{q:?}");
+        }
     }
 
     #[test]
