@@ -231,3 +231,25 @@ fn an_idle_server_does_no_work_after_a_change_on_disk() {
     assert!(used < idle / 5, "an idle server used {used:?} of CPU in {idle:?}");
     assert_eq!(c.shutdown(), Some(0));
 }
+
+/// An index with thousands of broken lines: the editor gets the first 1,000
+/// diagnostics of the file and one more saying how many are not shown.
+#[test]
+fn diagnostics_per_file_are_capped_with_a_count_of_the_rest() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let index_path = root.join("agents/memory-index.md");
+    let mut text = std::fs::read_to_string(&index_path).expect("index");
+    for i in 0..2_500 {
+        text.push_str(&format!("not an entry {i}\n"));
+    }
+    fs::write(&index_path, &text).expect("write");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let d = c.diagnostics(&uri(&index_path), |d| d.len() > 1);
+    assert_eq!(d.len(), 1_001, "1,000 and the count");
+    let last = d.last().expect("summary");
+    let msg = last["message"].as_str().unwrap_or("");
+    assert!(msg.starts_with("150") && msg.contains("not shown") && msg.contains("memory-index-lsp check"), "{msg}");
+    assert_eq!(c.shutdown(), Some(0));
+}

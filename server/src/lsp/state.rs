@@ -19,6 +19,9 @@ use crate::model::{FileText, Workspace};
 use crate::rules;
 use crate::text::{Encoding, TextRange};
 
+/// Most diagnostics sent for one file (see [`State::changed_diagnostics`]).
+pub const MAX_DIAGNOSTICS_PER_FILE: usize = 1_000;
+
 /// An open document.
 #[derive(Debug)]
 pub struct Doc {
@@ -175,11 +178,33 @@ impl State {
                 now.insert(f.path.clone(), Vec::new());
             }
         }
+        // The first MAX_DIAGNOSTICS_PER_FILE of a file are sent, then one line
+        // saying how many more there are: an index of 300,000 broken lines
+        // costs the editor (and this server) a bounded set, not a copy per line.
+        let mut shown: HashMap<crate::model::FileId, usize> = HashMap::new();
         for f in findings.iter() {
             let Some(file) = root.ws.file(f.file) else { continue };
+            let n = shown.entry(f.file).or_default();
+            *n += 1;
+            if *n > MAX_DIAGNOSTICS_PER_FILE {
+                continue;
+            }
             if let Some(d) = convert::diagnostic(&root.ws, &root.path, f, enc) {
                 now.entry(file.path.clone()).or_default().push(d);
             }
+        }
+        for (id, n) in shown.into_iter().filter(|(_, n)| *n > MAX_DIAGNOSTICS_PER_FILE) {
+            let Some(file) = root.ws.file(id) else { continue };
+            now.entry(file.path.clone()).or_default().push(Diagnostic {
+                severity: Some(tower_lsp_server::ls_types::DiagnosticSeverity::INFORMATION),
+                source: Some("memory-index".into()),
+                message: format!(
+                    "{} more findings in this file are not shown here (an editor gets the first {MAX_DIAGNOSTICS_PER_FILE}); \
+                     run `memory-index-lsp check` to list them all",
+                    n - MAX_DIAGNOSTICS_PER_FILE
+                ),
+                ..Default::default()
+            });
         }
         let mut out = Vec::new();
         for (rel, diags) in &now {

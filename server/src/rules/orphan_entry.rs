@@ -99,6 +99,13 @@ impl<'a> Suggester<'a> {
     /// list and the answer for `trigger`.
     fn suggest(&mut self, trigger: &str) -> Vec<(HeadingId, u32)> {
         let ranked = self.unbound.0.ranked(trigger);
+        if ranked.is_empty() {
+            // Nothing shares a word with it: nothing to remember either (a
+            // missing list is read as "re-rank when a heading sharing a
+            // word switches"), so 300,000 unlike orphans keep no memo.
+            self.lists.0.lock().unwrap_or_else(|p| p.into_inner()).remove(trigger);
+            return Vec::new();
+        }
         let mut numbers: Vec<u32> = ranked.iter().map(|c| c.0).collect();
         numbers.sort_unstable();
         let (ws, semantic) = (self.ws, &self.semantic);
