@@ -1,18 +1,21 @@
 //! Reads a workspace root from disk into a [`Workspace`]: the engine's only file reader.
 //!
-//! Follows `memory-index.toml` (spec §8). Never follows a path out of the
-//! root: a decision file that is a symlink pointing outside the root (after
-//! resolving `..` and links) is reported as unreadable and not read. Files
-//! that cannot be read or are not UTF-8 are kept with a [`FileProblem`] so
-//! rules report them; nothing is silently skipped.
+//! Follows `memory-index.toml` (spec §8). Every file goes through
+//! [`read::read_inside`]: opened once, judged by its handle, never followed
+//! out of the root, never blocking on a pipe or reading a device, at most
+//! `max-file-bytes`. Files that cannot be read or are not UTF-8 are kept with
+//! a [`crate::model::FileProblem`] so rules report them (`unreadable-file` says what the
+//! file is); nothing is silently skipped.
 
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::model::config::{self, Config, ConfigError, CONFIG_FILE};
-use crate::model::{FileProblem, FileText, Workspace};
+use crate::model::{FileText, Workspace};
 use crate::rules;
+
+mod read;
 
 /// Why a root could not be loaded at all.
 #[derive(Debug)]
@@ -81,7 +84,11 @@ pub fn load_with_base(
         None => (CONFIG_FILE.to_string(), root.join(CONFIG_FILE)),
     };
     ws.set_config_path(&config_rel);
-    let config_text = read(&config_abs);
+    let limit = crate::model::config::DEFAULT_MAX_FILE_BYTES;
+    let config_text = match config_file {
+        Some(_) => read::read_anywhere(&config_abs, limit),
+        None => read::read_inside(&canon_root, &config_abs, limit),
+    };
     let mut cfg = Config::default();
     let mut errors: Vec<ConfigError> = Vec::new();
     if let Some(patch) = base {
@@ -100,7 +107,7 @@ pub fn load_with_base(
     }
     ws.set_config(cfg, errors);
     let cfg = ws.config().clone();
-    if let Some(t) = read_inside(&canon_root, &root.join(&cfg.index)) {
+    if let Some(t) = read::read_inside(&canon_root, &root.join(&cfg.index), cfg.max_file_bytes) {
         ws.set_file(&cfg.index, t);
     }
     let dir = root.join(&cfg.decisions);
@@ -116,10 +123,7 @@ pub fn load_with_base(
     let mut decisions = Vec::with_capacity(names.len());
     for name in names {
         let path = dir.join(&name);
-        if fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
-            continue;
-        }
-        if let Some(t) = read_inside(&canon_root, &path) {
+        if let Some(t) = read::read_inside(&canon_root, &path, cfg.max_file_bytes) {
             decisions.push((ws.decision_path(&name), t));
         }
     }
@@ -141,30 +145,10 @@ pub fn config_from_text(text: &str) -> (Config, Vec<ConfigError>) {
     }
 }
 
-/// Reads a file that must stay inside `canon_root` after resolving links.
-/// Missing: None. Outside the root, a directory or unreadable: a problem.
-pub fn read_inside(canon_root: &Path, path: &Path) -> Option<FileText> {
-    fs::symlink_metadata(path).ok()?;
-    match fs::canonicalize(path) {
-        Ok(real) if !real.starts_with(canon_root) => {
-            Some(problem(format!("it resolves to {}, outside the workspace root; it is not followed", real.display())))
-        }
-        Err(e) => Some(problem(e.to_string())),
-        Ok(real) if real.is_dir() => Some(problem("it is a directory".into())),
-        Ok(_) => read(path),
-    }
-}
-
-fn read(path: &Path) -> Option<FileText> {
-    match fs::read(path) {
-        Ok(bytes) => Some(FileText::from_bytes(bytes)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => Some(problem(e.to_string())),
-    }
-}
-
-fn problem(why: String) -> FileText {
-    FileText { text: String::new(), problem: Some(FileProblem::Unreadable(why)) }
+/// Reads a file that must stay inside `canon_root` after resolving links
+/// (see [`read::read_inside`]), at most `max_bytes`.
+pub fn read_inside(canon_root: &Path, path: &Path, max_bytes: u64) -> Option<FileText> {
+    read::read_inside(canon_root, path, max_bytes)
 }
 
 /// `path` relative to `canon_root` with `/` separators when inside it, else as given.
@@ -188,6 +172,7 @@ pub const MAX_MARKDOWN_BYTES: u64 = 2 * 1024 * 1024;
 /// size. Files already in `ws` are left out.
 pub fn other_markdown(root: &Path, ws: &Workspace) -> Vec<(String, FileText)> {
     let mut out = Vec::new();
+    let canon = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let mut stack = vec![(root.to_path_buf(), 0usize)];
     while let Some((dir, depth)) = stack.pop() {
         let Ok(rd) = fs::read_dir(&dir) else { continue };
@@ -212,8 +197,9 @@ pub fn other_markdown(root: &Path, ws: &Workspace) -> Vec<(String, FileText)> {
                 if ws.file_id(&rel).is_some() {
                     continue;
                 }
-                if let Ok(bytes) = fs::read(e.path()) {
-                    out.push((rel, FileText::from_bytes(bytes)));
+                // Opened once and judged by its handle, like the decision files.
+                if let Some(t) = read::read_inside(&canon, &e.path(), MAX_MARKDOWN_BYTES).filter(|t| t.problem.is_none()) {
+                    out.push((rel, t));
                 }
                 if out.len() >= MAX_MARKDOWN_FILES {
                     return out;

@@ -185,12 +185,13 @@ fn fix_never_rewrites_a_file_that_is_not_utf8() {
 fn a_50_mb_line_gives_messages_under_1_kb() {
     let tmp = tempfile::tempdir().expect("tmp");
     let huge = "x".repeat(50 * 1024 * 1024);
+    let long = "y".repeat(1024 * 1024);
     let index = format!(
-        "# Index\n\n## agents/decisions/a.md\n\n/when {huge} | {huge}\n/when alpha\n/when alpha | {huge}\n{huge}\n/wat {huge}\n"
+        "# Index\n\n## agents/decisions/a.md\n\n/when {huge} | {long}\n/when alpha\n/when alpha | {long}\n{long}\n/wat {long}\n"
     );
     write_fixture(tmp.path(), "//- agents/decisions/a.md\n# A\n\n## When Alpha\n\nbody\n");
     fs::write(tmp.path().join("agents/memory-index.md"), index).expect("write");
-    drop(huge);
+    drop((huge, long));
     let o = run(&["check", "--format", "json", "."], tmp.path());
     assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");

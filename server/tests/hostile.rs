@@ -169,3 +169,110 @@ fn deep_nesting_and_many_sections() {
     let out = expect(tmp.path(), 0, "0 errors, 10000 warnings in 2 files");
     assert!(out.contains("warning[missing-file]"));
 }
+
+/// Only regular files are read: a named pipe (which would block a reader for
+/// ever), a socket, a link to `/dev/zero` (endless) and a directory named
+/// `x.md` each give one `unreadable-file` finding saying what they are, and
+/// `check` returns at once. The entries of a section whose file could not be
+/// read are not also reported as orphans.
+#[cfg(unix)]
+#[test]
+fn special_files_are_reported_not_read() {
+    use std::os::unix::fs::symlink;
+    let index = b"## agents/decisions/pipe.md\n/when one\n/when two\n/when three\n\n## agents/decisions/a.md\n/when alpha\n";
+    let tmp = ws(index, &[("a.md", OK_DECISION)]);
+    let d = tmp.path().join("agents/decisions");
+    let fifo = d.join("pipe.md");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let _socket = std::os::unix::net::UnixListener::bind(d.join("sock.md")).expect("socket");
+    symlink("/dev/zero", d.join("zero.md")).expect("symlink");
+    fs::create_dir(d.join("x.md")).expect("mkdir");
+    let start = std::time::Instant::now();
+    let o = run(&["check", "."], tmp.path());
+    let took = start.elapsed();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(took < std::time::Duration::from_secs(10), "check must not block ({took:?})");
+    for (file, what) in [
+        ("pipe.md", "it is a named pipe (FIFO); only regular files are read"),
+        ("sock.md", "it is a socket; only regular files are read"),
+        ("zero.md", "it is a character device; only regular files are read"),
+        ("x.md", "it is a directory; only regular files are read"),
+    ] {
+        let lines: Vec<&str> = out.lines().filter(|l| l.starts_with(&format!("agents/decisions/{file}:"))).collect();
+        assert_eq!(lines.len(), 1, "{file}: {out}");
+        assert!(lines[0].contains("error[unreadable-file]") && lines[0].ends_with(what), "{}", lines[0]);
+    }
+    assert!(!out.contains("orphan-entry"), "no orphans for the unreadable file's entries: {out}");
+    // The same through `resolve` and `fix`: no hang, files unchanged.
+    let before = snapshot_regular(tmp.path());
+    let o = run(&["resolve", "when alpha"], tmp.path());
+    assert_eq!(o.status.code(), Some(0));
+    let o = run(&["fix", "."], tmp.path());
+    assert!(o.status.code().is_some());
+    assert_eq!(snapshot_regular(tmp.path()), before);
+}
+
+/// An index or decision file over `max-file-bytes` is a finding, not a read.
+#[test]
+fn files_over_max_file_bytes_are_findings() {
+    let tmp = ws(b"## agents/decisions/a.md\n/when alpha\n", &[("a.md", OK_DECISION), ("big.md", &[b'x'; 5000])]);
+    fs::write(tmp.path().join("memory-index.toml"), "max-file-bytes = 4096\n").expect("write");
+    let out = expect(tmp.path(), 1, "agents/decisions/big.md:1:1: error[unreadable-file]");
+    assert!(out.contains("over `max-file-bytes` (4096)"), "{out}");
+}
+
+/// Regular files only (what `snapshot` reads, without opening special files).
+fn snapshot_regular(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in walk(dir) {
+        if fs::symlink_metadata(&e).is_ok_and(|m| m.is_file()) {
+            out.push((e.display().to_string(), fs::read(&e).unwrap_or_default()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A `memory-index.toml` that links out of the root is not read (its values
+/// never apply nor show), and swapping a decision file's link between an
+/// inside and an outside target while `resolve ..x.md` runs never prints the
+/// outside file: each file is judged by the handle it is read from.
+#[cfg(unix)]
+#[test]
+fn links_out_of_the_root_are_never_read_even_when_swapped() {
+    use std::os::unix::fs::symlink;
+    let tmp = ws(b"## agents/decisions/a.md\n/when alpha\n", &[("a.md", OK_DECISION), ("inside.md", b"## When Inside\nfine\n")]);
+    let outside = tempfile::tempdir().expect("outside");
+    fs::write(outside.path().join("evil.toml"), "max-lines = 1\n[rules]\nunindexed-heading = \"off\"\n").expect("write");
+    symlink(outside.path().join("evil.toml"), tmp.path().join("memory-index.toml")).expect("symlink");
+    let out = expect(tmp.path(), 1, "memory-index.toml:1:1: error[unreadable-file]");
+    assert!(out.contains("outside the workspace root"), "{out}");
+    assert!(out.contains("unindexed-heading"), "the outside file's settings do not apply: {out}");
+    fs::remove_file(tmp.path().join("memory-index.toml")).expect("rm");
+    // The swap race.
+    fs::write(outside.path().join("secret.md"), "## When Secret\nTOP SECRET\n").expect("write");
+    let link = tmp.path().join("agents/decisions/x.md");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swapper = {
+        let (link, stop, secret) = (link.clone(), stop.clone(), outside.path().join("secret.md"));
+        let inside = tmp.path().join("agents/decisions/inside.md");
+        std::thread::spawn(move || {
+            let tmp_link = link.with_extension("swap");
+            let mut flip = false;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = fs::remove_file(&tmp_link);
+                let _ = symlink(if flip { &secret } else { &inside }, &tmp_link);
+                let _ = fs::rename(&tmp_link, &link);
+                flip = !flip;
+            }
+        })
+    };
+    for _ in 0..150 {
+        let o = run(&["resolve", "..x.md"], tmp.path());
+        assert!(!String::from_utf8_lossy(&o.stdout).contains("TOP SECRET"), "an outside file was printed");
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    swapper.join().expect("swapper");
+}

@@ -253,3 +253,19 @@ fn diagnostics_per_file_are_capped_with_a_count_of_the_rest() {
     assert!(msg.starts_with("150") && msg.contains("not shown") && msg.contains("memory-index-lsp check"), "{msg}");
     assert_eq!(c.shutdown(), Some(0));
 }
+
+/// The server loads a workspace holding a named pipe without blocking, and
+/// reports it like `check`.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_in_the_decisions_does_not_block_the_server() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let fifo = root.join("agents/decisions/pipe.md");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let d = c.diagnostics(&uri(&fifo), |d| has(d, "unreadable-file"));
+    assert!(d[0]["message"].as_str().is_some_and(|m| m.contains("named pipe")), "{d:?}");
+    assert_eq!(c.shutdown(), Some(0));
+}

@@ -155,7 +155,7 @@ impl State {
                 return;
             }
         }
-        match load::read_inside(&root.canon, &root.path.join(rel)) {
+        match load::read_inside(&root.canon, &root.path.join(rel), root.ws.config().max_file_bytes) {
             Some(text) => {
                 root.ws.set_file(rel, text);
             }

@@ -30,11 +30,17 @@ pub struct Config {
     pub decisions: String,
     /// `file-too-long` limit.
     pub max_lines: u32,
+    /// Largest file read, in bytes: a larger index or decision file is an
+    /// `unreadable-file` finding, not a read of unbounded size.
+    pub max_file_bytes: u64,
     /// Rule code → level overrides.
     pub rules: BTreeMap<String, Level>,
     /// When recall speaks (`[recall]`).
     pub recall: Recall,
 }
+
+/// Default `max-file-bytes`: 64 MiB, far above any real index or decision file.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 impl Default for Config {
     fn default() -> Self {
@@ -42,6 +48,7 @@ impl Default for Config {
             index: "agents/memory-index.md".into(),
             decisions: "agents/decisions".into(),
             max_lines: 400,
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             rules: BTreeMap::new(),
             recall: Recall::default(),
         }
@@ -133,6 +140,8 @@ pub struct ConfigPatch {
     pub decisions: Option<String>,
     #[serde(rename = "max-lines", alias = "maxLines")]
     pub max_lines: Option<u32>,
+    #[serde(rename = "max-file-bytes", alias = "maxFileBytes")]
+    pub max_file_bytes: Option<u64>,
     pub rules: Option<BTreeMap<String, Level>>,
     pub recall: Option<RecallPatch>,
 }
@@ -156,6 +165,11 @@ impl Config {
         path(patch.decisions, "decisions", &mut self.decisions);
         if let Some(n) = patch.max_lines {
             self.max_lines = n;
+        }
+        match patch.max_file_bytes {
+            Some(0) => problems.push(format!("`max-file-bytes` must be above 0; using {}", self.max_file_bytes)),
+            Some(n) => self.max_file_bytes = n,
+            None => {}
         }
         if let Some(r) = patch.recall {
             let mut threshold = |value: Option<f64>, what: &str, slot: &mut f64| match value {

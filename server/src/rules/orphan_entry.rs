@@ -4,7 +4,7 @@ use super::{q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
 use std::sync::Arc;
 
-use crate::model::{Depends, HeadingId, Workspace};
+use crate::model::{Depends, FileProblem, HeadingId, Workspace};
 use crate::rules::placement::trigger_from_title;
 use crate::search::similar;
 use crate::syntax::index::Op;
@@ -12,7 +12,8 @@ use crate::syntax::index::Op;
 pub(crate) const DOC: &str = "An entry binds no heading: no semantic heading is titled `When \
 TRIGGER` (for `/when`) or `How to TRIGGER` (for `/how`), compared case-insensitively. The message \
 lists the unindexed headings it resembles. Fixes (a choice, so never applied by fix-all): change \
-the trigger to match a heading, or rename that heading to match the trigger.";
+the trigger to match a heading, or rename that heading to match the trigger. Entries of a \
+section whose file could not be read are not reported (its `unreadable-file` finding is).";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let Some((id, src, index)) = ctx.index else {
@@ -21,6 +22,11 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let mut suggester = Suggester::new(ctx.ws);
     for (_, e) in ctx.entries() {
         if e.trigger.is_empty() || e.heading.is_some() || e.structural.is_some() {
+            continue;
+        }
+        // A section whose file could not be read: its `unreadable-file`
+        // finding is the cause; one orphan per entry would bury it.
+        if e.section_file.and_then(|f| ctx.ws.file(f)).is_some_and(|f| matches!(f.problem, Some(FileProblem::Unreadable(_)))) {
             continue;
         }
         let Some(entry) = index.entry(e.line) else {
