@@ -170,19 +170,6 @@ fn counterpart(f: &serde_json::Value, line: u64, msg: &str) -> bool {
     false
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir") {
-        let e = e.expect("entry");
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).expect("copy");
-        }
-    }
-}
-
 fn non_blank_lines(text: &str) -> BTreeMap<String, usize> {
     let mut m = BTreeMap::new();
     for l in text.lines().filter(|l| !l.trim().is_empty()) {

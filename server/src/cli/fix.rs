@@ -1,14 +1,16 @@
 //! `memory-index-lsp fix [ROOT] [--dry-run]`: applies every safe fix, then reports like `check`.
 //!
-//! Writes only files whose text changed, atomically (a temporary file in the
-//! same directory, the original's permissions, then a rename), and never a
-//! file that was not valid UTF-8. `--dry-run` prints a unified diff instead.
+//! Writes only files whose text changed, through [`super::write::replace`]
+//! (atomically, never through a planted link, owner and mode kept, and only
+//! if the file is still what was read), and never a file that was not valid
+//! UTF-8. When another program changed a file meanwhile, `fix` starts over
+//! from the new content ([`ATTEMPTS`] times at most, then it says so and
+//! leaves it). `--dry-run` prints a unified diff instead.
 
-use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use super::{check::missing_workspace, output, parse_root_args, usage_error};
+use super::{check::missing_workspace, output, parse_root_args, usage_error, write};
 use crate::ide::fix_all;
 use crate::{load, rules};
 
@@ -20,30 +22,57 @@ pub fn run(args: &[String]) -> i32 {
     };
     let default = super::default_root();
     let root = Path::new(opts.root.as_deref().unwrap_or(&default));
-    let mut ws = match load::load_with(root, opts.config.as_deref().map(Path::new)) {
-        Ok(ws) => ws,
-        Err(e) => return usage_error(&e.to_string()),
-    };
-    if let Some(msg) = missing_workspace(&ws, &root.display().to_string()) {
-        return usage_error(&msg);
-    }
-    let originals: Vec<(String, String)> = ws.files().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
-    let result = fix_all::fix_all(&mut ws);
     let mut stderr = std::io::stderr();
-    for (path, new_text) in &result.changed {
-        let old = originals.iter().find(|(p, _)| p == path).map_or("", |(_, t)| t.as_str());
-        if opts.dry_run {
-            print!("{}", unified_diff(path, old, new_text));
-        } else if let Err(e) = write_atomic(&root.join(path), new_text) {
-            let _ = writeln!(stderr, "memory-index-lsp: cannot write {path}: {e}; the file was left unchanged");
-            return 2;
+    for attempt in 1..=ATTEMPTS {
+        let mut ws = match load::load_with(root, opts.config.as_deref().map(Path::new)) {
+            Ok(ws) => ws,
+            Err(e) => return usage_error(&e.to_string()),
+        };
+        if let Some(msg) = missing_workspace(&ws, &root.display().to_string()) {
+            return usage_error(&msg);
         }
+        let originals: Vec<(String, String)> = ws.files().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
+        let result = fix_all::fix_all(&mut ws);
+        let mut changed_meanwhile = None;
+        for (path, new_text) in &result.changed {
+            let old = originals.iter().find(|(p, _)| p == path).map_or("", |(_, t)| t.as_str());
+            if opts.dry_run {
+                print!("{}", unified_diff(path, old, new_text));
+                continue;
+            }
+            match write::replace(&root.join(path), old, new_text) {
+                Ok(()) => {}
+                Err(write::WriteError::Changed) => {
+                    changed_meanwhile = Some(path.clone());
+                    break;
+                }
+                Err(e) => {
+                    let _ = writeln!(stderr, "memory-index-lsp: cannot write {path}: {e}; the file was left unchanged");
+                    return 2;
+                }
+            }
+        }
+        if let Some(path) = changed_meanwhile {
+            if attempt == ATTEMPTS {
+                let _ = writeln!(
+                    stderr,
+                    "memory-index-lsp: {path} kept changing while fix ran ({ATTEMPTS} attempts); it was left as the other \
+                     program wrote it: run fix again when it is done"
+                );
+                return 2;
+            }
+            continue; // start over from what is on disk now
+        }
+        let verb = if opts.dry_run { "would apply" } else { "applied" };
+        let _ = writeln!(stderr, "{verb} {} fix(es) in {} file(s)", result.applied.len(), result.changed.len());
+        let findings = rules::check(&ws);
+        return output::report(&ws, &findings, opts.format_json);
     }
-    let verb = if opts.dry_run { "would apply" } else { "applied" };
-    let _ = writeln!(stderr, "{verb} {} fix(es) in {} file(s)", result.applied.len(), result.changed.len());
-    let findings = rules::check(&ws);
-    output::report(&ws, &findings, opts.format_json)
+    2
 }
+
+/// How many times `fix` starts over when a file changes under it.
+pub const ATTEMPTS: usize = 5;
 
 /// A unified diff of one file (`--- a/PATH` / `+++ b/PATH`, 3 lines of context).
 pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
@@ -52,28 +81,4 @@ pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
         .context_radius(3)
         .header(&format!("a/{path}"), &format!("b/{path}"))
         .to_string()
-}
-
-/// Replaces `path`'s content atomically, keeping its permissions. A symlink
-/// (already checked to stay inside the root when loaded) is written through,
-/// so the link itself survives.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let real = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let path = real.as_path();
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.memory-index-lsp.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
-        if let Ok(meta) = fs::metadata(path) {
-            fs::set_permissions(&tmp, meta.permissions())?;
-        }
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
 }

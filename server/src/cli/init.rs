@@ -15,7 +15,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::fix::{unified_diff, write_atomic};
+use super::fix::unified_diff;
 use super::usage_error;
 use crate::load;
 
@@ -67,9 +67,20 @@ pub fn run(args: &[String]) -> i32 {
             continue;
         }
         let path = root.join(&c.rel);
-        let written = path.parent().map_or(Ok(()), fs::create_dir_all).and_then(|()| write_atomic(&path, &c.new));
+        if let Err(e) = path.parent().map_or(Ok(()), fs::create_dir_all) {
+            let _ = writeln!(stderr, "memory-index-lsp init: cannot create the folder of {}: {e}", c.rel);
+            return 2;
+        }
+        let written = match &c.old {
+            Some(old) => super::write::replace(&path, old, &c.new),
+            None => super::write::create(&path, &c.new),
+        };
         if let Err(e) = written {
-            let _ = writeln!(stderr, "memory-index-lsp init: cannot write {}: {e}; check its permissions", c.rel);
+            let _ = writeln!(
+                stderr,
+                "memory-index-lsp init: cannot write {}: {e}; run init again (it only adds what is missing)",
+                c.rel
+            );
             return 2;
         }
     }

@@ -15,6 +15,7 @@ pub mod recall_stats;
 pub mod remember;
 pub mod resolve;
 pub mod search;
+pub mod write;
 
 use std::io::Write;
 

@@ -2,15 +2,18 @@
 //!
 //! The plan (and every check) is `ide::remember`'s; this edge reads the
 //! body, prints what was chosen, and writes: the decision file first, then
-//! the index, each atomically; when the index cannot be written the
-//! decision file is put back as it was (or removed, when it was new).
+//! the index, each through `cli::write` (atomic, only if still as read);
+//! when the index cannot be written the decision file is put back as it was
+//! (or removed, when it was new). When another program changed either file
+//! meanwhile, the plan is made again from the new content.
 //! `--dry-run` prints the two diffs and writes nothing. Exit 0 when written
 //! (or planned), 1 when refused (the reason on stderr), 2 for usage errors.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use super::fix::{unified_diff, write_atomic};
+use super::fix::unified_diff;
+use super::write::{self, WriteError};
 use super::usage_error;
 use crate::ide::remember::{self, Plan, Request};
 use crate::load;
@@ -84,59 +87,85 @@ pub fn run(args: &[String]) -> i32 {
         },
     };
     let root = super::project_root(root);
-    let ws = match load::load(&root) {
-        Ok(ws) => ws,
-        Err(e) => return usage_error(&e.to_string()),
-    };
-    let plan = match remember::plan(&ws, &req) {
-        Ok(p) => p,
-        Err(why) => {
-            eprintln!("memory-index-lsp: not remembered: {why}");
-            return 1;
+    for attempt in 1..=super::fix::ATTEMPTS {
+        let ws = match load::load(&root) {
+            Ok(ws) => ws,
+            Err(e) => return usage_error(&e.to_string()),
+        };
+        let plan = match remember::plan(&ws, &req) {
+            Ok(p) => p,
+            Err(why) => {
+                eprintln!("memory-index-lsp: not remembered: {why}");
+                return 1;
+            }
+        };
+        if dry_run {
+            for n in &plan.notes {
+                eprintln!("memory-index-lsp: {n}");
+            }
+            let mut out = std::io::stdout().lock();
+            let old = plan.decision_old.as_deref().unwrap_or("");
+            let _ = write!(out, "{}", unified_diff(&plan.decision_path, old, &plan.decision_new));
+            let _ = write!(out, "{}", unified_diff(&plan.index_path, &plan.index_old, &plan.index_new));
+            return 0;
         }
-    };
-    for n in &plan.notes {
-        eprintln!("memory-index-lsp: {n}");
-    }
-    let mut out = std::io::stdout().lock();
-    if dry_run {
-        let old = plan.decision_old.as_deref().unwrap_or("");
-        let _ = write!(out, "{}", unified_diff(&plan.decision_path, old, &plan.decision_new));
-        let _ = write!(out, "{}", unified_diff(&plan.index_path, &plan.index_old, &plan.index_new));
+        match write_plan(&root, &plan) {
+            Ok(()) => {}
+            Err(WriteError::Changed) if attempt < super::fix::ATTEMPTS => continue,
+            Err(WriteError::Changed) => {
+                eprintln!("memory-index-lsp: not remembered: the index or decision file kept changing; run it again");
+                return 1;
+            }
+            Err(WriteError::Refused(why)) => {
+                eprintln!("memory-index-lsp: not remembered: {why}");
+                return 1;
+            }
+        }
+        for n in &plan.notes {
+            eprintln!("memory-index-lsp: {n}");
+        }
+        let _ = writeln!(
+            std::io::stdout().lock(),
+            "Remembered {} ({}:{})\nIndexed {} in {}",
+            plan.heading.trim_start_matches('#').trim_start(),
+            plan.decision_path,
+            plan.line,
+            plan.entry,
+            plan.index_path
+        );
         return 0;
     }
-    if let Err(why) = write(&root, &plan) {
-        eprintln!("memory-index-lsp: not remembered: {why}");
-        return 1;
-    }
-    let _ = writeln!(
-        out,
-        "Remembered {} ({}:{})\nIndexed {} in {}",
-        plan.heading.trim_start_matches('#').trim_start(),
-        plan.decision_path,
-        plan.line,
-        plan.entry,
-        plan.index_path
-    );
-    0
+    1
 }
 
 /// Writes a plan under `root`: the decision file first, then the index; when
 /// the index cannot be written, the decision file is put back (or removed
-/// when it was new). Err says what happened.
-pub fn write(root: &std::path::Path, plan: &Plan) -> Result<(), String> {
+/// when it was new). `Changed` when either file is no longer what the plan
+/// read (nothing of the plan is left written then).
+pub fn write_plan(root: &std::path::Path, plan: &Plan) -> Result<(), WriteError> {
     let decision = root.join(&plan.decision_path);
     if let Some(dir) = decision.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| WriteError::Refused(format!("cannot create {}: {e}", dir.display())))?;
     }
-    write_atomic(&decision, &plan.decision_new).map_err(|e| format!("cannot write {}: {e}", plan.decision_path))?;
-    if let Err(e) = write_atomic(&root.join(&plan.index_path), &plan.index_new) {
+    let wrote = match &plan.decision_old {
+        Some(old) => write::replace(&decision, old, &plan.decision_new),
+        None => write::create(&decision, &plan.decision_new),
+    };
+    wrote.map_err(|e| match e {
+        WriteError::Changed => WriteError::Changed,
+        e => WriteError::Refused(format!("cannot write {}: {e}", plan.decision_path)),
+    })?;
+    if let Err(e) = write::replace(&root.join(&plan.index_path), &plan.index_old, &plan.index_new) {
         let restored = match &plan.decision_old {
-            Some(old) => write_atomic(&decision, old),
-            None => std::fs::remove_file(&decision),
+            Some(old) => write::replace(&decision, &plan.decision_new, old).is_ok(),
+            None => std::fs::remove_file(&decision).is_ok(),
         };
-        let state = if restored.is_ok() { "put back as it was" } else { "left with the new section" };
-        return Err(format!("cannot write {}: {e}; {} {state}", plan.index_path, plan.decision_path));
+        if matches!(e, WriteError::Changed) && restored {
+            return Err(WriteError::Changed);
+        }
+        let state = if restored { "put back as it was" } else { "left with the new section" };
+        return Err(WriteError::Refused(format!("cannot write {}: {e}; {} {state}", plan.index_path, plan.decision_path)));
     }
     Ok(())
 }

@@ -208,8 +208,8 @@ impl Memory {
         if a.dry_run.unwrap_or(false) {
             return ok(format!("Dry run, nothing written:\n{diff}"));
         }
-        if let Err(why) = crate::cli::remember::write(&self.root, &plan) {
-            return failed(format!("not remembered: {why}"));
+        if let Err(why) = crate::cli::remember::write_plan(&self.root, &plan) {
+            return failed(format!("not remembered: {why}; call remember again"));
         }
         let notes = plan.notes.iter().map(|n| format!("{n}\n")).collect::<String>();
         ok(format!(

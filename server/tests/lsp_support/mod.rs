@@ -219,7 +219,8 @@ pub fn copy(from: &Path, to: &Path) {
         if e.path().is_dir() {
             copy(&e.path(), &t);
         } else {
-            std::fs::copy(e.path(), &t).expect("copy");
+            // Written, not copied: a working copy is writable even when the source (the corpus) is not.
+            std::fs::write(&t, std::fs::read(e.path()).expect("read")).expect("write");
         }
     }
 }
