@@ -188,3 +188,67 @@ fn the_server_exits_when_its_client_disappears_mid_request() {
     let _ = child.wait();
     panic!("the server outlived its client");
 }
+
+/// Each frame the hostile-input report found ending or wedging the server,
+/// followed by a valid request: the request is answered, and the server
+/// still exits cleanly at the end. (JSON that is not JSON-RPC used to end
+/// the server; a bad byte in a header ended it silently; one wrong
+/// Content-Length made it answer -32700 to everything after.)
+#[test]
+fn no_frame_ends_or_wedges_the_server() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    let ping = |c: &mut Client| {
+        let r = c.request("workspace/symbol", json!({"query": "paginate"}));
+        assert_eq!(r["result"][0]["name"], "/how paginate list responses", "{r}");
+    };
+    let body = json!({"jsonrpc": "2.0", "id": 777, "method": "workspace/symbol", "params": {"query": "x"}}).to_string();
+    let n = body.len();
+    let frames: Vec<Vec<u8>> = vec![
+        json!({"id": 1, "method": "x"}).to_string().into_bytes(),
+        json!({"jsonrpc": "1.0", "id": 1, "method": "x"}).to_string().into_bytes(),
+        json!({"jsonrpc": "2.0", "id": {"a": 1}, "method": "x"}).to_string().into_bytes(),
+        json!({"jsonrpc": "2.0", "id": 1.5, "method": "x"}).to_string().into_bytes(),
+        json!({"jsonrpc": "2.0", "id": [1], "method": "x"}).to_string().into_bytes(),
+        json!({"jsonrpc": "2.0", "id": 1, "method": 5}).to_string().into_bytes(),
+    ];
+    for f in frames {
+        c.send_raw(format!("Content-Length: {}\r\n\r\n", f.len()).as_bytes());
+        c.send_raw(&f);
+        ping(&mut c);
+    }
+    let raw: Vec<Vec<u8>> = vec![
+        [b"Content-Length: 12\xff\r\n\r\n".to_vec(), body.clone().into_bytes()].concat(),
+        format!("Content-Length: -5\r\n\r\n{body}").into_bytes(),
+        format!("Content-Length: abc\r\n\r\n{body}").into_bytes(),
+        format!("Content-Length: 99999999999999999999999\r\n\r\n{body}").into_bytes(),
+        format!("Content-Length: {}\r\n\r\n{body}", n + 20).into_bytes(),
+        format!("Content-Length: {}\r\n\r\n{body}", n - 20).into_bytes(),
+    ];
+    for r in raw {
+        c.send_raw(&r);
+        ping(&mut c);
+    }
+    assert_eq!(c.shutdown(), Some(0), "alive, and exits 0 after shutdown");
+}
+
+/// `exit` without `shutdown` ends the server with exit code 1, as the protocol asks.
+#[test]
+fn exit_without_shutdown_exits_1() {
+    let tmp = demo_copy();
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    c.notify("exit", Value::Null);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let code = loop {
+        if let Ok(Some(status)) = c.child.try_wait() {
+            break status.code();
+        }
+        assert!(std::time::Instant::now() < deadline, "the server did not exit");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(code, Some(1));
+}

@@ -5,6 +5,7 @@ mod publish;
 mod remember;
 mod server;
 mod state;
+pub mod framing;
 mod transport;
 mod watch;
 
@@ -13,7 +14,8 @@ use tower_lsp_server::{LspService, Server};
 pub use remember::REMEMBER_COMMAND;
 pub use server::{FIX_ALL_COMMAND, FIX_ALL_KIND};
 
-/// Runs the server on stdin/stdout until `exit` or end of input; returns the exit code.
+/// Runs the server on stdin/stdout until `exit` or end of input; returns the
+/// exit code: 1 for `exit` without `shutdown` (as the protocol asks), else 0.
 /// Logs go to stderr at `log_level` (or `MEMORY_INDEX_LSP_LOG`, default `warn`).
 pub fn run(log_level: Option<&str>) -> i32 {
     let filter = log_level
@@ -32,13 +34,15 @@ pub fn run(log_level: Option<&str>) -> i32 {
             return 2;
         }
     };
+    let ending = std::sync::Arc::new(transport::Ending::default());
+    let seen = ending.clone();
     runtime.block_on(async {
         let (to_server, server_in) = tokio::io::duplex(1 << 20);
         let (server_out, from_server) = tokio::io::duplex(1 << 20);
-        let (err_tx, err_rx) = tokio::sync::mpsc::unbounded_channel();
+        let (err_tx, err_rx) = tokio::sync::mpsc::channel(transport::MAX_QUEUED_ERRORS);
         let (eof_tx, eof_rx) = tokio::sync::oneshot::channel::<()>();
         let reader = tokio::spawn(async move {
-            transport::filter_input(tokio::io::stdin(), to_server, err_tx).await;
+            transport::filter_input(tokio::io::stdin(), to_server, err_tx, &seen).await;
             let _ = eof_tx.send(());
         });
         let writer = tokio::spawn(transport::merge_output(from_server, err_rx, tokio::io::stdout()));
@@ -60,5 +64,5 @@ pub fn run(log_level: Option<&str>) -> i32 {
         let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
     });
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
-    0
+    ending.code()
 }

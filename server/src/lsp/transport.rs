@@ -1,31 +1,16 @@
-//! Stdio framing in front of the protocol server: malformed frames get a JSON-RPC error, never a dead server.
+//! Stdio in front of the protocol server: input through the framing state machine, output one whole frame at a time.
 //!
-//! tower-lsp-server stops reading after a frame whose body is not JSON. This
-//! layer reads each `Content-Length` frame itself: a body that is not JSON is
-//! answered with a parse error (-32700, id null) and one that is JSON but not
-//! a JSON-RPC object with an invalid-request error (-32600); only good frames
-//! reach the server. A header without a readable length is skipped up to the
-//! next `Content-Length:` line. Output from the server and these errors go
-//! through one writer, a whole frame at a time.
+//! tower-lsp-server stops reading (or answers every later message with a
+//! parse error) after one malformed frame. So stdin goes through
+//! [`Framer`] (`framing.rs`): only valid JSON-RPC messages reach the server,
+//! malformed ones get their error reply on a bounded queue, and the stream
+//! resynchronises on the next header. Output from the server and these
+//! errors go through one writer, a whole frame at a time.
 
-use serde_json::{json, Value};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 
-/// Largest body accepted (bigger frames are answered with an error and skipped).
-pub const MAX_FRAME: usize = 256 * 1024 * 1024;
-
-/// One complete frame: header and body.
-fn frame(body: &[u8]) -> Vec<u8> {
-    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-    out.extend_from_slice(body);
-    out
-}
-
-fn error_frame(code: i64, message: &str, id: Value) -> Vec<u8> {
-    let body = json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}});
-    frame(body.to_string().as_bytes())
-}
+use super::framing::{frame, Event, Framer, MAX_FRAME};
 
 /// Reads one frame's body; Ok(None) at the end of input. Err(msg) for a frame
 /// that was consumed but is unusable (the message says why).
@@ -75,46 +60,89 @@ async fn read_frame<R: AsyncBufRead + Unpin>(r: &mut R) -> std::io::Result<Optio
     }
 }
 
-/// Copies good frames from `input` to `to_server`, answering bad ones on `errors`.
-pub async fn filter_input<R, W>(input: R, mut to_server: W, errors: mpsc::UnboundedSender<Vec<u8>>)
+/// How the client ended the session, as the framing layer saw it.
+#[derive(Debug, Default)]
+pub struct Ending {
+    /// A `shutdown` request went to the server.
+    pub shutdown: std::sync::atomic::AtomicBool,
+    /// An `exit` notification went to the server.
+    pub exit: std::sync::atomic::AtomicBool,
+}
+
+impl Ending {
+    /// The process exit code the protocol asks for: 0 after `shutdown` then
+    /// `exit`, 1 for `exit` without `shutdown`; 0 when input simply ended.
+    pub fn code(&self) -> i32 {
+        use std::sync::atomic::Ordering::SeqCst;
+        i32::from(self.exit.load(SeqCst) && !self.shutdown.load(SeqCst))
+    }
+}
+
+/// Most error replies queued for the client; past it (a client that sends
+/// bad frames and never reads), further ones are dropped and logged.
+pub const MAX_QUEUED_ERRORS: usize = 256;
+
+/// Copies good frames from `input` to `to_server`, answering bad ones on
+/// `errors` (see `framing.rs`); notes `shutdown` and `exit` in `ending`.
+pub async fn filter_input<R, W>(input: R, mut to_server: W, errors: mpsc::Sender<Vec<u8>>, ending: &Ending)
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
-    let mut r = BufReader::with_capacity(1 << 16, input);
+    use std::sync::atomic::Ordering::SeqCst;
+    let mut input = input;
+    let mut framer = Framer::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut dropped = 0usize;
     loop {
-        match read_frame(&mut r).await {
-            Ok(None) => break,
+        let n = match input.read(&mut buf).await {
+            Ok(0) => break,
+            Ok(n) => n,
             Err(e) => {
                 tracing::error!("reading stdin failed: {e}");
                 break;
             }
-            Ok(Some(Err(why))) => {
-                tracing::warn!("malformed frame: {why}");
-                let _ = errors.send(error_frame(-32700, &format!("Parse error: {why}"), Value::Null));
-            }
-            Ok(Some(Ok(body))) => match serde_json::from_slice::<Value>(&body) {
-                Err(e) => {
-                    tracing::warn!("message is not JSON: {e}");
-                    let _ = errors.send(error_frame(-32700, &format!("Parse error: {e}"), Value::Null));
-                }
-                Ok(v) if !(v.is_object() && v.get("method").is_some_and(Value::is_string) || v.get("id").is_some()) => {
-                    let id = v.get("id").cloned().unwrap_or(Value::Null);
-                    let _ = errors.send(error_frame(-32600, "Invalid Request: not a JSON-RPC message", id));
-                }
-                Ok(_) => {
+        };
+        framer.push(&buf[..n]);
+        while let Some(event) = framer.next_event() {
+            match event {
+                Event::Message(body) => {
+                    match method_of(&body).as_deref() {
+                        Some("shutdown") => ending.shutdown.store(true, SeqCst),
+                        Some("exit") => ending.exit.store(true, SeqCst),
+                        _ => {}
+                    }
                     if to_server.write_all(&frame(&body)).await.is_err() {
-                        break;
+                        return;
                     }
                 }
-            },
+                Event::Reply(bytes) => {
+                    tracing::warn!("malformed message from the client: {}", String::from_utf8_lossy(&bytes));
+                    if errors.try_send(bytes).is_err() {
+                        dropped += 1;
+                        if dropped.is_power_of_two() {
+                            tracing::warn!("{dropped} error replies dropped: the client is not reading them");
+                        }
+                    }
+                }
+                Event::Skipped(why) => tracing::warn!("skipped input from the client: {why}"),
+            }
         }
     }
     let _ = to_server.shutdown().await;
 }
 
+/// The `method` of a message body, when it has one.
+fn method_of(body: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Method {
+        method: Option<String>,
+    }
+    serde_json::from_slice::<Method>(body).ok()?.method
+}
+
 /// Writes the server's frames and the error frames to `out`, one whole frame at a time.
-pub async fn merge_output<R, W>(from_server: R, mut errors: mpsc::UnboundedReceiver<Vec<u8>>, mut out: W)
+pub async fn merge_output<R, W>(from_server: R, mut errors: mpsc::Receiver<Vec<u8>>, mut out: W)
 where
     R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
