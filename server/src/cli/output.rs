@@ -59,36 +59,48 @@ pub fn summary(ws: &Workspace, findings: &[Finding]) -> String {
 
 /// The JSON array of findings (spec: one object per finding).
 pub fn json(ws: &Workspace, findings: &[Finding]) -> serde_json::Value {
-    let items: Vec<serde_json::Value> = findings
+    serde_json::Value::Array(findings.iter().filter_map(|f| json_item(ws, f)).collect())
+}
+
+/// One finding as its JSON object.
+fn json_item(ws: &Workspace, f: &Finding) -> Option<serde_json::Value> {
+    let file = ws.file(f.file)?;
+    let (line, column) = file.line_col_1(f.range.start);
+    let (end_line, end_column) = file.line_col_1(f.range.end);
+    let related: Vec<serde_json::Value> = f
+        .related
         .iter()
-        .filter_map(|f| {
-            let file = ws.file(f.file)?;
-            let (line, column) = file.line_col_1(f.range.start);
-            let (end_line, end_column) = file.line_col_1(f.range.end);
-            let related: Vec<serde_json::Value> = f
-                .related
-                .iter()
-                .filter_map(|r| {
-                    let rf = ws.file(r.file)?;
-                    let (l, c) = rf.line_col_1(r.range.start);
-                    Some(json!({"file": rf.path, "line": l, "column": c, "message": r.message}))
-                })
-                .collect();
-            Some(json!({
-                "file": file.path,
-                "line": line,
-                "column": column,
-                "end_line": end_line,
-                "end_column": end_column,
-                "code": f.rule.code(),
-                "severity": f.severity.as_str(),
-                "message": f.message,
-                "related": related,
-                "fixable": f.safe_fix().is_some(),
-            }))
+        .filter_map(|r| {
+            let rf = ws.file(r.file)?;
+            let (l, c) = rf.line_col_1(r.range.start);
+            Some(json!({"file": rf.path, "line": l, "column": c, "message": r.message}))
         })
         .collect();
-    serde_json::Value::Array(items)
+    Some(json!({
+        "file": file.path,
+        "line": line,
+        "column": column,
+        "end_line": end_line,
+        "end_column": end_column,
+        "code": f.rule.code(),
+        "severity": f.severity.as_str(),
+        "message": f.message,
+        "related": related,
+        "fixable": f.safe_fix().is_some(),
+    }))
+}
+
+/// Writes [`json`] pretty-printed, one finding at a time (never the whole
+/// array in memory: a million findings stream out).
+fn write_json(ws: &Workspace, findings: &[Finding], out: &mut impl Write) -> io::Result<()> {
+    let mut first = true;
+    for item in findings.iter().filter_map(|f| json_item(ws, f)) {
+        out.write_all(if first { b"[\n  " } else { b",\n  " })?;
+        first = false;
+        let text = serde_json::to_string_pretty(&item).map_err(io::Error::from)?;
+        out.write_all(text.replace('\n', "\n  ").as_bytes())?;
+    }
+    out.write_all(if first { b"[]\n" } else { b"\n]\n" })
 }
 
 /// Colour only on a terminal, and never with `NO_COLOR` set.
@@ -101,7 +113,7 @@ pub fn report(ws: &Workspace, findings: &[Finding], json_format: bool) -> i32 {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let written = if json_format {
-        serde_json::to_writer_pretty(&mut out, &json(ws, findings)).map_err(io::Error::from).and_then(|_| writeln!(out))
+        write_json(ws, findings, &mut out)
     } else {
         human(ws, findings, &mut out, use_color())
     };

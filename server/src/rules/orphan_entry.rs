@@ -77,6 +77,9 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     }
 }
 
+/// Most orphan triggers whose candidates and scores are remembered for the next index state.
+const MEMO_MAX: usize = 50_000;
+
 /// Ranks an orphan trigger's candidates, and remembers the list and the
 /// suggestions per trigger for the next index state (see [`affected_orphans`]).
 struct Suggester<'a> {
@@ -120,7 +123,11 @@ impl<'a> Suggester<'a> {
             Some((h, ws.heading(h)?.title.as_str()))
         });
         let mut memo = self.memo.0.lock().unwrap_or_else(|p| p.into_inner());
-        if !memo.contains_key(trigger) {
+        // Memos speed up the next index state; past MEMO_MAX triggers they
+        // would cost more memory than they save time (a missing memo is
+        // recomputed, a missing list re-ranks: the answer is the same).
+        let remember = memo.len() < MEMO_MAX;
+        if remember && !memo.contains_key(trigger) {
             memo.insert(trigger.to_string(), Default::default());
         }
         let resembler = std::cell::OnceCell::new();
@@ -130,13 +137,19 @@ impl<'a> Suggester<'a> {
                     .entry(h)
                     .or_insert_with(|| resembler.get_or_init(|| similar::Resembler::new(trigger)).score(title))
             }),
-            None => Vec::new(),
+            None => similar::rank_candidates(candidates, 3, |_, title| {
+                resembler.get_or_init(|| similar::Resembler::new(trigger)).score(title)
+            }),
         };
         let mut lists = self.lists.0.lock().unwrap_or_else(|p| p.into_inner());
-        lists.insert(
-            trigger.to_string(),
-            Suggested { ranked: similar::Ranked::new(ranked), best: best.iter().map(|b| b.0).collect() },
-        );
+        if lists.len() < MEMO_MAX || lists.contains_key(trigger) {
+            lists.insert(
+                trigger.to_string(),
+                Suggested { ranked: similar::Ranked::new(ranked), best: best.iter().map(|b| b.0).collect() },
+            );
+        } else {
+            lists.remove(trigger);
+        }
         best
     }
 }

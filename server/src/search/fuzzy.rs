@@ -78,6 +78,8 @@ pub struct Prepared {
     chars: u32,
     /// [`required_letters`] of the query: a candidate lacking one cannot match.
     required: u128,
+    /// The query's text, hashed two ways (the key of [`sum_matching`]'s memo).
+    key: TextKey,
 }
 
 impl Prepared {
@@ -90,7 +92,7 @@ impl Prepared {
             })
             .collect();
         let chars = words.iter().map(|w| w.2).sum();
-        Self { words, chars, required: required_letters(query) }
+        Self { words, chars, required: required_letters(query), key: text_key(query) }
     }
 
     /// False when a candidate with these [`letters`] cannot match (it lacks a
@@ -156,6 +158,7 @@ pub fn sum_matching(queries: &[Prepared], candidate: &str, needed: usize) -> Opt
         return None;
     }
     let have = letters(candidate);
+    let cand_key = text_key(candidate);
     MATCHER.with(|m| {
         let (matcher, buf) = &mut *m.borrow_mut();
         let hay = Utf32Str::new(candidate, buf);
@@ -168,13 +171,56 @@ pub fn sum_matching(queries: &[Prepared], candidate: &str, needed: usize) -> Opt
             if q.words.is_empty() || q.required & !have != 0 {
                 continue;
             }
-            if let Some(s) = q.raw_in(matcher, hay, candidate, &mut chars).and_then(|raw| q.threshold(raw)) {
+            let key = (q.key, cand_key);
+            let known = WORD_SCORES.with(|w| w.borrow().get(&key).copied());
+            let s = match known {
+                Some(s) => s,
+                None => {
+                    let s = q.raw_in(matcher, hay, candidate, &mut chars).and_then(|raw| q.threshold(raw));
+                    WORD_SCORES.with(|w| {
+                        let mut w = w.borrow_mut();
+                        if w.len() >= WORD_SCORES_MAX {
+                            w.clear();
+                        }
+                        w.insert(key, s);
+                    });
+                    s
+                }
+            };
+            if let Some(s) = s {
                 total += s;
                 matched += 1;
             }
         }
         (matched >= needed).then_some(total)
     })
+}
+
+thread_local! {
+    /// Scores of one query word against one candidate, by both texts'
+    /// [`text_key`]s: a word that many triggers share ("writing", "mock") is
+    /// scored against a title once, not once per trigger. Cleared when full,
+    /// so words seen once cost a little memory for a while and no more.
+    static WORD_SCORES: RefCell<rustc_hash::FxHashMap<(TextKey, TextKey), Option<u32>>> =
+        RefCell::new(rustc_hash::FxHashMap::default());
+}
+
+/// A text's two hashes ([`text_key`]).
+type TextKey = (u64, u64);
+
+/// Entries [`WORD_SCORES`] holds before it starts over.
+const WORD_SCORES_MAX: usize = 1 << 18;
+
+/// A text hashed two independent ways (128 bits: distinct texts never share a key in practice).
+fn text_key(text: &str) -> TextKey {
+    use std::hash::{Hash, Hasher};
+    let mut a = rustc_hash::FxHasher::default();
+    text.hash(&mut a);
+    let mut b = rustc_hash::FxHasher::default();
+    0x9e37_79b9_7f4a_7c15u64.hash(&mut b);
+    text.len().hash(&mut b);
+    text.hash(&mut b);
+    (a.finish(), b.finish())
 }
 
 /// Case-insensitive word equality without allocating (ASCII fast path).
