@@ -67,6 +67,7 @@ have_nvim() {
 
 step "grammars: npm ci + vscode-tmgrammar-test" grammar_tests
 step "editors/vscode: npm ci + vsce package (compiles)" vscode_package
+step "editors/claude-code: the plugin's launcher finds the server" editors/claude-code/test/launcher.sh
 step "editors/claude-code: plugin validate + offline e2e with Claude Code" editors/claude-code/test/run.sh
 if have_nvim; then
   step "editors/neovim: headless e2e (MI_NVIM_CHECKS=${MI_NVIM_CHECKS:-all})" editors/neovim/test/run.sh

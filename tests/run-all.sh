@@ -9,10 +9,10 @@
 # The README's test command and .ci/run call exactly this script.
 #
 # Needs: the Rust toolchain, Node.js with npm (grammar and extension), and
-# Neovim 0.11+ for the Neovim test, Emacs 30+ for the eglot test and the MCP
-# Python SDK for the MCP test (each skipped with a message when missing,
-# unless MI_REQUIRE_NVIM=1 / MI_REQUIRE_EMACS=1 / MI_REQUIRE_MCP=1, which
-# .ci/run sets).
+# Neovim 0.11+ for the Neovim test, Emacs 30+ for the eglot test, the MCP
+# Python SDK for the MCP test and `dist` for the release build (each skipped
+# with a message when missing, unless MI_REQUIRE_NVIM=1 / MI_REQUIRE_EMACS=1 /
+# MI_REQUIRE_MCP=1 / MI_REQUIRE_DIST=1, which .ci/run sets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,3 +41,6 @@ fi
 
 echo "== MCP server with real clients =="
 bash tests/mcp/run.sh
+
+echo "== release build (dist) and the VS Code package that carries it =="
+bash tests/dist.sh

@@ -193,7 +193,7 @@ fn special_files_are_reported_not_read() {
     let took = start.elapsed();
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(took < std::time::Duration::from_secs(10), "check must not block ({took:?})");
+    assert!(took < std::time::Duration::from_secs(1), "check must not block ({took:?})");
     for (file, what) in [
         ("pipe.md", "it is a named pipe (FIFO); only regular files are read"),
         ("sock.md", "it is a socket; only regular files are read"),

@@ -99,14 +99,19 @@ fn every_trigger_and_extra_of_the_corpus_resolves_to_its_own_entry() {
     assert!(failures.is_empty(), "{} queries resolve elsewhere: {failures:#?}", failures.len());
 }
 
+/// Every semantic heading title of the workspace at `root`.
+fn semantic_titles(root: &std::path::Path) -> Vec<String> {
+    let ws = memory_index_lsp::load::load(root).expect("load");
+    ws.decisions()
+        .flat_map(|(_, _, d)| d.headings.iter().filter(|h| h.is_semantic()).map(|h| h.title.clone()))
+        .collect()
+}
+
 #[test]
 fn compressed_keys_resolve_to_their_own_heading() {
     let Some(head) = corpus("head") else { return };
     let ws = memory_index_lsp::load::load(&head).expect("load");
-    let titles: Vec<String> = ws
-        .decisions()
-        .flat_map(|(_, _, d)| d.headings.iter().filter(|h| h.is_semantic()).map(|h| h.title.clone()))
-        .collect();
+    let titles = semantic_titles(&head);
     for title in titles.iter().step_by(12) {
         let (op, key) = memory_index_lsp::ide::compress::compress_title(&ws, title).expect("prefixed title");
         assert!(key.split_whitespace().count() <= title.split_whitespace().count());
@@ -287,11 +292,7 @@ fn section_and_file_modes_accept_what_people_type() {
 #[test]
 fn compress_key_on_the_corpus_gives_no_stop_word_keys_and_each_resolves() {
     let Some(head) = corpus("head") else { return };
-    let ws = memory_index_lsp::load::load(&head).expect("load");
-    let titles: Vec<String> = ws
-        .decisions()
-        .flat_map(|(_, _, d)| d.headings.iter().filter(|h| h.is_semantic()).map(|h| h.title.clone()))
-        .collect();
+    let titles = semantic_titles(&head);
     assert!(titles.len() > 300, "{}", titles.len());
     let mut args = vec!["compress-key".to_string()];
     args.extend(titles.iter().cloned());

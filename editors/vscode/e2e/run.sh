@@ -4,10 +4,13 @@
 # part of tests/run-all.sh or .ci/run. From any directory:
 #   bash editors/vscode/e2e/run.sh
 # It installs what it lacks (Debian packages, this directory's npm packages
-# from package-lock.json), builds the server (cargo, honours CARGO_TARGET_DIR)
-# and the .vsix, starts code-server on a free 127.0.0.1 port on a copy of
+# from package-lock.json), builds the server (cargo, honours CARGO_TARGET_DIR;
+# MI_E2E_SERVER=PATH uses that binary instead, e.g. the one `dist build` made)
+# and the platform .vsix, starts code-server on a free 127.0.0.1 port on a copy of
 # fixtures/demo, then test.js checks diagnostics, hover and go to definition
-# and saves screenshots in target/e2e/. Exits 1 on any failure.
+# and saves screenshots in target/e2e/. The extension is the platform package
+# for this machine with the server inside, and no memory-index-lsp is on PATH:
+# it must start the server it carries. Exits 1 on any failure.
 # MI_E2E_KEEP=1 keeps the temporary directory (logs, profiles) for debugging.
 set -euo pipefail
 e2e="$(cd "$(dirname "$0")" && pwd)"
@@ -60,11 +63,15 @@ fi
 code_server="$e2e/node_modules/.bin/code-server"
 
 # 3. The server binary.
-say "cargo build --release -p memory-index-lsp"
-(cd "$repo" && nice cargo build --release -p memory-index-lsp) || fail "cargo build --release -p memory-index-lsp failed"
-target_dir="${CARGO_TARGET_DIR:-$repo/target}"
-case "$target_dir" in /*) ;; *) target_dir="$repo/$target_dir" ;; esac
-server_bin="$target_dir/release/memory-index-lsp"
+if [ -n "${MI_E2E_SERVER:-}" ]; then
+  server_bin="$MI_E2E_SERVER"
+else
+  say "cargo build --release -p memory-index-lsp"
+  (cd "$repo" && nice cargo build --release -p memory-index-lsp) || fail "cargo build --release -p memory-index-lsp failed"
+  target_dir="${CARGO_TARGET_DIR:-$repo/target}"
+  case "$target_dir" in /*) ;; *) target_dir="$repo/$target_dir" ;; esac
+  server_bin="$target_dir/release/memory-index-lsp"
+fi
 [ -x "$server_bin" ] || fail "no server binary at $server_bin"
 
 # 4. The .vsix, into a temporary directory that also holds everything else.
@@ -101,21 +108,20 @@ tar -C "$repo/editors" --exclude=vscode/node_modules --exclude=vscode/out --excl
 (
   cd "$work/src/editors/vscode"
   npm ci --prefer-offline >/dev/null
-  npx --no-install vsce package --allow-missing-repository --out "$work/memory-index.vsix" >"$work/vsce.log" 2>&1 ||
+  # The platform package, with the server inside (what a user installs).
+  node scripts/package-platform.js --binary "$server_bin" --out "$work/memory-index.vsix" >"$work/vsce.log" 2>&1 ||
     { cat "$work/vsce.log" >&2; exit 1; }
 )
 [ -s "$work/memory-index.vsix" ] || fail "vsce package produced no .vsix"
 
 # 5. code-server with its own profile and extensions, the extension installed.
-# The extension looks for memory-index-lsp on PATH. VS Code takes the
-# extension host's environment from a login shell (bash -ilc), where Debian's
-# /etc/profile resets PATH, so the directory is added by the own HOME's
-# .profile, as cargo's installer does for ~/.cargo/bin. That HOME also keeps
-# code-server's config.yaml out of the real one.
-mkdir -p "$work/data/User" "$work/extensions" "$work/bin" "$work/home"
+# No memory-index-lsp on PATH: the extension must start the server it carries.
+# The own HOME keeps code-server's config.yaml out of the real one.
+mkdir -p "$work/data/User" "$work/extensions" "$work/home"
 cp -R "$repo/fixtures/demo" "$work/demo"
-ln -s "$server_bin" "$work/bin/memory-index-lsp"
-printf 'PATH="%s:$PATH"\nexport PATH\n' "$work/bin" >"$work/home/.profile"
+clean_path="$(printf '%s' "$PATH" | tr ':' '\n' | while read -r d; do [ -x "$d/memory-index-lsp" ] || printf '%s:' "$d"; done)"
+clean_path="${clean_path%:}"
+if PATH="$clean_path" command -v memory-index-lsp >/dev/null 2>&1; then fail "memory-index-lsp is still on PATH"; fi
 cat >"$work/data/User/settings.json" <<'JSON'
 {
   "security.workspace.trust.enabled": false,
@@ -142,7 +148,7 @@ HOME="$work/home" "$code_server" "${cs_args[@]}" --install-extension "$work/memo
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 say "code-server on 127.0.0.1:$port"
-HOME="$work/home" PATH="$work/bin:$PATH" setsid "$code_server" "${cs_args[@]}" \
+HOME="$work/home" PATH="$clean_path" setsid "$code_server" "${cs_args[@]}" \
   --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry --disable-update-check \
   --disable-workspace-trust --disable-getting-started-override \
   "$work/demo" >"$work/code-server.log" 2>&1 &

@@ -313,6 +313,9 @@ async function main() {
     await step('the "Memory Index" output channel has the start line (version, settings)', async () => {
       const line = await until(() => startLine(logs), 'no "memory-index-lsp <version> started" line in the Memory Index log', 15000);
       log(line.trim());
+      if (!/\/server\/memory-index-lsp(\.exe)?;/.test(line) || !line.includes('/extensions/')) {
+        throw new Failure(`the server is not the one the extension carries: ${line.trim()}`);
+      }
     });
 
     await step(`go to definition (F12) from "${ENTRY}"`, async () => {

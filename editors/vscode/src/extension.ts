@@ -1,10 +1,7 @@
 // VS Code client for memory-index-lsp. Everything the user sees (diagnostics,
 // completion, hover, navigation, rename, fixes) comes from the server; this
-// file only finds and starts it, passes settings through and adds three commands.
+// file only starts it (serverPath.ts finds it), passes settings through and adds three commands.
 
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   ConfigurationParams,
@@ -13,9 +10,9 @@ import {
   LanguageClientOptions,
   ServerOptions,
 } from 'vscode-languageclient/node';
+import { findServer, Found, SERVER_NAME } from './serverPath';
 
 const SECTION = 'memoryIndex';
-const SERVER_NAME = 'memory-index-lsp';
 const INSTALL_COMMAND = 'cargo install --path server';
 const SERVER_FIX_ALL = 'memory-index.fixAll';
 const SERVER_REMEMBER = 'memory-index.remember';
@@ -29,9 +26,12 @@ const SERVER_KEYS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 let client: LanguageClient | undefined;
+/** Where this extension is installed (its bundled server is under server/). */
+let extensionPath = '';
 let output: vscode.LogOutputChannel | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel('Memory Index', { log: true });
   context.subscriptions.push(
     output,
@@ -69,61 +69,20 @@ function serverSettings(scope?: vscode.Uri): Record<string, unknown> {
   return settings;
 }
 
-function isExecutableFile(file: string): boolean {
-  try {
-    if (!fs.statSync(file).isFile()) {
-      return false;
-    }
-    if (process.platform !== 'win32') {
-      fs.accessSync(file, fs.constants.X_OK);
-    }
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function findOnPath(name: string): string | undefined {
-  const exts =
-    process.platform === 'win32' ? ['', ...(process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';')] : [''];
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) {
-      continue;
-    }
-    for (const ext of exts) {
-      const candidate = path.join(dir, name + ext);
-      if (isExecutableFile(candidate)) {
-        return candidate;
-      }
-    }
-  }
-  return undefined;
-}
-
-/** The configured server path, or the one on PATH; `found` is undefined when it is missing. */
-function serverPath(): { configured: string; found: string | undefined } {
+/** The server to start (see serverPath.ts), from the setting and the extension's own folder. */
+function serverPath(): { configured: string; found: Found } {
   const configured = (vscode.workspace.getConfiguration(SECTION).get<string>('server.path') ?? '').trim();
-  if (!configured) {
-    return { configured, found: findOnPath(SERVER_NAME) };
-  }
-  let file = configured.replace(/^~(?=$|[\\/])/, os.homedir());
-  if (!file.includes('/') && !file.includes('\\')) {
-    return { configured, found: findOnPath(file) };
-  }
-  if (!path.isAbsolute(file)) {
-    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-    if (folder) {
-      file = path.join(folder.uri.fsPath, file);
-    }
-  }
-  return { configured, found: isExecutableFile(file) ? file : undefined };
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+  return { configured, found: findServer(configured, extensionPath, folder) };
 }
 
-async function reportMissingServer(configured: string): Promise<void> {
+async function reportMissingServer(configured: string, found: Found): Promise<void> {
   const message = configured
-    ? `Memory Index: the language server "${configured}" (setting memoryIndex.server.path) was not found or is not executable.`
-    : `Memory Index: the language server "${SERVER_NAME}" was not found on PATH. ` +
-      `Install it from a checkout of memory-index-lsp with "${INSTALL_COMMAND}", or set memoryIndex.server.path.`;
+    ? `Memory Index: the language server "${configured}" (setting memoryIndex.server.path) was not found or is not executable. ` +
+      `Fix the setting, or clear it to use the bundled server.`
+    : `Memory Index: no language server: this package carries none for ${process.platform}-${process.arch} and ` +
+      `"${SERVER_NAME}" is not on PATH. Install the extension package for your platform (README: Install), ` +
+      `install the server with "${INSTALL_COMMAND}", or set memoryIndex.server.path. Looked at: ${found.tried.join('; ')}.`;
   const copy = 'Copy Install Command';
   const settings = 'Open Settings';
   const choice = await vscode.window.showErrorMessage(message, copy, settings);
@@ -138,10 +97,11 @@ async function reportMissingServer(configured: string): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const { configured, found } = serverPath();
+  const { configured, found: where } = serverPath();
+  const found = where.path;
   if (!found) {
-    output?.error(`memory-index-lsp not found (memoryIndex.server.path = "${configured}")`);
-    void reportMissingServer(configured);
+    output?.error(`memory-index-lsp not found; looked at: ${where.tried.join('; ')}`);
+    void reportMissingServer(configured, where);
     return;
   }
   const serverOptions: ServerOptions = { command: found, args: ['serve'] };

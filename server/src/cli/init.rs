@@ -23,6 +23,9 @@ use crate::load;
 const WHEN_SKILL: &str = include_str!("../../../editors/claude-code/skills/when/SKILL.md");
 const HOW_SKILL: &str = include_str!("../../../editors/claude-code/skills/how/SKILL.md");
 const HOOKS_JSON: &str = include_str!("../../../editors/claude-code/hooks/hooks.json");
+/// How the plugin's hooks start the server (its launcher finds the binary);
+/// a project set up by `init` runs `memory-index-lsp` from PATH instead.
+const PLUGIN_LAUNCHER: &str = "\\\"${CLAUDE_PLUGIN_ROOT}/bin/memory-index-lsp\\\"";
 
 /// The recall note added to the index (when its preamble never mentions `/when`).
 pub const NOTE: &str = "Recall a decision with `/when <situation>` or `/how <task>` (`/when .Section Title`, \
@@ -115,7 +118,8 @@ fn plan(root: &Path) -> Result<Vec<Change>, String> {
         }
     }
     let hooks: serde_json::Value =
-        serde_json::from_str(HOOKS_JSON).map_err(|e| format!("internal: hooks.json: {e}"))?;
+        serde_json::from_str(&HOOKS_JSON.replace(PLUGIN_LAUNCHER, "memory-index-lsp"))
+            .map_err(|e| format!("internal: hooks.json: {e}"))?;
     let wanted = hooks.get("hooks").and_then(|h| h.as_object()).ok_or("internal: hooks.json has no hooks object")?;
     let settings_rel = ".claude/settings.json";
     let old = read(&root.join(settings_rel))?;

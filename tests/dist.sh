@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The release build as a user gets it: runs the README's `dist build` for this
+# machine's target, checks the archive's checksum and that its binary checks
+# the demo (exit 1 with the demo's findings), then packages the VS Code
+# extension for this platform around that binary and checks the package
+# carries it. Needs `dist` (cargo-dist 0.34: `cargo install --locked
+# cargo-dist@0.34.0`; DIST=path picks one); skipped with a message when it
+# is missing, unless MI_REQUIRE_DIST=1 (.ci/run sets it).
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$repo"
+dist="${DIST:-dist}"
+if ! command -v "$dist" >/dev/null 2>&1; then
+  if [ "${MI_REQUIRE_DIST:-0}" = 1 ]; then
+    echo "FAIL dist: '$dist' not found (cargo install --locked cargo-dist@0.34.0)" >&2
+    exit 1
+  fi
+  echo "SKIP dist: no dist found (cargo install --locked cargo-dist@0.34.0)"
+  exit 0
+fi
+host="$(rustc -vV | sed -n 's/^host: //p')"
+start=$SECONDS
+echo "== dist build --artifacts=local --target $host"
+"$dist" build --artifacts=local --target "$host"
+archive="target/distrib/memory-index-lsp-$host.tar.xz"
+[ -s "$archive" ] || { echo "FAIL dist: no $archive" >&2; exit 1; }
+(cd target/distrib && sha256sum -c "memory-index-lsp-$host.tar.xz.sha256") || { echo "FAIL dist: checksum" >&2; exit 1; }
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+tar -xJf "$archive" -C "$tmp"
+bin="$(find "$tmp" -type f -name memory-index-lsp -perm -u+x | head -1)"
+[ -n "$bin" ] || { echo "FAIL dist: no memory-index-lsp in $archive" >&2; exit 1; }
+set +e
+out="$("$bin" check fixtures/demo)"
+code=$?
+set -e
+if [ "$code" -ne 1 ] || ! grep -q 'error\[orphan-entry\]' <<<"$out" || ! grep -q 'error\[unindexed-heading\]' <<<"$out"; then
+  echo "FAIL dist: the archive's binary gave exit $code on fixtures/demo:" >&2
+  echo "$out" >&2
+  exit 1
+fi
+echo "PASS dist: $archive ($(du -h "$archive" | cut -f1)), its binary checks the demo: $(tail -1 <<<"$out")"
+# The VS Code package for this platform, carrying that binary.
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) vs=linux-x64 ;; Linux-aarch64) vs=linux-arm64 ;;
+  Darwin-x86_64) vs=darwin-x64 ;; Darwin-arm64) vs=darwin-arm64 ;; *) vs="" ;;
+esac
+if [ -n "$vs" ]; then
+  vsix="target/distrib/memory-index-$vs.vsix"
+  (cd editors/vscode && { [ -d node_modules ] || npm ci --prefer-offline >/dev/null; } &&
+    node scripts/package-platform.js --binary "$bin" --target "$vs" --out "$repo/$vsix" 2>&1 | grep -v WARNING)
+  python3 - "$vsix" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+info = z.getinfo("extension/server/memory-index-lsp")
+assert (info.external_attr >> 16) & 0o111, "the server in the package is not executable"
+print(f"PASS dist: {sys.argv[1]} carries the server ({info.file_size // 1024} KB, executable)")
+PY
+fi
+echo "dist: $((SECONDS - start)) s"
