@@ -217,3 +217,24 @@ fn concurrent_sessions_each_keep_their_own_state() {
         assert_eq!(fs::read_to_string(&f).expect("read"), "agents/decisions/testing.md\twhen writing mock tests\n");
     }
 }
+
+/// A named pipe among the decision files never blocks the hook: the prompt
+/// still gets its decision at once.
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_never_blocks_the_hook() {
+    let tmp = demo(CONFIG);
+    let fifo = tmp.path().join("agents/decisions/pipe.md");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let state = tempfile::tempdir().expect("state");
+    let input = serde_json::json!({
+        "hook_event_name": "UserPromptSubmit",
+        "session_id": "fifo",
+        "cwd": tmp.path(),
+        "prompt": "how should I store ticket prices, as money in cents?"
+    });
+    let start = std::time::Instant::now();
+    let o = hook(input.to_string().as_bytes(), state.path(), tmp.path());
+    assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(context(&o, "UserPromptSubmit").contains("How to Store Ticket Prices"));
+}
