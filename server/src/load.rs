@@ -198,7 +198,9 @@ pub fn other_markdown(root: &Path, ws: &Workspace) -> Vec<(String, FileText)> {
                     continue;
                 }
                 // Opened once and judged by its handle, like the decision files.
-                if let Some(t) = read::read_inside(&canon, &e.path(), MAX_MARKDOWN_BYTES).filter(|t| t.problem.is_none()) {
+                if let Some(t) =
+                    read::read_inside(&canon, &e.path(), MAX_MARKDOWN_BYTES).filter(|t| t.problem.is_none())
+                {
                     out.push((rel, t));
                 }
                 if out.len() >= MAX_MARKDOWN_FILES {

@@ -214,7 +214,10 @@ fn a_50_mb_line_gives_messages_under_1_kb() {
 /// line ends, is read as an editor shows it: no heading hidden, no orphans.
 #[test]
 fn byte_order_mark_and_lone_cr_decision_files_are_read_as_shown() {
-    for decision in ["\u{feff}## When Alpha\n\nbody\n\n## When Beta\n\nbody\n", "# A\r\r## When Alpha\r\rbody\r\r## When Beta\r\rbody\r"] {
+    for decision in [
+        "\u{feff}## When Alpha\n\nbody\n\n## When Beta\n\nbody\n",
+        "# A\r\r## When Alpha\r\rbody\r\r## When Beta\r\rbody\r",
+    ] {
         let tmp = tempfile::tempdir().expect("tmp");
         write_fixture(
             tmp.path(),
@@ -276,7 +279,12 @@ fn fix_keeps_mode_refuses_read_only_and_keeps_hard_links() {
     let sorted = "## agents/decisions/a.md\n/when alpha\n/when beta\n";
     let make = || {
         let tmp = tempfile::tempdir().expect("tmp");
-        write_fixture(tmp.path(), &format!("//- agents/memory-index.md\n{unsorted}//- agents/decisions/a.md\n## When Alpha\nx\n## When Beta\ny\n"));
+        write_fixture(
+            tmp.path(),
+            &format!(
+                "//- agents/memory-index.md\n{unsorted}//- agents/decisions/a.md\n## When Alpha\nx\n## When Beta\ny\n"
+            ),
+        );
         tmp
     };
     // Mode kept.

@@ -179,7 +179,8 @@ fn deep_nesting_and_many_sections() {
 #[test]
 fn special_files_are_reported_not_read() {
     use std::os::unix::fs::symlink;
-    let index = b"## agents/decisions/pipe.md\n/when one\n/when two\n/when three\n\n## agents/decisions/a.md\n/when alpha\n";
+    let index =
+        b"## agents/decisions/pipe.md\n/when one\n/when two\n/when three\n\n## agents/decisions/a.md\n/when alpha\n";
     let tmp = ws(index, &[("a.md", OK_DECISION)]);
     let d = tmp.path().join("agents/decisions");
     let fifo = d.join("pipe.md");
@@ -243,9 +244,13 @@ fn snapshot_regular(dir: &Path) -> Vec<(String, Vec<u8>)> {
 #[test]
 fn links_out_of_the_root_are_never_read_even_when_swapped() {
     use std::os::unix::fs::symlink;
-    let tmp = ws(b"## agents/decisions/a.md\n/when alpha\n", &[("a.md", OK_DECISION), ("inside.md", b"## When Inside\nfine\n")]);
+    let tmp = ws(
+        b"## agents/decisions/a.md\n/when alpha\n",
+        &[("a.md", OK_DECISION), ("inside.md", b"## When Inside\nfine\n")],
+    );
     let outside = tempfile::tempdir().expect("outside");
-    fs::write(outside.path().join("evil.toml"), "max-lines = 1\n[rules]\nunindexed-heading = \"off\"\n").expect("write");
+    fs::write(outside.path().join("evil.toml"), "max-lines = 1\n[rules]\nunindexed-heading = \"off\"\n")
+        .expect("write");
     symlink(outside.path().join("evil.toml"), tmp.path().join("memory-index.toml")).expect("symlink");
     let out = expect(tmp.path(), 1, "memory-index.toml:1:1: error[unreadable-file]");
     assert!(out.contains("outside the workspace root"), "{out}");

@@ -191,7 +191,10 @@ fn completion_items_insert_whole_triggers_and_fixes_follow_named_diagnostics() {
         let caps = json!({"textDocument": {"completion": {"completionItem": {"snippetSupport": snippets}}}});
         c.initialize(&root, true, caps);
         let doc = uri(&notes);
-        c.notify("textDocument/didOpen", json!({"textDocument": {"uri": doc, "languageId": "markdown", "version": 1, "text": text}}));
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": doc, "languageId": "markdown", "version": 1, "text": text}}),
+        );
         let r = c.request("textDocument/completion", json!({"textDocument": {"uri": doc}, "position": pos(1, 10)}));
         let items = r["result"].as_array().expect("items").clone();
         let first = &items[0];
@@ -207,8 +210,12 @@ fn completion_items_insert_whole_triggers_and_fixes_follow_named_diagnostics() {
         let index_text = std::fs::read_to_string(&index_path).expect("index");
         let line = index_text.lines().position(|l| l == "/how split slow test suites").expect("line") as u32;
         let edited = index_text.replacen("/how split slow test suites\n", "/how split slow test suites\n/wh\n", 1);
-        c.notify("textDocument/didOpen", json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": edited}}));
-        let r = c.request("textDocument/completion", json!({"textDocument": {"uri": index}, "position": pos(line + 1, 3)}));
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": edited}}),
+        );
+        let r =
+            c.request("textDocument/completion", json!({"textDocument": {"uri": index}, "position": pos(line + 1, 3)}));
         assert_eq!(r["result"][0]["label"], "/when");
         assert_eq!(r["result"][0]["kind"], 14, "Keyword");
         assert_eq!(c.shutdown(), Some(0));
@@ -223,11 +230,19 @@ fn completion_items_insert_whole_triggers_and_fixes_follow_named_diagnostics() {
     let line = diag["range"]["start"]["line"].clone();
     let at = json!({"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}});
     let titles = |r: &Value| -> Vec<String> {
-        r["result"].as_array().map_or(Vec::new(), |a| a.iter().filter_map(|x| x["title"].as_str().map(String::from)).collect())
+        r["result"]
+            .as_array()
+            .map_or(Vec::new(), |a| a.iter().filter_map(|x| x["title"].as_str().map(String::from)).collect())
     };
-    let without = c.request("textDocument/codeAction", json!({"textDocument": {"uri": ops}, "range": at, "context": {"diagnostics": [], "only": ["quickfix"]}}));
+    let without = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": ops}, "range": at, "context": {"diagnostics": [], "only": ["quickfix"]}}),
+    );
     assert!(titles(&without).is_empty(), "nothing under the cursor: {without}");
-    let named = c.request("textDocument/codeAction", json!({"textDocument": {"uri": ops}, "range": at, "context": {"diagnostics": [diag], "only": ["quickfix"]}}));
+    let named = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": ops}, "range": at, "context": {"diagnostics": [diag], "only": ["quickfix"]}}),
+    );
     let t = titles(&named);
     assert!(t.iter().any(|t| t.contains("to the index")) && t.iter().any(|t| t.contains("structural")), "{t:?}");
     assert_eq!(c.shutdown(), Some(0));
@@ -276,12 +291,18 @@ fn completion_never_offers_what_creates_an_error() {
     std::fs::write(&notes, "/how \n").expect("write");
     let mut c = Client::spawn();
     c.initialize(&root, true, json!({}));
-    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": edited}}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": edited}}),
+    );
     let r = c.request("textDocument/completion", json!({"textDocument": {"uri": index}, "position": pos(line + 1, 6)}));
     let labels: Vec<&str> = r["result"].as_array().expect("items").iter().filter_map(|i| i["label"].as_str()).collect();
     assert_eq!(labels, ["testing payment webhooks"], "only the unindexed heading of testing.md");
     let doc = uri(&notes);
-    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": doc, "languageId": "markdown", "version": 1, "text": "/how \n"}}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "markdown", "version": 1, "text": "/how \n"}}),
+    );
     let r = c.request("textDocument/completion", json!({"textDocument": {"uri": doc}, "position": pos(0, 5)}));
     let labels: Vec<&str> = r["result"].as_array().expect("items").iter().filter_map(|i| i["label"].as_str()).collect();
     assert!(labels.contains(&"paginate list responses") && labels.contains(&"cursor"), "{labels:?}");
@@ -325,7 +346,11 @@ fn references_from_a_section_line_list_its_entries_and_file_invocations() {
     let want: Vec<(String, u64)> = [("NOTES.md", 0)]
         .into_iter()
         .map(|(f, l)| (f.to_string(), l))
-        .chain((s..s + 7).filter(|&l| text.lines().nth(l as usize).is_some_and(|t| t.starts_with("## ") || t.starts_with('/'))).map(|l| ("memory-index.md".to_string(), l)))
+        .chain(
+            (s..s + 7)
+                .filter(|&l| text.lines().nth(l as usize).is_some_and(|t| t.starts_with("## ") || t.starts_with('/')))
+                .map(|l| ("memory-index.md".to_string(), l)),
+        )
         .collect();
     assert_eq!(got, want);
     // The same from the invocation.

@@ -212,7 +212,10 @@ fn duplicate_entry_typed_above_flags_the_copy_and_merges_its_extras() {
     let original = text.lines().position(|l| l.starts_with("/when writing mock tests |")).expect("entry") as u32;
     let mut c = Client::spawn();
     c.initialize(&root, true, json!({}));
-    c.notify("textDocument/didOpen", json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": text}}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": text}}),
+    );
     // Typed above the original, as an incremental change.
     let at = json!({"line": original, "character": 0});
     c.notify(

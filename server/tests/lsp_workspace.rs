@@ -92,10 +92,7 @@ fn per_document_pullers_get_unopened_files_pushed_and_never_both() {
     assert_eq!(r["result"]["items"][0]["code"], "unindexed-heading");
     // While open, an edit that changes its diagnostics is not pushed.
     let pushes = |c: &Client| {
-        c.seen
-            .iter()
-            .filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == ops)
-            .count()
+        c.seen.iter().filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == ops).count()
     };
     let before = pushes(&c);
     c.notify(

@@ -322,9 +322,13 @@ fn compress_key_on_the_corpus_gives_no_stop_word_keys_and_each_resolves() {
 fn suggested_triggers_keep_names_and_lowercase_the_rest() {
     let tmp = tempfile::tempdir().expect("tmp");
     std::fs::create_dir_all(tmp.path().join("agents/decisions")).expect("mkdir");
-    std::fs::write(tmp.path().join("agents/memory-index.md"), "# Index\n\n## agents/decisions/cli.md\n").expect("write");
-    std::fs::write(tmp.path().join("agents/decisions/cli.md"), "# CLI\n\n## When CLI Commands Are LLM-Native\n\nStdout only.\n")
+    std::fs::write(tmp.path().join("agents/memory-index.md"), "# Index\n\n## agents/decisions/cli.md\n")
         .expect("write");
+    std::fs::write(
+        tmp.path().join("agents/decisions/cli.md"),
+        "# CLI\n\n## When CLI Commands Are LLM-Native\n\nStdout only.\n",
+    )
+    .expect("write");
     let o = cli(&["check"], tmp.path());
     assert!(out(&o).contains("add `/when CLI commands are LLM-native`"), "{}", out(&o));
 }

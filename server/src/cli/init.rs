@@ -117,9 +117,8 @@ fn plan(root: &Path) -> Result<Vec<Change>, String> {
             Some(_) => {}
         }
     }
-    let hooks: serde_json::Value =
-        serde_json::from_str(&HOOKS_JSON.replace(PLUGIN_LAUNCHER, "memory-index-lsp"))
-            .map_err(|e| format!("internal: hooks.json: {e}"))?;
+    let hooks: serde_json::Value = serde_json::from_str(&HOOKS_JSON.replace(PLUGIN_LAUNCHER, "memory-index-lsp"))
+        .map_err(|e| format!("internal: hooks.json: {e}"))?;
     let wanted = hooks.get("hooks").and_then(|h| h.as_object()).ok_or("internal: hooks.json has no hooks object")?;
     let settings_rel = ".claude/settings.json";
     let old = read(&root.join(settings_rel))?;

@@ -112,11 +112,8 @@ pub fn use_color() -> bool {
 pub fn report(ws: &Workspace, findings: &[Finding], json_format: bool) -> i32 {
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let written = if json_format {
-        write_json(ws, findings, &mut out)
-    } else {
-        human(ws, findings, &mut out, use_color())
-    };
+    let written =
+        if json_format { write_json(ws, findings, &mut out) } else { human(ws, findings, &mut out, use_color()) };
     if written.is_err() {
         return 2;
     }

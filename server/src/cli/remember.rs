@@ -13,8 +13,8 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 
 use super::fix::unified_diff;
-use super::write::{self, WriteError};
 use super::usage_error;
+use super::write::{self, WriteError};
 use crate::ide::remember::{self, Plan, Request};
 use crate::load;
 use crate::syntax::index::Op;
@@ -165,7 +165,10 @@ pub fn write_plan(root: &std::path::Path, plan: &Plan) -> Result<(), WriteError>
             return Err(WriteError::Changed);
         }
         let state = if restored { "put back as it was" } else { "left with the new section" };
-        return Err(WriteError::Refused(format!("cannot write {}: {e}; {} {state}", plan.index_path, plan.decision_path)));
+        return Err(WriteError::Refused(format!(
+            "cannot write {}: {e}; {} {state}",
+            plan.index_path, plan.decision_path
+        )));
     }
     Ok(())
 }

@@ -288,7 +288,15 @@ fn triggers(
         let e = &b.entries[i];
         let word = if slot == 0 { &e.trigger } else { &e.extras[slot - 1] };
         let detail = e.heading.and_then(|h| ws.heading(h)).map(|h| h.title.clone());
-        out.push(Item { label: word.clone(), kind: ItemKind::Trigger, range, filter: None, insert: word.clone(), detail, documentation: None });
+        out.push(Item {
+            label: word.clone(),
+            kind: ItemKind::Trigger,
+            range,
+            filter: None,
+            insert: word.clone(),
+            detail,
+            documentation: None,
+        });
     }
     // Then the decisions whose words (title, section) match what was typed,
     // by the one ranking (`search::recall`), for words that are not in any
@@ -304,7 +312,15 @@ fn triggers(
                 continue;
             }
             let detail = ws.heading(r.heading).map(|h| format!("{} (matches its section)", h.title));
-            out.push(Item { label: e.trigger.clone(), kind: ItemKind::Trigger, range, filter: None, insert: e.trigger.clone(), detail, documentation: None });
+            out.push(Item {
+                label: e.trigger.clone(),
+                kind: ItemKind::Trigger,
+                range,
+                filter: None,
+                insert: e.trigger.clone(),
+                detail,
+                documentation: None,
+            });
         }
     }
     out.dedup_by(|a, b| a.label == b.label);

@@ -11,7 +11,8 @@ use crate::syntax::invocation::{self, Mode};
 /// is written into the index as a section line and into invocations.
 pub fn check_new_path(ws: &Workspace, new: &str) -> Result<(), String> {
     let dir = &ws.config().decisions;
-    let name = if dir.is_empty() { Some(new) } else { new.strip_prefix(dir.as_str()).and_then(|r| r.strip_prefix('/')) };
+    let name =
+        if dir.is_empty() { Some(new) } else { new.strip_prefix(dir.as_str()).and_then(|r| r.strip_prefix('/')) };
     let shown = crate::text::elide(new, 80);
     let Some(name) = name else {
         return Err(format!("`{shown}` is outside {dir}/: the index only names decision files there"));
@@ -33,9 +34,8 @@ pub fn check_new_path(ws: &Workspace, new: &str) -> Result<(), String> {
 /// edited then). File-mode invocations are updated only when both names are
 /// in the decisions directory.
 pub fn rename_decision_file(ws: &Workspace, old: &str, new: &str) -> Result<Vec<FileEdit>, String> {
-    let named = ws
-        .index()
-        .is_some_and(|(_, _, index)| index.sections.iter().any(|s| section_path(&s.name_text) == old));
+    let named =
+        ws.index().is_some_and(|(_, _, index)| index.sections.iter().any(|s| section_path(&s.name_text) == old));
     if !named && ws.file_id(old).and_then(|id| ws.file(id)?.decision()).is_none() {
         return Ok(Vec::new()); // not a decision file: nothing refers to it
     }

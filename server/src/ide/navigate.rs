@@ -68,7 +68,10 @@ fn file_references(ws: &Workspace, path: &str) -> Vec<FileRange> {
     }
     if let Some(id) = ws.file_id(path) {
         for found in invocations::of(ws).resolving_to(ws, Located::File(id)) {
-            out.push(FileRange { file: found.file, range: TextRange::new(found.inv.op_range.start, found.inv.query.end) });
+            out.push(FileRange {
+                file: found.file,
+                range: TextRange::new(found.inv.op_range.start, found.inv.query.end),
+            });
         }
     }
     out

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use tower_lsp_server::ls_types::{
     CodeDescription, CompletionItem, CompletionItemKind, CompletionTextEdit, Diagnostic, DiagnosticRelatedInformation,
-    DiagnosticSeverity, Documentation, InsertTextFormat, Location, MarkupContent, MarkupKind, NumberOrString,
-    Position, Range, TextEdit as LspEdit, Uri, WorkspaceEdit,
+    DiagnosticSeverity, Documentation, InsertTextFormat, Location, MarkupContent, MarkupKind, NumberOrString, Position,
+    Range, TextEdit as LspEdit, Uri, WorkspaceEdit,
 };
 
 use crate::edit::FileEdit;

@@ -154,7 +154,11 @@ impl Framer {
                             (_, why) => {
                                 let why = why.unwrap_or_else(|| "missing Content-Length header".into());
                                 self.state = State::Resync;
-                                return Some(Event::Reply(error_frame(-32700, &format!("Parse error: {why}"), Value::Null)));
+                                return Some(Event::Reply(error_frame(
+                                    -32700,
+                                    &format!("Parse error: {why}"),
+                                    Value::Null,
+                                )));
                             }
                         }
                         continue;

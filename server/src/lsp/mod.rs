@@ -1,11 +1,11 @@
 //! The language server over stdio: protocol types and IO live only in this module.
 
 mod convert;
+pub mod framing;
 mod publish;
 mod remember;
 mod server;
 mod state;
-pub mod framing;
 mod transport;
 mod watch;
 

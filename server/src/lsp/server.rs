@@ -700,9 +700,8 @@ impl LanguageServer for Backend {
                 for f in rules::findings(&root.ws).iter().filter(|f| f.file == file_id) {
                     let diag = convert::diagnostic(&root.ws, &root.path, f, st.enc);
                     let touches = f.range.end >= want.start && f.range.start <= want.end;
-                    let is_named = diag
-                        .as_ref()
-                        .is_some_and(|d| named.iter().any(|n| n.code == d.code && n.range == d.range));
+                    let is_named =
+                        diag.as_ref().is_some_and(|d| named.iter().any(|n| n.code == d.code && n.range == d.range));
                     if !touches && !is_named {
                         continue;
                     }
@@ -983,7 +982,8 @@ impl LanguageServer for Backend {
                         continue;
                     }
                 };
-                for (uri, e) in convert::workspace_edit(&root.ws, &root.path, &edits, st.enc).changes.unwrap_or_default()
+                for (uri, e) in
+                    convert::workspace_edit(&root.ws, &root.path, &edits, st.enc).changes.unwrap_or_default()
                 {
                     all.entry(uri).or_default().extend(e);
                 }

@@ -34,7 +34,8 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                     .map(|r| r.slice(&src.text))
                     .filter(|raw| {
                         let norm = normalize(raw);
-                        let new = !norm.is_empty() && !k.extras.contains(&norm) && norm != k.trigger && !seen.contains(&norm);
+                        let new =
+                            !norm.is_empty() && !k.extras.contains(&norm) && norm != k.trigger && !seen.contains(&norm);
                         seen.push(norm);
                         new
                     })

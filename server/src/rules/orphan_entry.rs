@@ -26,7 +26,10 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         }
         // A section whose file could not be read: its `unreadable-file`
         // finding is the cause; one orphan per entry would bury it.
-        if e.section_file.and_then(|f| ctx.ws.file(f)).is_some_and(|f| matches!(f.problem, Some(FileProblem::Unreadable(_)))) {
+        if e.section_file
+            .and_then(|f| ctx.ws.file(f))
+            .is_some_and(|f| matches!(f.problem, Some(FileProblem::Unreadable(_))))
+        {
             continue;
         }
         let Some(entry) = index.entry(e.line) else {
