@@ -19,6 +19,9 @@ cd "$(dirname "$0")/.."
 echo "== cargo test (workspace) =="
 cargo test --workspace --locked
 
+echo "== rustfmt (formatting is checked) =="
+cargo fmt --all --check
+
 echo "== clippy (warnings are errors) =="
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
