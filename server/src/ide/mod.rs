@@ -9,6 +9,7 @@ pub mod hints;
 pub mod hover;
 pub mod invocations;
 pub mod navigate;
+pub mod quick_fix;
 pub mod recall_stats;
 pub mod remember;
 pub mod rename;

@@ -15,9 +15,11 @@ use tower_lsp_server::ls_types::{
 
 use crate::edit::FileEdit;
 use crate::ide::completion::{Item, ItemKind};
+use crate::ide::symbols;
 use crate::model::{SourceFile, Workspace};
 use crate::rules::{Finding, Severity};
 use crate::text::{Encoding, LineCol, TextRange};
+use tower_lsp_server::ls_types::{DocumentSymbol, SymbolKind};
 
 /// Where each rule's documentation lives (one anchor per code).
 pub const RULES_DOC: &str = "https://github.com/memory-index-lsp/memory-index-lsp/blob/main/docs/rules.md";
@@ -138,4 +140,24 @@ pub fn escape_snippet(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+#[allow(deprecated)]
+/// An outline symbol with its children, in the negotiated encoding.
+pub fn document_symbol(f: &SourceFile, s: &symbols::Symbol, enc: Encoding) -> DocumentSymbol {
+    DocumentSymbol {
+        name: if s.name.is_empty() { "(untitled)".into() } else { s.name.clone() },
+        detail: s.detail.clone(),
+        kind: match s.kind {
+            symbols::SymbolKind::File => SymbolKind::FILE,
+            symbols::SymbolKind::Entry => SymbolKind::KEY,
+            symbols::SymbolKind::Heading => SymbolKind::STRING,
+            symbols::SymbolKind::Namespace => SymbolKind::NAMESPACE,
+        },
+        tags: None,
+        deprecated: None,
+        range: range(f, s.range, enc),
+        selection_range: range(f, s.selection, enc),
+        children: Some(s.children.iter().map(|c| document_symbol(f, c, enc)).collect()),
+    }
 }

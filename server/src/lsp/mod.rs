@@ -1,7 +1,9 @@
 //! The language server over stdio: protocol types and IO live only in this module.
 
+mod capabilities;
 mod convert;
 pub mod framing;
+mod handlers;
 mod publish;
 mod remember;
 mod server;

@@ -25,7 +25,8 @@ use tokio::sync::Notify;
 use tower_lsp_server::ls_types::{Diagnostic, Uri};
 use tower_lsp_server::Client;
 
-use super::server::{lock, ClientCaps};
+use super::capabilities::ClientCaps;
+use super::server::lock;
 use super::state::State;
 
 /// Diagnostics of one file, with the open document's version.

@@ -1,0 +1,144 @@
+//! Notification handlers: each applies its change to the state synchronously, marks the root dirty and wakes the publisher.
+
+use std::path::PathBuf;
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::*;
+
+use crate::lsp::convert;
+use crate::lsp::server::*;
+use crate::lsp::state::apply_change;
+use crate::model::FileText;
+use crate::text::TextRange;
+
+pub(in crate::lsp) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
+    let doc = params.text_document;
+    {
+        let mut st = lock(&b.state);
+        st.docs
+            .insert(doc.uri.clone(), crate::lsp::state::Doc { rope: Rope::from_str(&doc.text), version: doc.version });
+        if let Some((i, rel)) = Backend::locate_or_adopt(&mut st, &doc.uri) {
+            st.roots[i].ws.set_file(&rel, FileText::from(doc.text));
+            st.mark_dirty(i);
+        }
+    }
+    b.wake.notify_one();
+}
+
+pub(in crate::lsp) async fn did_change(b: &Backend, params: DidChangeTextDocumentParams) {
+    let uri = params.text_document.uri;
+    let version = params.text_document.version;
+    let t = std::time::Instant::now();
+    {
+        let mut st = lock(&b.state);
+        let enc = st.enc;
+        let Some(doc) = st.docs.get_mut(&uri) else {
+            tracing::warn!("didChange for a document that is not open: {}", uri.as_str());
+            return;
+        };
+        if version <= doc.version {
+            tracing::warn!("ignoring stale didChange (version {version} <= {})", doc.version);
+            return;
+        }
+        let before = doc.rope.len_bytes();
+        // The same edits for the engine's copy, unless one replaced everything.
+        let mut edits: Option<Vec<(TextRange, String)>> = Some(Vec::new());
+        for change in params.content_changes {
+            let edit = apply_change(&mut doc.rope, change, enc);
+            edits = edits.zip(edit).map(|(mut all, e)| {
+                all.push(e);
+                all
+            });
+        }
+        doc.version = version;
+        let rope = doc.rope.clone();
+        if let Some((i, rel)) = st.locate_uri(&uri) {
+            let ws = &mut st.roots[i].ws;
+            // Edited in place when the engine holds the text the edits apply to
+            // (no copy of the document, no comparison to find what changed).
+            let in_sync = ws.file_id(&rel).and_then(|id| ws.file(id)).is_some_and(|f| f.text.len() == before);
+            let edited = match edits.filter(|_| in_sync) {
+                Some(edits) => {
+                    let edits: Vec<(TextRange, &str)> = edits.iter().map(|(r, t)| (*r, t.as_str())).collect();
+                    ws.edit_file(&rel, &edits).is_some()
+                }
+                None => false,
+            };
+            if !edited {
+                ws.set_file(&rel, FileText::from(rope.to_string()));
+            }
+            st.mark_dirty(i);
+        }
+    }
+    tracing::debug!("didChange v{version} applied in {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+    b.wake.notify_one();
+}
+
+pub(in crate::lsp) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
+    let uri = params.text_document.uri;
+    {
+        let mut st = lock(&b.state);
+        st.docs.remove(&uri);
+        if let Some((i, rel)) = st.locate_uri(&uri) {
+            st.refresh_from_disk(i, &rel);
+            st.forget_published(i, &rel);
+        }
+    }
+    b.wake.notify_one();
+}
+
+pub(in crate::lsp) async fn did_change_watched_files(b: &Backend, params: DidChangeWatchedFilesParams) {
+    {
+        let mut st = lock(&b.state);
+        let paths: Vec<PathBuf> = params.changes.iter().filter_map(|c| convert::path_of(&c.uri)).collect();
+        let _ = guarded("watch", || disk_changes(&mut st, &paths));
+    }
+    b.wake.notify_one();
+}
+
+pub(in crate::lsp) async fn did_change_workspace_folders(b: &Backend, params: DidChangeWorkspaceFoldersParams) {
+    {
+        let mut st = lock(&b.state);
+        for p in params.event.removed.iter().filter_map(|f| convert::path_of(&f.uri)) {
+            st.remove_root(&p);
+        }
+    }
+    b.wake.notify_one();
+    let added: Vec<PathBuf> = params.event.added.iter().filter_map(|f| convert::path_of(&f.uri)).collect();
+    if !added.is_empty() {
+        b.reload_all(added).await;
+    }
+}
+
+pub(in crate::lsp) async fn did_change_configuration(b: &Backend, params: DidChangeConfigurationParams) {
+    if params.settings.is_object() && params.settings.get("memoryIndex").is_some() {
+        match client_patch(&params.settings) {
+            Ok(p) => lock(&b.state).client_config = Some(p),
+            Err(e) => b.client.show_message(MessageType::WARNING, e).await,
+        }
+    } else {
+        b.pull_config().await;
+    }
+    b.reload_all(Vec::new()).await;
+}
+
+pub(in crate::lsp) async fn did_rename_files(b: &Backend, params: RenameFilesParams) {
+    let paths: Vec<PathBuf> = params
+        .files
+        .iter()
+        .flat_map(|f| [f.old_uri.parse::<Uri>().ok(), f.new_uri.parse::<Uri>().ok()])
+        .flatten()
+        .filter_map(|u| convert::path_of(&u))
+        .collect();
+    b.files_changed(paths).await;
+}
+
+pub(in crate::lsp) async fn did_create_files(b: &Backend, params: CreateFilesParams) {
+    let paths = params.files.iter().filter_map(|f| convert::path_of(&f.uri.parse::<Uri>().ok()?)).collect();
+    b.files_changed(paths).await;
+}
+
+pub(in crate::lsp) async fn did_delete_files(b: &Backend, params: DeleteFilesParams) {
+    let paths = params.files.iter().filter_map(|f| convert::path_of(&f.uri.parse::<Uri>().ok()?)).collect();
+    b.files_changed(paths).await;
+}
