@@ -4,7 +4,8 @@
 //!   at the bottom of a file, or in `tests.rs` files): data from files or the
 //!   client must never be able to panic the server;
 //! - every module starts with a `//!` line saying what it owns;
-//! - protocol types appear only in `src/lsp/`; file IO only in `load.rs` (and `load/`), `cli/`, `lsp/`, `hook/`.
+//! - protocol types appear only in `src/lsp/`; file IO only in `load.rs` (and `load/`), `cli/`, `lsp/`, `hook/`;
+//! - no source file is longer than 500 lines (a module that grows past it is split by concern).
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +20,9 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Longest source file allowed.
+const MAX_LINES: usize = 500;
+
 #[test]
 fn architecture_rules_hold() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -30,6 +34,10 @@ fn architecture_rules_hold() {
         let text = std::fs::read_to_string(p).expect("read");
         if !text.starts_with("//!") {
             problems.push(format!("{rel}: does not start with a `//!` line"));
+        }
+        let lines = text.lines().count();
+        if lines > MAX_LINES {
+            problems.push(format!("{rel}: {lines} lines, over {MAX_LINES}: split it by concern"));
         }
         if rel.ends_with("tests.rs") {
             continue;
