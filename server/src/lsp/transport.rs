@@ -132,8 +132,14 @@ where
     let _ = to_server.shutdown().await;
 }
 
-/// The `method` of a message body, when it has one.
+/// The `method` of a message body, when it is `shutdown` or `exit` (the
+/// only ones the exit code depends on). Other bodies, however large (a
+/// 20 MB `didOpen`), are not parsed a second time: only one that holds one of
+/// the two names is.
 fn method_of(body: &[u8]) -> Option<String> {
+    if memchr::memmem::find(body, b"\"shutdown\"").is_none() && memchr::memmem::find(body, b"\"exit\"").is_none() {
+        return None;
+    }
     #[derive(serde::Deserialize)]
     struct Method {
         method: Option<String>,
