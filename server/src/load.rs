@@ -92,13 +92,13 @@ pub fn load_with_base(
     let mut cfg = Config::default();
     let mut errors: Vec<ConfigError> = Vec::new();
     if let Some(patch) = base {
-        let problems = cfg.apply(patch.clone(), &rules::codes());
+        let problems = cfg.apply(patch.clone(), rules::known());
         errors.extend(problems.into_iter().map(|message| ConfigError { range: Default::default(), message }));
     }
     if let Some(t) = &config_text {
-        match config::parse_toml(&t.text) {
+        match config::parse_toml(&t.text, rules::known()) {
             Ok(patch) => {
-                let problems = cfg.apply(patch, &rules::codes());
+                let problems = cfg.apply(patch, rules::known());
                 errors.extend(problems.into_iter().map(|message| ConfigError { range: Default::default(), message }));
             }
             Err(e) => errors.push(e),
@@ -134,9 +134,9 @@ pub fn load_with_base(
 /// Parses configuration text into the effective config and its errors (defaults on error).
 pub fn config_from_text(text: &str) -> (Config, Vec<ConfigError>) {
     let mut cfg = Config::default();
-    match config::parse_toml(text) {
+    match config::parse_toml(text, rules::known()) {
         Ok(patch) => {
-            let problems = cfg.apply(patch, &rules::codes());
+            let problems = cfg.apply(patch, rules::known());
             let errors =
                 problems.into_iter().map(|message| ConfigError { range: Default::default(), message }).collect();
             (cfg, errors)

@@ -2,28 +2,19 @@
 
 mod support;
 
-use memory_index_lsp::rules::{Rule, Severity};
+use memory_index_lsp::rules::{Fixes, Rule, Severity};
 
 fn render() -> String {
     let mut s = String::from(
         "# Rules\n\nGenerated from the rules' own documentation by `server/tests/docs.rs`\n(run `UPDATE_DOCS=1 cargo test --test docs` after changing a rule).\nEvery code can be set to `error`, `warning`, `info` or `off` under `[rules]`\nin `memory-index.toml`.\n\n| code | default | fix-all |\n| --- | --- | --- |\n",
     );
-    let safe = [
-        "unknown-operator",
-        "empty-extra",
-        "duplicate-entry",
-        "structural-entry",
-        "misplaced-entry",
-        "unordered-section",
-        "missing-file",
-    ];
     for r in Rule::ALL {
         let sev = match r.default_severity() {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Info => "info",
         };
-        let fix = if safe.contains(&r.code()) { "yes" } else { "no" };
+        let fix = if r.fixes() == Fixes::Safe { "yes" } else { "no" };
         s.push_str(&format!("| [`{0}`](#{0}) | {sev} | {fix} |\n", r.code()));
     }
     for r in Rule::ALL {

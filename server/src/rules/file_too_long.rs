@@ -7,7 +7,7 @@ pub(crate) const DOC: &str = "A decision file has more lines than `max-lines` (d
 files are costly for agents to load whole. Split it by topic into several decision files.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let max = ctx.ws.config().max_lines;
+    let max = u32::try_from(ctx.option("max-lines")).unwrap_or(u32::MAX);
     for (file, src, d) in ctx.ws.decisions() {
         if d.line_count <= max {
             continue;

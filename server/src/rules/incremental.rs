@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{apply_levels, order, run, sort, Ctx, Finding, Rule, INDEX_CHECKS};
+use super::{apply_levels, order, run, sort, Ctx, Finding, Owner, INDEX_LANES};
 use crate::model::bind::{section_path, EntryInfo};
 use crate::model::{Depends, FileId, HeadingId, IndexSplice, Workspace};
 use crate::search::similar;
@@ -227,7 +227,7 @@ pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
     let recheck = || {
         let ctx = Ctx::new(ws, Some(&scope));
         let mut fresh = Vec::new();
-        for lane in INDEX_CHECKS {
+        for lane in INDEX_LANES {
             run(&ctx, lane, &mut fresh);
         }
         apply_levels(ws, &mut fresh);
@@ -265,23 +265,18 @@ fn keep(ws: &Workspace, sp: &IndexSplice, scope: &Scope, mut out: Vec<Finding>) 
         }
         cursor
     };
+    // What the scope owns, by what the registry says owns each rule's findings.
     let mut owned = |f: &Finding| -> bool {
-        if f.file != index_id {
-            return f.rule == Rule::UnindexedHeading && scope.files.contains(&f.file);
-        }
-        let line = line_of(f.range.start);
-        match f.rule {
-            Rule::UnknownOperator | Rule::MissingOperator => scope.lines.contains(&line),
-            Rule::UnorderedSection => index.section_of(line).is_some_and(|s| scope.sections.binary_search(&s).is_ok()),
-            Rule::EmptyTrigger
-            | Rule::EmptyExtra
-            | Rule::DuplicateEntry
-            | Rule::OrphanEntry
-            | Rule::StructuralEntry
-            | Rule::MisplacedEntry
-            | Rule::Collision
-            | Rule::ShadowedTrigger => entry_lines.contains(&line),
-            _ => false,
+        match f.rule.owner() {
+            Owner::Nothing => false,
+            Owner::Index => true,
+            Owner::File => f.file != index_id && scope.files.contains(&f.file),
+            _ if f.file != index_id => false,
+            Owner::Line => scope.lines.contains(&line_of(f.range.start)),
+            Owner::Section => {
+                index.section_of(line_of(f.range.start)).is_some_and(|s| scope.sections.binary_search(&s).is_ok())
+            }
+            Owner::Entry => entry_lines.contains(&line_of(f.range.start)),
         }
     };
     // Offsets before the changed lines stay; after them they move by the

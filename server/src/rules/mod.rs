@@ -49,8 +49,53 @@ impl Severity {
     }
 }
 
+/// Which part of a check runs a rule: lanes are what a full check runs on
+/// separate threads, and what an index edit re-runs (see [`check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// Whole files and section names: what no index splice can change.
+    Files,
+    /// Per index line or entry, and the ranking of orphans' candidates.
+    Entries,
+    /// Keys bound across entries and headings (duplicates, collisions).
+    Keys,
+    /// The decision files alone: kept across index edits.
+    Decisions,
+}
+
+/// The part of the workspace that owns a rule's findings after an index
+/// splice: those findings are dropped and re-checked, the others kept
+/// (see [`incremental`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// The index line the finding is on (a changed line).
+    Line,
+    /// The entry on the finding's line (an entry in the re-check scope).
+    Entry,
+    /// The index section the finding is in (a changed line's section).
+    Section,
+    /// The decision file the finding is on (a file in the re-check scope).
+    File,
+    /// The whole index: re-checked after every splice.
+    Index,
+    /// Nothing a splice changes: the finding is kept as it is.
+    Nothing,
+}
+
+/// What the fixes of a rule's findings may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fixes {
+    /// At most one safe fix (what `fix` and fix-all apply), maybe suggestions too.
+    Safe,
+    /// Suggestions only: a choice the user makes, never applied by fix-all.
+    Suggestions,
+    /// No fix.
+    None,
+}
+
 macro_rules! rules {
-    ($($variant:ident => $code:literal, $sev:ident, $module:ident;)*) => {
+    ($($variant:ident => $code:literal, $sev:ident, $module:ident, $lane:ident, $owner:ident, $fixes:ident
+        $(, $option:literal = $default:literal)*;)*) => {
         /// A rule, identified by its stable code.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Rule { $($variant,)* }
@@ -69,39 +114,72 @@ macro_rules! rules {
             pub fn doc(self) -> &'static str {
                 match self { $(Rule::$variant => $module::DOC,)* }
             }
+            /// The lane that runs the rule's check.
+            pub fn lane(self) -> Lane {
+                match self { $(Rule::$variant => Lane::$lane,)* }
+            }
+            /// What owns the rule's findings after an index splice.
+            pub fn owner(self) -> Owner {
+                match self { $(Rule::$variant => Owner::$owner,)* }
+            }
+            /// What the rule's fixes may be.
+            pub fn fixes(self) -> Fixes {
+                match self { $(Rule::$variant => Fixes::$fixes,)* }
+            }
+            /// The options the rule reads from the configuration, with their defaults.
+            pub fn options(self) -> &'static [(&'static str, u64)] {
+                match self { $(Rule::$variant => &[$(($option, $default),)*],)* }
+            }
             pub fn from_code(code: &str) -> Option<Rule> {
                 Rule::ALL.iter().copied().find(|r| r.code() == code)
+            }
+            /// The module that implements the rule, and its check (rules of
+            /// one module share one check, run once).
+            fn implementation(self) -> (&'static str, CheckFn) {
+                match self { $(Rule::$variant => (stringify!($module), $module::check),)* }
             }
         }
     };
 }
 
+// The registry: one line per rule. Code, default severity, module, lane,
+// owner of its findings after an index splice, fixes, then the options it
+// reads from the configuration (`"name" = default`), if any.
 rules! {
-    UnknownOperator => "unknown-operator", Error, unknown_operator;
-    MissingOperator => "missing-operator", Error, missing_operator;
-    EmptyTrigger => "empty-trigger", Error, empty_trigger;
-    EmptyExtra => "empty-extra", Warning, empty_extra;
-    DuplicateEntry => "duplicate-entry", Error, duplicate_entry;
-    OrphanEntry => "orphan-entry", Error, orphan_entry;
-    StructuralEntry => "structural-entry", Error, structural_entry;
-    MisplacedEntry => "misplaced-entry", Error, misplaced_entry;
-    UnorderedSection => "unordered-section", Error, unordered_section;
-    Collision => "collision", Error, collision;
-    ShadowedTrigger => "shadowed-trigger", Warning, shadowed_trigger;
-    MissingFile => "missing-file", Error, missing_file;
-    UnindexedHeading => "unindexed-heading", Error, unindexed_heading;
-    HeadingPrefix => "heading-prefix", Warning, heading_prefix;
-    DuplicateHeading => "duplicate-heading", Error, duplicate_heading;
-    NoDirectContent => "no-direct-content", Error, no_direct_content;
-    FileTooLong => "file-too-long", Warning, file_too_long;
-    InvalidUtf8 => "invalid-utf8", Error, file_problems;
-    UnreadableFile => "unreadable-file", Error, file_problems;
-    InvalidConfig => "invalid-config", Error, file_problems;
+    UnknownOperator => "unknown-operator", Error, unknown_operator, Entries, Line, Safe;
+    MissingOperator => "missing-operator", Error, missing_operator, Entries, Line, None;
+    EmptyTrigger => "empty-trigger", Error, empty_trigger, Entries, Entry, None;
+    EmptyExtra => "empty-extra", Warning, empty_extra, Entries, Entry, Safe;
+    DuplicateEntry => "duplicate-entry", Error, duplicate_entry, Keys, Entry, Safe;
+    OrphanEntry => "orphan-entry", Error, orphan_entry, Entries, Entry, Suggestions;
+    StructuralEntry => "structural-entry", Error, structural_entry, Entries, Entry, Safe;
+    MisplacedEntry => "misplaced-entry", Error, misplaced_entry, Entries, Entry, Safe;
+    UnorderedSection => "unordered-section", Error, unordered_section, Entries, Section, Safe;
+    Collision => "collision", Error, collision, Keys, Entry, None;
+    ShadowedTrigger => "shadowed-trigger", Warning, shadowed_trigger, Keys, Entry, None;
+    MissingFile => "missing-file", Error, missing_file, Files, Nothing, Safe;
+    UnindexedHeading => "unindexed-heading", Error, unindexed_heading, Keys, File, Suggestions;
+    HeadingPrefix => "heading-prefix", Warning, heading_prefix, Decisions, Nothing, Suggestions;
+    DuplicateHeading => "duplicate-heading", Error, duplicate_heading, Decisions, Nothing, None;
+    NoDirectContent => "no-direct-content", Error, no_direct_content, Decisions, Nothing, Suggestions;
+    FileTooLong => "file-too-long", Warning, file_too_long, Decisions, Nothing, None, "max-lines" = 400;
+    InvalidUtf8 => "invalid-utf8", Error, file_problems, Files, Nothing, None;
+    UnreadableFile => "unreadable-file", Error, file_problems, Files, Nothing, None;
+    InvalidConfig => "invalid-config", Error, file_problems, Files, Nothing, None;
 }
 
 /// Every rule code, for configuration validation.
 pub fn codes() -> Vec<&'static str> {
     Rule::ALL.iter().map(|r| r.code()).collect()
+}
+
+/// Every rule code and option, for configuration validation.
+pub fn known() -> crate::model::config::Known<'static> {
+    type Options = Vec<(&'static str, u64)>;
+    static KNOWN: std::sync::OnceLock<(Vec<&str>, Options)> = std::sync::OnceLock::new();
+    let (rules, options) =
+        KNOWN.get_or_init(|| (codes(), Rule::ALL.iter().flat_map(|r| r.options().iter().copied()).collect()));
+    crate::model::config::Known { rules, options }
 }
 
 /// Another location that explains a finding (the other side of a pair).
@@ -213,6 +291,12 @@ impl<'a> Ctx<'a> {
         self.kept_copy(i).is_some()
     }
 
+    /// The configured value of a rule option the registry declares (its default when unset).
+    pub fn option(&self, name: &str) -> u64 {
+        let default = Rule::ALL.iter().flat_map(|r| r.options()).find(|o| o.0 == name).map_or(0, |o| o.1);
+        self.ws.config().option(name, default)
+    }
+
     pub fn path(&self, file: FileId) -> &str {
         self.ws.file(file).map_or("", |f| f.path.as_str())
     }
@@ -238,46 +322,40 @@ pub fn findings(ws: &Workspace) -> std::sync::Arc<Vec<Finding>> {
     })
 }
 
-/// A rule's check and the rules whose findings it produces.
-type Check = (&'static [Rule], fn(&Ctx, &mut Vec<Finding>));
+/// A rule module's check: reads the context, pushes findings.
+type CheckFn = fn(&Ctx, &mut Vec<Finding>);
 
-/// Index checks whose findings a splice cannot change (file problems, section names).
-const UNSPLICED_CHECKS: &[Check] = &[
-    (&[Rule::InvalidUtf8, Rule::UnreadableFile, Rule::InvalidConfig], file_problems::check),
-    (&[Rule::MissingFile], missing_file::check),
-];
+/// A check and the rules whose findings it produces.
+struct Check {
+    rules: Vec<Rule>,
+    run: CheckFn,
+}
 
-/// Checks that read the index (and the decision files), per entry, line,
-/// section or heading, in two lanes of about equal cost that a full check runs
-/// on two threads (`orphan-entry` ranks candidates; the other lane binds keys).
-const INDEX_CHECKS: [&[Check]; 2] = [
-    &[
-        (&[Rule::UnknownOperator], unknown_operator::check),
-        (&[Rule::MissingOperator], missing_operator::check),
-        (&[Rule::EmptyTrigger], empty_trigger::check),
-        (&[Rule::EmptyExtra], empty_extra::check),
-        (&[Rule::OrphanEntry], orphan_entry::check),
-        (&[Rule::StructuralEntry], structural_entry::check),
-        (&[Rule::MisplacedEntry], misplaced_entry::check),
-        (&[Rule::UnorderedSection], unordered_section::check),
-    ],
-    &[
-        (&[Rule::DuplicateEntry], duplicate_entry::check),
-        (&[Rule::Collision], collision::check),
-        (&[Rule::ShadowedTrigger], shadowed_trigger::check),
-        (&[Rule::UnindexedHeading], unindexed_heading::check),
-    ],
-];
+/// The checks of a lane, derived from the registry: one per rule module, in
+/// registry order.
+fn lane(lane: Lane) -> &'static [Check] {
+    static LANES: std::sync::OnceLock<[Vec<Check>; 4]> = std::sync::OnceLock::new();
+    let lanes = LANES.get_or_init(|| {
+        let mut lanes: [Vec<(&str, Check)>; 4] = Default::default();
+        for &r in Rule::ALL {
+            let (module, run) = r.implementation();
+            let checks = &mut lanes[r.lane() as usize];
+            match checks.iter_mut().find(|(m, _)| *m == module) {
+                Some((_, c)) => c.rules.push(r),
+                None => checks.push((module, Check { rules: vec![r], run })),
+            }
+        }
+        lanes.map(|l| l.into_iter().map(|(_, c)| c).collect())
+    });
+    &lanes[lane as usize]
+}
 
-/// Checks that read only the decision files (and the configuration).
-const DECISION_CHECKS: &[Check] = &[
-    (&[Rule::HeadingPrefix], heading_prefix::check),
-    (&[Rule::DuplicateHeading], duplicate_heading::check),
-    (&[Rule::NoDirectContent], no_direct_content::check),
-    (&[Rule::FileTooLong], file_too_long::check),
-];
+/// The lanes that read the index per line, entry, section or heading: the two
+/// a full check runs on two threads (`Entries` ranks orphans' candidates,
+/// `Keys` binds keys), and what a splice re-checks.
+const INDEX_LANES: [Lane; 2] = [Lane::Entries, Lane::Keys];
 
-/// The findings of [`DECISION_CHECKS`] for one state of the decision files.
+/// The findings of the [`Lane::Decisions`] checks for one state of the decision files.
 struct DecisionFindings(Vec<Finding>);
 
 /// Runs every rule and applies the configured levels. Findings come sorted by
@@ -295,21 +373,21 @@ pub fn check(ws: &Workspace) -> Vec<Finding> {
     let decision_only = if parallel {
         let ((), (decision_only, other_lane)) = crate::model::join(
             || {
-                run(&ctx, UNSPLICED_CHECKS, &mut out);
-                run(&ctx, INDEX_CHECKS[0], &mut out);
+                run(&ctx, Lane::Files, &mut out);
+                run(&ctx, Lane::Entries, &mut out);
             },
             || {
                 let mut v = Vec::new();
                 let decision_only = decision_findings(&ctx);
-                run(&ctx, INDEX_CHECKS[1], &mut v);
+                run(&ctx, Lane::Keys, &mut v);
                 (decision_only, v)
             },
         );
         out.extend(other_lane);
         decision_only
     } else {
-        run(&ctx, UNSPLICED_CHECKS, &mut out);
-        for lane in INDEX_CHECKS {
+        run(&ctx, Lane::Files, &mut out);
+        for lane in INDEX_LANES {
             run(&ctx, lane, &mut out);
         }
         decision_findings(&ctx)
@@ -326,17 +404,17 @@ const PARALLEL_ENTRIES: usize = 2_000;
 fn decision_findings(ctx: &Ctx) -> std::sync::Arc<DecisionFindings> {
     ctx.ws.cached(Depends::Decisions, |_| {
         let mut v = Vec::new();
-        run(ctx, DECISION_CHECKS, &mut v);
+        run(ctx, Lane::Decisions, &mut v);
         DecisionFindings(v)
     })
 }
 
-/// Runs the checks whose rules are not all off.
-fn run(ctx: &Ctx, checks: &[Check], out: &mut Vec<Finding>) {
+/// Runs the lane's checks whose rules are not all off.
+fn run(ctx: &Ctx, lane: Lane, out: &mut Vec<Finding>) {
     let levels = &ctx.ws.config().rules;
-    for (rules, check) in checks {
-        if rules.iter().any(|&r| levels.get(r.code()) != Some(&Level::Off)) {
-            check(ctx, out);
+    for check in self::lane(lane) {
+        if check.rules.iter().any(|&r| levels.get(r.code()) != Some(&Level::Off)) {
+            (check.run)(ctx, out);
         }
     }
 }
