@@ -22,90 +22,40 @@ fn loc(f: &serde_json::Value) -> (String, String, u64) {
     (f["code"].as_str().unwrap_or("").into(), f["file"].as_str().unwrap_or("").into(), f["line"].as_u64().unwrap_or(0))
 }
 
-#[test]
-fn head_has_exactly_the_three_known_findings() {
-    let Some(root) = corpus("head") else { return };
-    let got: Vec<(String, String, u64)> = findings_json(&root).iter().map(loc).collect();
-    let want = [
-        ("unindexed-heading", "agents/decisions/implementation-notes.md", 76),
-        ("unindexed-heading", "agents/decisions/operational-tooling.md", 71),
-        ("missing-file", "agents/memory-index.md", 471),
-    ];
-    let want: Vec<(String, String, u64)> = want.iter().map(|(c, f, l)| (c.to_string(), f.to_string(), *l)).collect();
-    assert_eq!(got, want);
-    let all = findings_json(&root);
-    assert!(all[0]["message"].as_str().unwrap_or("").contains("`When Choosing Naming Convention Format`"));
-    assert!(all[1]["message"]
-        .as_str()
-        .unwrap_or("")
-        .contains("`When Merging Worktree With Consolidated Learnings On Main`"));
-    assert!(all[2]["message"].as_str().unwrap_or("").contains("agents/decisions/pipeline-contracts-2.md"));
-    assert_eq!(all[2]["severity"], "warning");
+/// `code file:line` lines of a `fixtures/corpus` file (after `#` comments),
+/// with the rest of each line (a reason) dropped.
+fn expected(name: &str) -> Vec<(String, String, u64)> {
+    let p = support::repo().join("fixtures/corpus").join(name);
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            let code = words.next().unwrap_or_default();
+            let (file, line) = words.next().and_then(|w| w.rsplit_once(':')).expect("code file:line");
+            (code.to_string(), file.to_string(), line.parse().expect("line number"))
+        })
+        .collect()
 }
 
-/// Our findings on 655f089e that the reference does not report, and why each is right.
-const EXTRA_FINDINGS: &[(&str, &str, u64, &str)] = &[
-    (
-        "unindexed-heading",
-        "agents/decisions/implementation-notes.md",
-        152,
-        "W3: masked in the reference by the short entry `when choosing name`",
-    ),
-    (
-        "unindexed-heading",
-        "agents/decisions/operational-practices.md",
-        192,
-        "W3: only the orphan `when inlining reference file subsets` resembles it",
-    ),
-    (
-        "unindexed-heading",
-        "agents/decisions/operational-practices.md",
-        202,
-        "W11: second copy of a duplicated title; the entry binds the copy in its own section's file",
-    ),
-    (
-        "unindexed-heading",
-        "agents/decisions/operational-practices.md",
-        260,
-        "W11: second copy of a duplicated title, bound copy is in workflow-planning.md",
-    ),
-    (
-        "unindexed-heading",
-        "agents/decisions/operational-tooling.md",
-        71,
-        "W3: masked by the truncated entry `...consolidated learnings`",
-    ),
-    (
-        "unindexed-heading",
-        "agents/decisions/operational-tooling.md",
-        103,
-        "W3: only the orphan `when cli command fails and raw commands denied` resembles it",
-    ),
-    (
-        "unindexed-heading",
-        "agents/decisions/operational-tooling.md",
-        135,
-        "W3: only the orphan `when resolving session.md conflicts` resembles it",
-    ),
-    (
-        "unindexed-heading",
-        "agents/decisions/orchestration-execution.md",
-        288,
-        "W3: only the orphan `when delegating with corrections` resembles it",
-    ),
-    (
-        "unindexed-heading",
-        "agents/decisions/workflow-advanced.md",
-        164,
-        "W11: second copy of a duplicated title, bound copy is in operational-tooling.md",
-    ),
-    (
-        "unindexed-heading",
-        "agents/decisions/workflow-optimization.md",
-        113,
-        "W3: only the orphan `when design ceremony continues after uncertainty` resembles it",
-    ),
-];
+#[test]
+fn head_has_exactly_the_known_findings() {
+    let Some(root) = corpus("head") else { return };
+    let all = findings_json(&root);
+    let got: Vec<(String, String, u64)> = all.iter().map(loc).collect();
+    assert_eq!(got, expected("head.findings"), "fixtures/corpus/head.findings");
+    let message = |code: &str, file: &str| -> String {
+        let f = all.iter().find(|f| f["code"] == code && f["file"] == file).expect("finding");
+        f["message"].as_str().unwrap_or("").to_string()
+    };
+    assert!(message("unindexed-heading", "agents/decisions/implementation-notes.md")
+        .contains("`When Choosing Naming Convention Format`"));
+    assert!(message("unindexed-heading", "agents/decisions/operational-tooling.md")
+        .contains("`When Merging Worktree With Consolidated Learnings On Main`"));
+    let missing = all.iter().find(|f| f["code"] == "missing-file").expect("missing-file");
+    assert!(missing["message"].as_str().unwrap_or("").contains("agents/decisions/pipeline-contracts-2.md"));
+    assert_eq!(missing["severity"], "warning");
+}
 
 /// Reference findings we intentionally do not reproduce, and why.
 const NOT_REPRODUCED: &[(u64, &str)] = &[
@@ -137,9 +87,11 @@ fn drifted_655f089e_matches_every_reference_finding() {
     assert!(unmatched.is_empty(), "reference findings without a counterpart: {unmatched:#?}");
     let extra: Vec<(String, String, u64)> =
         ours.iter().zip(&matched).filter(|(_, m)| !**m).map(|(f, _)| loc(f)).collect();
-    let listed: Vec<(String, String, u64)> =
-        EXTRA_FINDINGS.iter().map(|(c, f, l, _)| (c.to_string(), f.to_string(), *l)).collect();
-    assert_eq!(extra, listed, "every extra finding must be listed with its reason");
+    assert_eq!(
+        extra,
+        expected("655f089e.extra"),
+        "every extra finding must be listed with its reason in fixtures/corpus/655f089e.extra"
+    );
 }
 
 /// Whether our finding `f` is the counterpart of a reference finding.

@@ -1,8 +1,14 @@
-//! Table-driven tests of every rule over `fixtures/rules/CODE/{valid,invalid}.md`, with their fixes.
+//! Every rule over its fixtures: `fixtures/rules/CODE/valid.md` has no
+//! finding, `invalid.md` has exactly the findings and fixes snapshotted in
+//! `fixtures/rules/CODE/invalid.snap` (each fix as a diff of the files it
+//! changes). A rule registered without fixtures fails here. After changing a
+//! rule, review the new snapshots: `INSTA_UPDATE=always cargo test --test rules`
+//! then `git diff fixtures/rules`.
 
 mod support;
 
-use memory_index_lsp::rules::{self, Rule, Severity};
+use memory_index_lsp::edit::{self, Applicability};
+use memory_index_lsp::rules::{self, Fixes, Rule, Severity};
 use support::*;
 
 fn findings(code: &str, kind: &str) -> Vec<String> {
@@ -10,114 +16,125 @@ fn findings(code: &str, kind: &str) -> Vec<String> {
     summary(&ws, &rules::check(&ws))
 }
 
-/// (rule, every finding of the invalid fixture as `code path:line:col`).
-const TABLE: &[(&str, &[&str])] = &[
-    (
-        "unknown-operator",
-        &[
-            "unindexed-heading agents/decisions/a.md:1:4",
-            "unindexed-heading agents/decisions/a.md:3:4",
-            "unknown-operator agents/memory-index.md:3:1",
-            "unknown-operator agents/memory-index.md:4:1",
-            "unknown-operator agents/memory-index.md:5:1",
-        ],
-    ),
-    (
-        "missing-operator",
-        &["missing-operator agents/memory-index.md:4:1", "missing-operator agents/memory-index.md:5:3"],
-    ),
-    (
-        "empty-trigger",
-        &[
-            "empty-trigger agents/memory-index.md:3:1",
-            "empty-trigger agents/memory-index.md:4:1",
-            "empty-trigger agents/memory-index.md:5:1",
-        ],
-    ),
-    (
-        "empty-extra",
-        &[
-            "empty-extra agents/memory-index.md:2:13",
-            "empty-extra agents/memory-index.md:3:12",
-            "empty-extra agents/memory-index.md:4:13",
-        ],
-    ),
-    ("duplicate-entry", &["duplicate-entry agents/memory-index.md:2:1", "duplicate-entry agents/memory-index.md:3:1"]),
-    (
-        "orphan-entry",
-        &[
-            "unindexed-heading agents/decisions/a.md:1:4",
-            "orphan-entry agents/memory-index.md:2:7",
-            "orphan-entry agents/memory-index.md:3:7",
-        ],
-    ),
-    ("structural-entry", &["structural-entry agents/memory-index.md:2:1"]),
-    ("misplaced-entry", &["misplaced-entry agents/memory-index.md:4:1", "misplaced-entry agents/memory-index.md:5:1"]),
-    ("unordered-section", &["unordered-section agents/memory-index.md:2:1"]),
-    ("collision", &["collision agents/memory-index.md:3:1", "orphan-entry agents/memory-index.md:3:7"]),
-    (
-        "shadowed-trigger",
-        &["shadowed-trigger agents/memory-index.md:2:15", "shadowed-trigger agents/memory-index.md:3:14"],
-    ),
-    (
-        "missing-file",
-        &[
-            "missing-file agents/memory-index.md:3:4",
-            "orphan-entry agents/memory-index.md:4:7",
-            "missing-file agents/memory-index.md:5:4",
-        ],
-    ),
-    ("unindexed-heading", &["unindexed-heading agents/decisions/a.md:3:4"]),
-    ("heading-prefix", &["heading-prefix agents/decisions/a.md:1:4"]),
-    (
-        "duplicate-heading",
-        &[
-            "duplicate-heading agents/decisions/a.md:1:4",
-            "duplicate-heading agents/decisions/a.md:3:4",
-            "unindexed-heading agents/decisions/a.md:3:4",
-            "duplicate-heading agents/decisions/b.md:1:4",
-            "unindexed-heading agents/decisions/b.md:1:4",
-        ],
-    ),
-    ("no-direct-content", &["no-direct-content agents/decisions/a.md:1:4"]),
-    ("file-too-long", &["file-too-long agents/decisions/a.md:6:1"]),
-];
+fn fixture_dir(code: &str) -> std::path::PathBuf {
+    repo().join("fixtures/rules").join(code)
+}
 
 #[test]
-fn every_rule_has_a_row_and_fixtures() {
+fn every_rule_has_fixtures() {
     for r in Rule::ALL {
-        if matches!(r, Rule::InvalidUtf8 | Rule::UnreadableFile | Rule::InvalidConfig) {
-            continue; // file problems: tested in tests/hostile.rs and the config tests
+        for kind in ["valid", "invalid"] {
+            let p = fixture_dir(r.code()).join(format!("{kind}.md"));
+            assert!(p.is_file(), "rule `{}` is registered without fixtures: add {}", r.code(), p.display());
         }
-        assert!(TABLE.iter().any(|(c, _)| *c == r.code()), "no table row for {}", r.code());
+        let snap = fixture_dir(r.code()).join("invalid.snap");
+        assert!(
+            snap.is_file(),
+            "rule `{}` has no snapshot: run `INSTA_UPDATE=always cargo test --test rules` and review {}",
+            r.code(),
+            snap.display()
+        );
     }
 }
 
 #[test]
 fn valid_fixtures_have_no_findings() {
-    for (code, _) in TABLE {
-        assert_eq!(findings(code, "valid"), Vec::<String>::new(), "{code}/valid.md");
+    for r in Rule::ALL {
+        assert_eq!(findings(r.code(), "valid"), Vec::<String>::new(), "{}/valid.md", r.code());
+    }
+}
+
+/// The findings of a fixture, each with its severity and message, and its
+/// fixes as unified diffs of the files they change.
+fn render(fixture: &str) -> String {
+    let ws = workspace(fixture);
+    let found = rules::check(&ws);
+    let mut out = String::new();
+    for (f, line) in found.iter().zip(summary(&ws, &found)) {
+        out.push_str(&format!("{line} {}: {}\n", f.severity.as_str(), f.message));
+        for r in &f.related {
+            let file = ws.file(r.file).expect("related file");
+            let (l, c) = file.line_col_1(r.range.start);
+            out.push_str(&format!("  related {}:{l}:{c}: {}\n", file.path, r.message));
+        }
+        for fix in &f.fixes {
+            let kind = if fix.applicability == Applicability::Safe { "safe" } else { "suggestion" };
+            out.push_str(&format!("  fix ({kind}): {}\n", fix.title));
+            for c in &fix.changes {
+                let before = ws.file_id(&c.path).and_then(|id| ws.file(id)).map_or("", |f| f.text.as_str());
+                let (after, skipped) = edit::apply(before, &c.edits);
+                assert!(skipped.is_empty(), "overlapping edits in one fix: {}", fix.title);
+                let diff = similar::TextDiff::from_lines(before, &after);
+                let unified = diff.unified_diff().context_radius(1).header(&c.path, &c.path).to_string();
+                out.extend(unified.lines().map(|l| format!("    {l}\n")));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn invalid_fixtures_have_exactly_the_snapshotted_findings_and_fixes() {
+    for r in Rule::ALL {
+        let code = r.code();
+        let text = render(&rule_fixture(code, "invalid"));
+        assert!(text.lines().any(|l| l.starts_with(&format!("{code} "))), "{code}/invalid.md has no {code} finding");
+        insta::with_settings!({
+            snapshot_path => fixture_dir(code),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+            input_file => format!("fixtures/rules/{code}/invalid.md"),
+        }, {
+            insta::assert_snapshot!("invalid", text);
+        });
     }
 }
 
 #[test]
-fn invalid_fixtures_have_exactly_these_findings() {
-    for (code, want) in TABLE {
-        let mut got = findings(code, "invalid");
-        let mut want: Vec<String> = want.iter().map(|s| s.to_string()).collect();
-        got.sort();
-        want.sort();
-        assert_eq!(got, want, "{code}/invalid.md");
+fn fixes_are_what_the_registry_declares() {
+    for r in Rule::ALL {
+        let ws = workspace(&rule_fixture(r.code(), "invalid"));
+        for f in rules::check(&ws) {
+            let safe = f.fixes.iter().filter(|x| x.is_safe()).count();
+            match f.rule.fixes() {
+                Fixes::Safe => assert!(safe <= 1, "{}: at most one safe fix", f.rule.code()),
+                Fixes::Suggestions => assert_eq!(safe, 0, "{} must not have a safe fix", f.rule.code()),
+                Fixes::None => assert!(f.fixes.is_empty(), "{} declares no fix", f.rule.code()),
+            }
+        }
     }
 }
+
+/// The default severities spec §5 gives its rules (rules added since
+/// declare theirs in the registry).
+const SPEC_SEVERITIES: &[(&str, Severity)] = &[
+    ("unknown-operator", Severity::Error),
+    ("missing-operator", Severity::Error),
+    ("empty-trigger", Severity::Error),
+    ("empty-extra", Severity::Warning),
+    ("duplicate-entry", Severity::Error),
+    ("orphan-entry", Severity::Error),
+    ("structural-entry", Severity::Error),
+    ("misplaced-entry", Severity::Error),
+    ("unordered-section", Severity::Error),
+    ("collision", Severity::Error),
+    ("shadowed-trigger", Severity::Warning),
+    ("missing-file", Severity::Error),
+    ("unindexed-heading", Severity::Error),
+    ("heading-prefix", Severity::Warning),
+    ("duplicate-heading", Severity::Error),
+    ("no-direct-content", Severity::Error),
+    ("file-too-long", Severity::Warning),
+];
 
 #[test]
 fn default_severities_follow_the_spec() {
-    let warnings = ["empty-extra", "shadowed-trigger", "heading-prefix", "file-too-long"];
+    for (code, want) in SPEC_SEVERITIES {
+        let r = Rule::from_code(code).unwrap_or_else(|| panic!("spec rule {code} is registered"));
+        assert_eq!(r.default_severity(), *want, "{code}");
+    }
     for r in Rule::ALL {
-        let want = if warnings.contains(&r.code()) { Severity::Warning } else { Severity::Error };
-        assert_eq!(r.default_severity(), want, "{}", r.code());
-        assert!(!r.doc().is_empty());
+        assert!(!r.doc().is_empty(), "{} has a doc", r.code());
     }
     // An empty missing-file section is a warning, a section with entries an error.
     let ws = workspace(&rule_fixture("missing-file", "invalid"));
@@ -147,64 +164,4 @@ fn malformed_config_is_a_finding_on_that_file_and_defaults_apply() {
     let ws = workspace(&fixture);
     let s = summary(&ws, &rules::check(&ws));
     assert_eq!(s, ["invalid-config memory-index.toml:1:13"], "defaults (400 lines) apply");
-}
-
-fn fixed_index(code: &str, title: &str) -> String {
-    let ws = workspace(&rule_fixture(code, "invalid"));
-    let changes = apply_fix(&ws, code, title);
-    changes.into_iter().find(|(p, _)| p == "agents/memory-index.md").map(|(_, t)| t).expect("fix changes the index")
-}
-
-#[test]
-fn safe_fixes_produce_exactly_this_text() {
-    let cases: &[(&str, &str, &str)] = &[
-        ("unknown-operator", "Replace", "## agents/decisions/a.md\n/when alpha rises\n"),
-        ("empty-extra", "Remove", "/when alpha | one, two\n/when beta |\n"),
-        ("duplicate-entry", "Delete", "## agents/decisions/a.md\n/when  Alpha\n/when alpha | extra, more, beta\n"),
-        ("structural-entry", "Delete", "## agents/decisions/a.md\n/when patching mocks\n"),
-        ("misplaced-entry", "Move", "/when alpha\n/when gamma\n\n## agents/decisions/b.md\n\n/when beta\n"),
-        ("unordered-section", "Sort", "/when alpha\n**A label stays put**\n/when beta\n/when gamma\n"),
-        ("missing-file", "Delete", "## agents/decisions/gone.md\n/when beta\n"),
-    ];
-    for (code, title, contains) in cases {
-        let text = fixed_index(code, title);
-        assert!(text.contains(contains), "{code}: {contains:?} not in\n{text}");
-    }
-    // The empty section goes with its blank line, and the file still ends with one newline.
-    assert!(fixed_index("missing-file", "Delete").ends_with("/when beta\n"));
-}
-
-#[test]
-fn suggestion_fixes_for_drift() {
-    let ws = workspace(&rule_fixture("orphan-entry", "invalid"));
-    let rename = apply_fix(&ws, "orphan-entry", "Rename heading");
-    assert_eq!(rename, [("agents/decisions/a.md".to_string(), "## When Review Flags Unused Code\nbody\n".to_string())]);
-    let retrigger = apply_fix(&ws, "orphan-entry", "Change trigger");
-    assert!(retrigger[0].1.contains("/when vet flags unused code\n"));
-    let ws = workspace(&rule_fixture("unindexed-heading", "invalid"));
-    let add = apply_fix(&ws, "unindexed-heading", "Add");
-    assert_eq!(add[0].1, "## agents/decisions/a.md\n/when alpha\n/how use the CLI\n");
-    let mark = apply_fix(&ws, "unindexed-heading", "Mark");
-    assert!(mark[0].1.contains("## .How to Use the CLI\n"));
-}
-
-#[test]
-fn only_choice_free_fixes_are_safe() {
-    for (code, _) in TABLE {
-        let ws = workspace(&rule_fixture(code, "invalid"));
-        for f in rules::check(&ws) {
-            let safe = f.safe_fix().is_some();
-            let may_be_safe = matches!(
-                f.rule,
-                Rule::UnknownOperator
-                    | Rule::EmptyExtra
-                    | Rule::DuplicateEntry
-                    | Rule::StructuralEntry
-                    | Rule::MisplacedEntry
-                    | Rule::UnorderedSection
-                    | Rule::MissingFile
-            );
-            assert!(!safe || may_be_safe, "{} must not have a safe fix", f.rule.code());
-        }
-    }
 }

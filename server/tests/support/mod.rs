@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use memory_index_lsp::edit;
-use memory_index_lsp::model::{FileText, Workspace};
+use memory_index_lsp::model::{FileProblem, FileText, Workspace};
 use memory_index_lsp::rules::{self, Finding};
 
 /// The repository root (parent of `server/`).
@@ -52,16 +52,48 @@ pub fn files(fixture: &str) -> Vec<(String, String)> {
 }
 
 /// A workspace from a fixture; `memory-index.toml` is applied as configuration.
+/// A path line may end in `(unreadable: WHY)` (the file could not be read)
+/// or `(bytes)` (its text spells bytes as `\xNN`, so it may be invalid UTF-8).
 pub fn workspace(fixture: &str) -> Workspace {
     let mut ws = Workspace::default();
     for (path, text) in files(fixture) {
-        if path == "memory-index.toml" {
-            let (cfg, errors) = memory_index_lsp::load::config_from_text(&text);
-            ws.set_config(cfg, errors);
-        }
-        ws.set_file(&path, FileText::from(text));
+        let (path, file) = if let Some((p, why)) = path.split_once(" (unreadable: ") {
+            let why = why.trim_end_matches(')').to_string();
+            (p.to_string(), FileText { text: String::new(), problem: Some(FileProblem::Unreadable(why)) })
+        } else if let Some(p) = path.strip_suffix(" (bytes)") {
+            (p.to_string(), FileText::from_bytes(unescape_bytes(&text)))
+        } else {
+            if path == "memory-index.toml" {
+                let (cfg, errors) = memory_index_lsp::load::config_from_text(&text);
+                ws.set_config(cfg, errors);
+            }
+            (path, FileText::from(text))
+        };
+        ws.set_file(&path, file);
     }
     ws
+}
+
+/// `a\xffb` → the bytes a, 0xff, b.
+fn unescape_bytes(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let hex =
+            b.get(i + 2..i + 4).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        match hex {
+            Some(v) if b[i] == b'\\' && b[i + 1] == b'x' => {
+                out.push(v);
+                i += 4;
+            }
+            _ => {
+                out.push(b[i]);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// Reads `fixtures/rules/CODE/KIND.md`.
