@@ -6,7 +6,10 @@
 //! a line past the last one, a column past the end of its line, or a column in
 //! the middle of a character are all clamped (rounded down) to the nearest
 //! valid position, as rust-analyzer and the LSP specification do.
-//! [`elide`] is the one way user text is shortened to be quoted in a message.
+//! [`elide`] is the one way user text is shortened to be quoted in a message,
+//! [`thousands`] the one way a count is written in one.
+
+pub mod tokens;
 
 use std::ops::Range;
 
@@ -278,6 +281,19 @@ pub fn elide_owned(s: String, max: usize) -> String {
         std::borrow::Cow::Borrowed(_) => s,
         std::borrow::Cow::Owned(short) => short,
     }
+}
+
+/// A count for a message, with thousands separated: `5186` → `5,186`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]

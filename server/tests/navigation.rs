@@ -127,6 +127,22 @@ fn hover_previews_and_heading_status() {
 }
 
 #[test]
+fn a_section_hover_says_what_it_costs_of_the_index() {
+    let (ws, f, o) = at("## agents/decisions/tes$0ting.md");
+    let text = hover::hover(&ws, f, o).map(|h| h.1).unwrap_or_default();
+    // The section's three lines (heading, two entries) of the index's five, in cl100k tokens.
+    let tokens = memory_index_lsp::text::tokens::count;
+    let index = ws.file(f).expect("index").text.clone();
+    let section: usize = index.lines().skip(2).map(|l| tokens(&format!("{l}\n"))).sum();
+    let total: usize = index.split_inclusive('\n').map(tokens).sum();
+    assert_eq!(
+        text,
+        format!("**Testing** (agents/decisions/testing.md): 2 entries in this section; about {section} of the index's {total} tokens")
+    );
+    assert!(section > 10 && total > section, "{text}");
+}
+
+#[test]
 fn utf16_and_utf8_clients_get_the_same_targets() {
     let fixture = "//- agents/memory-index.md\n## agents/decisions/a.md\n/when 😀 émoji $0trigger\n//- agents/decisions/a.md\n## When 😀 Émoji Trigger\nx\n";
     let (ws, f, o) = cursor(fixture);

@@ -69,9 +69,22 @@ pub fn hover(ws: &Workspace, file: FileId, offset: usize) -> Option<(TextRange, 
                 (Some(_), None) => format!("{path}: {count} entries in this section"),
                 (None, _) => format!("{path} is not a decision file"),
             };
+            let text = format!("{text}{}", section_cost(ws, range.start));
             Some((range, text))
         }
     }
+}
+
+/// What the index section at `offset` costs an agent, of the whole index:
+/// `; about 340 of the index's 5,186 tokens`.
+fn section_cost(ws: &Workspace, offset: usize) -> String {
+    let Some((_, src, index)) = ws.index() else { return String::new() };
+    let Some(s) = index.section_of(src.line_index.line_of(offset)).map(|s| &index.sections[s]) else {
+        return String::new();
+    };
+    let cost = crate::rules::cost::IndexCost::of(ws);
+    let (part, total) = (cost.lines(s.heading_line..s.end_line), cost.total());
+    format!("; about {} of the index's {} tokens", crate::text::thousands(part), crate::text::thousands(total))
 }
 
 /// The resolver's output for a heading, cut to [`MAX_LINES`]: its title in

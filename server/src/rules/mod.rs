@@ -6,6 +6,7 @@
 //! configuration then drops rules set to `off` and overrides severities.
 
 mod collision;
+pub mod cost;
 mod duplicate_entry;
 mod duplicate_heading;
 mod empty_extra;

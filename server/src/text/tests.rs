@@ -121,3 +121,9 @@ proptest! {
         prop_assert_eq!(LineIndex::new(&text).edited(&new, from, to), LineIndex::new(&new));
     }
 }
+
+#[test]
+fn thousands_are_separated() {
+    let got: Vec<String> = [0, 999, 1000, 5186, 1234567].into_iter().map(thousands).collect();
+    assert_eq!(got, ["0", "999", "1,000", "5,186", "1,234,567"]);
+}
