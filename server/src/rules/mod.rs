@@ -15,6 +15,7 @@ mod file_problems;
 mod file_too_long;
 mod heading_prefix;
 mod incremental;
+mod index_token_budget;
 mod misplaced_entry;
 mod missing_file;
 mod missing_operator;
@@ -164,6 +165,7 @@ rules! {
     DuplicateHeading => "duplicate-heading", Error, duplicate_heading, Decisions, Nothing, None;
     NoDirectContent => "no-direct-content", Error, no_direct_content, Decisions, Nothing, Suggestions;
     FileTooLong => "file-too-long", Warning, file_too_long, Decisions, Nothing, None, "max-lines" = 400;
+    IndexTokenBudget => "index-token-budget", Warning, index_token_budget, Entries, Index, None, "token-budget" = 5000;
     InvalidUtf8 => "invalid-utf8", Error, file_problems, Files, Nothing, None;
     UnreadableFile => "unreadable-file", Error, file_problems, Files, Nothing, None;
     InvalidConfig => "invalid-config", Error, file_problems, Files, Nothing, None;
