@@ -193,7 +193,16 @@ pub fn generate(entries: usize, files: usize, seed: u64) -> Vec<(String, String)
                 doc.push_str(&format!("\n## .Group {}\n", i / 8));
             }
             let title = if *how { format!("How to {}", title_case(t)) } else { format!("When {}", title_case(t)) };
-            doc.push_str(&format!("\n### {title}\n\n**Decision:** {} {} {}.\n\n", rng.word(), rng.word(), rng.word()));
+            doc.push_str(&format!(
+                "\n### {title}\n\n**Decision:** {} {} {}, so that {} {} {} stays {}.\n\n",
+                rng.word(),
+                rng.word(),
+                rng.word(),
+                rng.word(),
+                rng.word(),
+                rng.word(),
+                rng.word()
+            ));
             if i % 5 == 0 {
                 doc.push_str("```python\n# a comment that is not a heading\nvalue = compute()\n```\n");
             } else {
