@@ -21,6 +21,7 @@ mod missing_file;
 mod missing_operator;
 mod no_direct_content;
 mod orphan_entry;
+mod promote_to_fragment;
 pub mod placement;
 mod shadowed_trigger;
 mod structural_entry;
@@ -166,6 +167,7 @@ rules! {
     NoDirectContent => "no-direct-content", Error, no_direct_content, Decisions, Nothing, Suggestions;
     FileTooLong => "file-too-long", Warning, file_too_long, Decisions, Nothing, None, "max-lines" = 400;
     IndexTokenBudget => "index-token-budget", Warning, index_token_budget, Entries, Index, None, "token-budget" = 5000;
+    PromoteToFragment => "promote-to-fragment", Info, promote_to_fragment, Entries, Entry, None;
     InvalidUtf8 => "invalid-utf8", Error, file_problems, Files, Nothing, None;
     UnreadableFile => "unreadable-file", Error, file_problems, Files, Nothing, None;
     InvalidConfig => "invalid-config", Error, file_problems, Files, Nothing, None;

@@ -1,0 +1,52 @@
+//! `promote-to-fragment`: a decision as cheap as its index entry, which agents should load always instead.
+
+use super::{q, Ctx, Finding, Rule};
+use crate::text::tokens;
+
+pub(crate) const DOC: &str = "A decision's whole section (heading and body) costs no more tokens \
+than its index entry plus 2: indexing it saves nothing, and an agent must first recall it. \
+Promote it to a fragment the agents always load (their instructions file, such as `CLAUDE.md` or \
+`AGENTS.md`), then delete the entry and the section. Tokens are cl100k_base tokens, as \
+`index-token-budget` counts them. Informational: the choice is yours, so there is no automatic fix.";
+
+/// Tokens a section may cost beyond its entry and still be promoted (the design's rule).
+const SLACK: usize = 2;
+
+pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
+    let Some((id, src, index)) = ctx.index else {
+        return;
+    };
+    for (i, e) in ctx.entries() {
+        let Some(h) = e.heading else { continue };
+        let (Some(heading), Some(file)) = (ctx.ws.heading(h), ctx.ws.file(h.file)) else {
+            continue;
+        };
+        if ctx.is_duplicate(i) {
+            continue;
+        }
+        let section = heading.section.slice(&file.text).trim_end();
+        let entry = index.range(e.line).slice(&src.text);
+        // A token is at least a byte, and every word at least a token: most
+        // sections are ruled out without running the tokenizer.
+        if tokens::at_least(section) > entry.len() + SLACK {
+            continue;
+        }
+        let (section_cost, entry_cost) = (tokens::count(section), tokens::count(entry));
+        if section_cost > entry_cost + SLACK {
+            continue;
+        }
+        out.push(
+            Finding::new(
+                Rule::PromoteToFragment,
+                id,
+                index.range(e.line),
+                format!(
+                    "{} costs {section_cost} tokens, no more than this entry ({entry_cost}) plus {SLACK}: load it always \
+                     (in the agents' instructions) instead of indexing it",
+                    q(&heading.title)
+                ),
+            )
+            .related(h.file, heading.range, "the decision to load always"),
+        );
+    }
+}
