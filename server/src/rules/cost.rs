@@ -60,3 +60,37 @@ impl IndexCost {
         self.lines[lines.start.min(end)..end].iter().map(|&n| n as usize).sum()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::FileText;
+
+    /// Every line counted afresh.
+    fn fresh(text: &str) -> Vec<u32> {
+        text.split_inclusive('\n').map(|l| tokens::count(l) as u32).collect()
+    }
+
+    #[test]
+    fn a_splice_recounts_its_lines_and_keeps_the_rest() {
+        let index = "# Index\n\n## agents/decisions/a.md\n\n/when alpha\n/when beta | b\n";
+        let mut ws = Workspace::default();
+        ws.set_file("agents/memory-index.md", FileText::from(index));
+        ws.set_file("agents/decisions/a.md", FileText::from("# A\n\n## When Alpha\n\nx\n\n## When Beta\n\ny\n"));
+        assert_eq!(IndexCost::of(&ws).lines, fresh(index));
+        let edits = [
+            index.replace("alpha", "alpha with many more words in it"),
+            index.replace("beta | b", "beta | b, c, d"),
+            index.replace("/when alpha", "/when a"),
+        ];
+        for text in edits {
+            let _ = ws.bindings(); // a splice updates a bound base state
+            ws.set_file("agents/memory-index.md", FileText::from(text.as_str()));
+            assert!(ws.index_splice().is_some(), "an entry retyped: a splice");
+            let cost = IndexCost::of(&ws);
+            assert_eq!(cost.lines, fresh(&text), "{text:?}");
+            assert_eq!(cost.total(), fresh(&text).iter().map(|&n| n as usize).sum::<usize>());
+            assert_eq!(cost.lines(2..6), fresh(&text)[2..].iter().map(|&n| n as usize).sum::<usize>());
+        }
+    }
+}
