@@ -9,14 +9,16 @@
 //! symbols (200 requests each, after
 //! ten warm-up requests that build the state's caches). Wall time on this machine.
 
-#[path = "../tests/lsp_support/mod.rs"]
+#[path = "../tests/it/lsp_support/mod.rs"]
 mod lsp_support;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use lsp_support::*;
-use memory_index_lsp::cli::gen::generate;
+#[path = "../tests/it/support/gen.rs"]
+mod gen;
+use gen::generate;
 use serde_json::json;
 
 /// Timed requests per navigation feature (after ten warm-up requests).

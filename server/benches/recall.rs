@@ -18,6 +18,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "../tests/it/support/gen.rs"]
+mod gen;
+
 use memory_index_lsp::search::recall::recall;
 
 const PROMPT: &str = "the deploy script broke after I renamed the worker and now the review gates fail on the merge \
@@ -146,7 +149,7 @@ fn main() {
         println!("(../shared/corpus/head is absent: skipped)");
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    for (path, text) in memory_index_lsp::cli::gen::generate(10_000, 100, 1) {
+    for (path, text) in gen::generate(10_000, 100, 1) {
         let p = dir.path().join(path);
         std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
         std::fs::write(p, text).expect("write");

@@ -22,7 +22,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use memory_index_lsp::cli::gen::generate;
+#[path = "../tests/it/support/gen.rs"]
+mod gen;
+use gen::generate;
 use memory_index_lsp::ide::{completion, fix_all, rename, resolve};
 use memory_index_lsp::model::{FileText, Workspace};
 use memory_index_lsp::rules;

@@ -40,3 +40,8 @@ pub mod rules;
 pub mod search;
 pub mod syntax;
 pub mod text;
+
+/// The generated workspaces of tests and benchmarks (dev-only).
+#[cfg(test)]
+#[path = "../tests/it/support/gen.rs"]
+pub(crate) mod testgen;

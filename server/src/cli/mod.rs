@@ -8,7 +8,6 @@ pub mod check;
 pub mod compress_key;
 pub mod eval;
 pub mod fix;
-pub mod gen;
 pub mod init;
 pub mod output;
 pub mod recall_stats;
@@ -73,7 +72,6 @@ pub fn run(args: &[String]) -> Option<i32> {
         "recall-stats" => recall_stats::run(rest),
         "remember" => remember::run(rest),
         "mcp" => crate::mcp::run(rest),
-        "gen" => gen::run(rest),
         "hook" => crate::hook::run(rest),
         "init" => init::run(rest),
         "-h" | "--help" | "help" => {

@@ -74,7 +74,7 @@ fn invalid_utf8_is_kept_lossy_with_its_offset() {
 
 #[test]
 fn set_files_parses_in_parallel_like_one_by_one() {
-    let files = crate::cli::gen::generate(300, 40, 3);
+    let files = crate::testgen::generate(300, 40, 3);
     let mut one = Workspace::default();
     for (p, t) in &files {
         one.set_file(p, FileText::from(t.as_str()));

@@ -22,7 +22,7 @@
 //! Old findings outside the scope are kept with their offsets moved by the
 //! splice; the rules run on the scope only ([`super::Ctx::entries`] and
 //! friends) and the union is sorted as a full check sorts it. A property test
-//! (`tests/properties.rs`) checks the result equals a full check after random
+//! (`tests/it/properties.rs`) checks the result equals a full check after random
 //! edit sequences.
 
 use std::sync::Arc;

@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn the_ranking_is_the_same_on_one_thread_and_two() {
-        let files = crate::cli::gen::generate(600, 6, 7);
+        let files = crate::testgen::generate(600, 6, 7);
         let build = |threads: usize| {
             let mut ws = Workspace::new(Config::default());
             ws.set_threads(threads);

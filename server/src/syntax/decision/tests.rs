@@ -179,7 +179,7 @@ fn typical_shapes_take_the_fast_path() {
     for text in typical {
         assert!(assert_same(text), "the scanner gave up on a typical file: {text:?}");
     }
-    for (path, text) in crate::cli::gen::generate(200, 20, 7) {
+    for (path, text) in crate::testgen::generate(200, 20, 7) {
         if path.starts_with("agents/decisions/") {
             assert!(assert_same(&text), "the scanner gave up on generated {path}");
         }

@@ -9,7 +9,7 @@
 //! are answered with precision@1 of at least 0.9. Run with `--nocapture` to
 //! see the tables (the same as `memory-index-lsp eval` prints).
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 

@@ -1,6 +1,6 @@
 //! The `check` and `fix` commands as a user runs them: output formats, exit codes, file writes.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;

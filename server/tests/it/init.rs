@@ -1,6 +1,6 @@
 //! `memory-index-lsp init`: skills, merged hooks and the recall note, idempotent, refusing malformed settings.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;

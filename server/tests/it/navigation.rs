@@ -1,6 +1,6 @@
 //! Navigation in the engine: definition, references, hover, symbols; `$0` marks the cursor.
 
-mod support;
+use crate::support;
 
 use memory_index_lsp::ide::{hover, navigate, symbols};
 use memory_index_lsp::model::{FileId, Workspace};

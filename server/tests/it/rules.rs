@@ -2,10 +2,10 @@
 //! finding, `invalid.md` has exactly the findings and fixes snapshotted in
 //! `fixtures/rules/CODE/invalid.snap` (each fix as a diff of the files it
 //! changes). A rule registered without fixtures fails here. After changing a
-//! rule, review the new snapshots: `INSTA_UPDATE=always cargo test --test rules`
+//! rule, review the new snapshots: `INSTA_UPDATE=always cargo test --test it rules::`
 //! then `git diff fixtures/rules`.
 
-mod support;
+use crate::support;
 
 use memory_index_lsp::edit::{self, Applicability};
 use memory_index_lsp::rules::{self, Fixes, Rule, Severity};
@@ -30,7 +30,7 @@ fn every_rule_has_fixtures() {
         let snap = fixture_dir(r.code()).join("invalid.snap");
         assert!(
             snap.is_file(),
-            "rule `{}` has no snapshot: run `INSTA_UPDATE=always cargo test --test rules` and review {}",
+            "rule `{}` has no snapshot: run `INSTA_UPDATE=always cargo test --test it rules::` and review {}",
             r.code(),
             snap.display()
         );

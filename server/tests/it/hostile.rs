@@ -1,8 +1,6 @@
 //! Hostile input through the CLI: every case gives a clear message or finding, a defined exit
 //! code, and leaves every file untouched.
 
-mod support;
-
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};

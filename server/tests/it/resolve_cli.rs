@@ -1,6 +1,6 @@
 //! The `resolve` command as an agent calls it, on fixtures/demo and the real corpus.
 
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -3,7 +3,7 @@
 
 #![cfg(unix)]
 
-mod lsp_support;
+use crate::lsp_support;
 
 use std::fs;
 use std::path::Path;

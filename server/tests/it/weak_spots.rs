@@ -1,7 +1,7 @@
 //! Our behaviour on each weak spot W1–W23 of the reference tool that the spec covers, and the
 //! equivalents of the reference validator's own tests (reference-implementation.md §12).
 
-mod support;
+use crate::support;
 
 use memory_index_lsp::ide::fix_all::fix_all;
 use memory_index_lsp::rules;

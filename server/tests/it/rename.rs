@@ -1,6 +1,6 @@
 //! Rename from either side keeps trigger, heading and invocations in sync; refusals say why.
 
-mod support;
+use crate::support;
 
 use memory_index_lsp::edit;
 use memory_index_lsp::ide::rename;

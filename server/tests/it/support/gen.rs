@@ -1,4 +1,9 @@
-//! `memory-index-lsp gen --entries N --files F --seed S DIR` (hidden): writes a realistic workspace.
+//! A realistic generated workspace for tests and benchmarks (dev-only: not in the shipped binary).
+//!
+//! Included by path where needed: the library's unit tests (`testkit`),
+//! the integration tests (`support::gen`), the benchmarks and the `gen`
+//! example (`cargo run --example gen -- --entries N --files F --seed S DIR`
+//! writes one to disk).
 //!
 //! Decision files with an H1, an intro, structural groups (`## .Group`) of
 //! semantic `### When …`/`### How to …` headings with bodies and fenced code
@@ -9,10 +14,6 @@
 //! so benchmarks build workspaces in memory.
 
 use std::collections::HashSet;
-use std::fs;
-use std::path::Path;
-
-use super::usage_error;
 
 const WORDS: &[&str] = &[
     "writing",
@@ -242,56 +243,4 @@ fn title_case(t: &str) -> String {
         })
         .collect::<Vec<String>>()
         .join(" ")
-}
-
-/// Runs `gen`; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let (mut entries, mut files, mut seed, mut dir) = (400usize, None, 1u64, None);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut num =
-            |what: &str| it.next().and_then(|v| v.parse::<u64>().ok()).ok_or(format!("{what} needs a number"));
-        let parsed = match a.as_str() {
-            "--entries" => num("--entries").map(|n| entries = n as usize),
-            "--files" => num("--files").map(|n| files = Some(n as usize)),
-            "--seed" => num("--seed").map(|n| seed = n),
-            s if !s.starts_with('-') && dir.is_none() => {
-                dir = Some(s.to_string());
-                Ok(())
-            }
-            s => Err(format!("unexpected argument `{s}`")),
-        };
-        if let Err(e) = parsed {
-            return usage_error(&e);
-        }
-    }
-    let Some(dir) = dir else { return usage_error("gen needs a target DIR") };
-    let files = files.unwrap_or(entries.div_ceil(20).max(1));
-    for (path, text) in generate(entries, files, seed) {
-        let p = Path::new(&dir).join(path);
-        if let Err(e) = p.parent().map_or(Ok(()), fs::create_dir_all).and_then(|_| fs::write(&p, text)) {
-            return usage_error(&format!("cannot write {}: {e}", p.display()));
-        }
-    }
-    0
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::{FileText, Workspace};
-
-    #[test]
-    fn generated_workspace_is_deterministic_and_mostly_clean() {
-        let a = generate(500, 25, 7);
-        assert_eq!(a, generate(500, 25, 7));
-        assert_eq!(a.len(), 26);
-        let mut ws = Workspace::default();
-        for (p, t) in &a {
-            ws.set_file(p, FileText::from(t.as_str()));
-        }
-        let findings = crate::rules::check(&ws);
-        assert!(!findings.is_empty() && findings.len() < 100, "{}", findings.len());
-        assert!(ws.bindings().entries.len() >= 500);
-    }
 }

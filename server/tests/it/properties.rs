@@ -1,8 +1,6 @@
 //! Properties over arbitrary input: parsers and rules never panic; fix-all is lossless and
 //! idempotent; a workspace updated edit by edit (with its caches) answers like a fresh one.
 
-mod support;
-
 use std::collections::BTreeMap;
 
 use memory_index_lsp::ide::fix_all::fix_all;
@@ -194,7 +192,7 @@ fn huge_lines_and_invalid_utf8_do_not_panic() {
 /// splices compose), the findings equal a fresh full check, fixes included.
 mod spliced_edits {
     use super::*;
-    use memory_index_lsp::cli::gen::generate;
+    use crate::support::gen::generate;
     use proptest::sample::Index;
 
     fn setup() -> (Vec<(String, String)>, Vec<String>) {
@@ -345,10 +343,8 @@ fn orphans_sharing_a_trigger_both_see_a_heading_come_free() {
 #[test]
 fn a_large_workspace_checks_the_same_on_one_thread_and_on_several() {
     for seed in [3, 11] {
-        let files: Vec<(String, FileText)> = memory_index_lsp::cli::gen::generate(5_000, 250, seed)
-            .into_iter()
-            .map(|(p, t)| (p, FileText::from(t)))
-            .collect();
+        let files: Vec<(String, FileText)> =
+            crate::support::gen::generate(5_000, 250, seed).into_iter().map(|(p, t)| (p, FileText::from(t))).collect();
         let checked = |threads: usize| {
             let mut ws = Workspace::default();
             ws.set_threads(threads);
@@ -363,4 +359,20 @@ fn a_large_workspace_checks_the_same_on_one_thread_and_on_several() {
         assert_eq!(alone, together, "seed {seed}: fixes and related locations too");
         assert_eq!(one.bindings().entries, several.bindings().entries, "seed {seed}: the binding");
     }
+}
+
+/// The generator the benchmarks and several tests share: deterministic, and
+/// every rule has a little work in it (about one entry in a hundred).
+#[test]
+fn generated_workspace_is_deterministic_and_mostly_clean() {
+    let a = crate::support::gen::generate(500, 25, 7);
+    assert_eq!(a, crate::support::gen::generate(500, 25, 7));
+    assert_eq!(a.len(), 26);
+    let mut ws = memory_index_lsp::model::Workspace::default();
+    for (p, t) in &a {
+        ws.set_file(p, memory_index_lsp::model::FileText::from(t.as_str()));
+    }
+    let findings = memory_index_lsp::rules::check(&ws);
+    assert!(!findings.is_empty() && findings.len() < 100, "{}", findings.len());
+    assert!(ws.bindings().entries.len() >= 500);
 }

@@ -8,9 +8,9 @@
 //! text; and the server is alive and exits cleanly. It runs with UTF-16 positions (10,000
 //! edits) and with UTF-8 (3,000 edits), at the same time. The edits come from a seeded xorshift
 //! generator: the seed is printed, `MI_STRESS_SEED=N` replays a run and `MI_STRESS_EDITS=N`
-//! changes the number of edits. `cargo test --test lsp_stress -- --nocapture` prints figures.
+//! changes the number of edits. `cargo test --test it lsp_stress:: -- --nocapture` prints figures.
 
-mod lsp_support;
+use crate::lsp_support;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Write};

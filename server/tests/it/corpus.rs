@@ -1,6 +1,6 @@
 //! The real corpora in ../shared/corpus (skipped with a message when absent): check and fix.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! Refactoring over stdio on copies of the real corpus: drift quick fixes, fix-all, file renames.
 
-mod lsp_support;
+use crate::lsp_support;
 
 use std::collections::BTreeMap;
 
@@ -131,7 +131,7 @@ fn will_rename_files_updates_section_names_and_file_invocations() {
 #[test]
 fn a_cancelled_fix_all_is_answered_as_cancelled() {
     let tmp = tempfile::tempdir().expect("tmp");
-    for (p, t) in memory_index_lsp::cli::gen::generate(5000, 250, 3) {
+    for (p, t) in crate::support::gen::generate(5000, 250, 3) {
         let path = tmp.path().join(p);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, t).expect("write");

@@ -1,6 +1,6 @@
 //! Navigation over stdio: definition, references, hover, symbols, folding (real corpus and demo).
 
-mod lsp_support;
+use crate::lsp_support;
 
 use lsp_support::*;
 use serde_json::{json, Value};

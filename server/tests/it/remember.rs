@@ -1,6 +1,6 @@
 //! `remember` on copies of the real corpus and of fixtures/demo: one heading and one entry, nothing new for `check`, refusals that write nothing.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::path::Path;

@@ -1,6 +1,8 @@
 //! Shared test helpers: multi-file fixtures (`//- path` lines) and finding summaries.
 #![allow(dead_code)]
 
+pub mod gen;
+
 use std::path::{Path, PathBuf};
 
 use memory_index_lsp::edit;

@@ -1,12 +1,12 @@
 //! Keeps docs/rules.md in step with the rules' own documentation (`UPDATE_DOCS=1` rewrites it).
 
-mod support;
+use crate::support;
 
 use memory_index_lsp::rules::{Fixes, Rule, Severity};
 
 fn render() -> String {
     let mut s = String::from(
-        "# Rules\n\nGenerated from the rules' own documentation by `server/tests/docs.rs`\n(run `UPDATE_DOCS=1 cargo test --test docs` after changing a rule).\nEvery code can be set to `error`, `warning`, `info` or `off` under `[rules]`\nin `memory-index.toml`.\n\n| code | default | fix-all |\n| --- | --- | --- |\n",
+        "# Rules\n\nGenerated from the rules' own documentation by `server/tests/it/docs.rs`\n(run `UPDATE_DOCS=1 cargo test --test it docs::` after changing a rule).\nEvery code can be set to `error`, `warning`, `info` or `off` under `[rules]`\nin `memory-index.toml`.\n\n| code | default | fix-all |\n| --- | --- | --- |\n",
     );
     for r in Rule::ALL {
         let sev = match r.default_severity() {
@@ -31,5 +31,5 @@ fn rules_md_is_current() {
         std::fs::write(&path, &want).expect("write docs/rules.md");
     }
     let got = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(got == want, "docs/rules.md is stale: run `UPDATE_DOCS=1 cargo test --test docs`");
+    assert!(got == want, "docs/rules.md is stale: run `UPDATE_DOCS=1 cargo test --test it docs::`");
 }

@@ -1,6 +1,6 @@
 //! End to end over stdio against the built binary, on a temporary copy of fixtures/demo.
 
-mod lsp_support;
+use crate::lsp_support;
 
 use std::fs;
 

@@ -1,6 +1,6 @@
 //! `recall-stats` over transcripts built here in Claude Code's JSONL shape: it counts exactly what the test built.
 
-mod support;
+use crate::support;
 
 use std::process::Command;
 

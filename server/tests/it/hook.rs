@@ -1,6 +1,6 @@
 //! The `hook` command as Claude Code runs it: JSON on stdin, exit 0, stdout empty or one JSON object, one line on stderr on faults.
 
-mod support;
+use crate::support;
 
 use std::fs;
 use std::io::Write;

@@ -1,6 +1,6 @@
 //! Workspace behaviour over stdio: folders, configuration sources, pull diagnostics, watching, close.
 
-mod lsp_support;
+use crate::lsp_support;
 
 use std::fs;
 use std::time::Duration;
@@ -208,7 +208,7 @@ fn an_idle_server_does_no_work_after_a_change_on_disk() {
     // Regression: the server's own watcher took its reads of a changed file for
     // changes and re-read and re-checked the workspace forever.
     let tmp = tempfile::tempdir().expect("tmp");
-    for (p, t) in memory_index_lsp::cli::gen::generate(2_000, 100, 7) {
+    for (p, t) in crate::support::gen::generate(2_000, 100, 7) {
         let path = tmp.path().join(p);
         fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         fs::write(path, t).expect("write");

@@ -1,0 +1,31 @@
+//! The integration tests, one binary: the CLI, the language server over stdio,
+//! the engine through the public API, the corpus, and the repository's tidiness.
+//!
+//! Each module was a test binary of its own; one binary links once. Run one
+//! module with `cargo test --test it MODULE::` (e.g. `cargo test --test it rules::`).
+
+mod lsp_support;
+mod support;
+
+mod cli;
+mod containment;
+mod corpus;
+mod docs;
+mod hook;
+mod hostile;
+mod init;
+mod lsp_navigation;
+mod lsp_refactor;
+mod lsp_stdio;
+mod lsp_stress;
+mod lsp_workspace;
+mod navigation;
+mod properties;
+mod recall_stats;
+mod remember;
+mod rename;
+mod resolve_cli;
+mod resolve_eval;
+mod rules;
+mod tidy;
+mod weak_spots;
