@@ -14,7 +14,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 
 use super::convert;
-use super::state::State;
+use super::state::Snapshot;
 use crate::ide::remember::{self, Request};
 use crate::syntax::index::Op;
 use crate::text::TextRange;
@@ -34,7 +34,7 @@ struct Args {
 }
 
 /// The edit that remembers, and where the new heading will be.
-pub fn plan(st: &State, arguments: &[Value]) -> Result<(WorkspaceEdit, Location)> {
+pub fn plan(st: &Snapshot, arguments: &[Value]) -> Result<(WorkspaceEdit, Location)> {
     let args: Args = arguments.first().cloned().and_then(|v| serde_json::from_value(v).ok()).ok_or_else(|| {
         Error::invalid_params("pass one object: {operator: \"when\"|\"how\", title, file?, extras?, body?}")
     })?;

@@ -24,7 +24,7 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use super::capabilities::ClientCaps;
 use super::convert;
-use super::state::State;
+pub(super) use super::state::{RootView, Snapshot, State};
 use crate::edit::FileEdit;
 use crate::ide::{fix_all, tokens};
 use crate::model::config::ConfigPatch;
@@ -78,8 +78,8 @@ pub(super) fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
     })
 }
 
-/// Runs a long request's engine work on the blocking pool, with the state
-/// locked there. The handler waits without holding a runtime thread, so a
+/// Runs a long request's engine work on the blocking pool, on a snapshot
+/// of the state (edits go on meanwhile). The handler waits without holding a runtime thread, so a
 /// `$/cancelRequest` for it is answered `RequestCancelled` at once:
 /// tower-lsp-server drops the waiting handler. The work itself runs to its end
 /// and its result is discarded (the engine has no preemption points; what it
@@ -87,12 +87,11 @@ pub(super) fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
 /// diagnostics and workspace symbols, the requests that can take long on a
 /// large workspace.
 pub(super) async fn off_thread<T: Send + 'static>(
-    state: &Arc<Mutex<State>>,
+    snapshot: Snapshot,
     what: &'static str,
-    f: impl FnOnce(&mut State) -> Result<T> + Send + 'static,
+    f: impl FnOnce(&Snapshot) -> Result<T> + Send + 'static,
 ) -> Result<T> {
-    let state = state.clone();
-    match tokio::task::spawn_blocking(move || guarded(what, || f(&mut lock(&state)))).await {
+    match tokio::task::spawn_blocking(move || guarded(what, || f(&snapshot))).await {
         Ok(result) => result?,
         // Panics are caught inside; this is the runtime shutting down.
         Err(_) => Err(Error::internal_error()),
@@ -122,14 +121,14 @@ pub fn disk_changes(state: &mut State, paths: &[PathBuf]) {
 }
 
 /// The root holding a document and its file id.
-pub(super) fn doc_in_root<'a>(st: &'a State, uri: &Uri) -> Option<(&'a super::state::Root, crate::model::FileId)> {
+pub(super) fn doc_in_root<'a>(st: &'a Snapshot, uri: &Uri) -> Option<(&'a RootView, crate::model::FileId)> {
     let (i, rel) = st.locate_uri(uri)?;
     let root = &st.roots[i];
     Some((root, root.ws.file_id(&rel)?))
 }
 
 /// The root, file and byte offset of a client position.
-pub(super) fn at_position(st: &State, uri: &Uri, pos: Position) -> Option<(usize, crate::model::FileId, usize)> {
+pub(super) fn at_position(st: &Snapshot, uri: &Uri, pos: Position) -> Option<(usize, crate::model::FileId, usize)> {
     let (i, rel) = st.locate_uri(uri)?;
     let ws = &st.roots[i].ws;
     let file = ws.file_id(&rel)?;
@@ -137,7 +136,7 @@ pub(super) fn at_position(st: &State, uri: &Uri, pos: Position) -> Option<(usize
 }
 
 /// Semantic tokens of a document (optionally only those in `range`), delta-encoded.
-pub(super) fn semantic_tokens(st: &State, uri: &Uri, range: Option<Range>) -> Result<Option<SemanticTokens>> {
+pub(super) fn semantic_tokens(st: &Snapshot, uri: &Uri, range: Option<Range>) -> Result<Option<SemanticTokens>> {
     let Some((root, file)) = doc_in_root(st, uri) else { return Ok(None) };
     guarded("semanticTokens", || {
         let f = root.ws.file(file)?;
@@ -173,6 +172,11 @@ pub(super) fn client_patch(v: &Value) -> std::result::Result<ConfigPatch, String
 }
 
 impl Backend {
+    /// What a request reads: the state as it is now, read without the lock.
+    pub(super) fn snapshot(&self) -> Snapshot {
+        lock(&self.state).snapshot()
+    }
+
     pub(super) fn caps(&self) -> ClientCaps {
         lock(&self.caps).clone()
     }
@@ -255,9 +259,9 @@ impl Backend {
         st.locate_uri(uri)
     }
 
-    pub(super) fn fix_all_edit(st: &State, i: usize) -> Option<WorkspaceEdit> {
+    pub(super) fn fix_all_edit(st: &Snapshot, i: usize) -> Option<WorkspaceEdit> {
         let root = &st.roots[i];
-        let mut ws = root.ws.clone();
+        let mut ws = (*root.ws).clone();
         let result = fix_all::fix_all(&mut ws);
         if result.changed.is_empty() {
             return None;

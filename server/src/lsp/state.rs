@@ -1,13 +1,17 @@
 //! The server's state: one workspace per root folder, open documents on ropes, published diagnostics.
 //!
 //! All mutation happens synchronously under one lock, in the order the client
-//! sent the notifications (see `server.rs`). Open documents override the
+//! sent the notifications (see `server.rs`). Requests read a [`Snapshot`]:
+//! taken under the lock in microseconds (the workspaces are shared, not
+//! copied), then read without it, so a long request never holds up an edit;
+//! an edit that arrives meanwhile goes on with a copy (see [`Root::ws_mut`]). Open documents override the
 //! disk; closing one falls back to the disk content. Only the changed file is
 //! re-read and re-parsed; diagnostics are recomputed for its root and
 //! republished only for files whose diagnostics changed.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::{Diagnostic, Position, TextDocumentContentChangeEvent, Uri};
@@ -36,11 +40,65 @@ pub struct Root {
     pub path: PathBuf,
     /// The same, with links resolved (containment checks use this).
     pub canon: PathBuf,
-    pub ws: Workspace,
+    /// Shared with the snapshots requests read.
+    pub ws: Arc<Workspace>,
     /// Diagnostics last sent (or reported) per relative path.
     pub published: HashMap<String, Vec<Diagnostic>>,
     /// Changed since its diagnostics were last computed.
     pub dirty: bool,
+}
+
+impl Root {
+    /// The workspace, to change: copied first when a request still reads it
+    /// (the copy shares everything derived so far, see `model::cache`).
+    pub fn ws_mut(&mut self) -> &mut Workspace {
+        Arc::make_mut(&mut self.ws)
+    }
+}
+
+/// What a request reads: the roots' workspaces and the open documents'
+/// versions as they were when it started.
+#[derive(Debug)]
+pub struct Snapshot {
+    pub enc: Encoding,
+    pub roots: Vec<RootView>,
+    /// Open documents' versions (for versioned edits).
+    pub versions: HashMap<Uri, i32>,
+}
+
+/// One root of a [`Snapshot`].
+#[derive(Clone, Debug)]
+pub struct RootView {
+    pub path: PathBuf,
+    pub canon: PathBuf,
+    pub ws: Arc<Workspace>,
+    /// Changed since its diagnostics were last computed.
+    pub dirty: bool,
+}
+
+impl Snapshot {
+    /// The root containing `uri` (the deepest one) and the path relative to it.
+    pub fn locate_uri(&self, uri: &Uri) -> Option<(usize, String)> {
+        locate(self.roots.iter().map(|r| (r.path.as_path(), r.canon.as_path())), &convert::path_of(uri)?)
+    }
+}
+
+/// The deepest of `roots` (path as named, path with links resolved)
+/// containing `path`, and the `/`-separated path relative to it.
+fn locate<'a>(roots: impl Iterator<Item = (&'a Path, &'a Path)>, path: &Path) -> Option<(usize, String)> {
+    let canon = std::fs::canonicalize(path).ok();
+    let mut best: Option<(usize, usize, String)> = None;
+    for (i, (root, root_canon)) in roots.enumerate() {
+        let rel =
+            path.strip_prefix(root).ok().or_else(|| canon.as_deref().and_then(|c| c.strip_prefix(root_canon).ok()));
+        let Some(rel) = rel else { continue };
+        let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+        let depth = root.components().count();
+        if best.as_ref().is_none_or(|b| depth > b.1) {
+            best = Some((i, depth, rel));
+        }
+    }
+    best.map(|(i, _, rel)| (i, rel))
 }
 
 /// Everything the server knows.
@@ -63,21 +121,20 @@ pub struct State {
 impl State {
     /// The root containing `path` (the deepest one) and the path relative to it.
     pub fn locate(&self, path: &Path) -> Option<(usize, String)> {
-        let canon = std::fs::canonicalize(path).ok();
-        let mut best: Option<(usize, usize, String)> = None;
-        for (i, r) in self.roots.iter().enumerate() {
-            let rel = path
-                .strip_prefix(&r.path)
-                .ok()
-                .or_else(|| canon.as_deref().and_then(|c| c.strip_prefix(&r.canon).ok()));
-            let Some(rel) = rel else { continue };
-            let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-            let depth = r.path.components().count();
-            if best.as_ref().is_none_or(|b| depth > b.1) {
-                best = Some((i, depth, rel));
-            }
+        locate(self.roots.iter().map(|r| (r.path.as_path(), r.canon.as_path())), path)
+    }
+
+    /// What a request reads (see [`Snapshot`]).
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            enc: self.enc,
+            roots: self
+                .roots
+                .iter()
+                .map(|r| RootView { path: r.path.clone(), canon: r.canon.clone(), ws: r.ws.clone(), dirty: r.dirty })
+                .collect(),
+            versions: self.docs.iter().map(|(u, d)| (u.clone(), d.version)).collect(),
         }
-        best.map(|(i, _, rel)| (i, rel))
     }
 
     pub fn locate_uri(&self, uri: &Uri) -> Option<(usize, String)> {
@@ -94,19 +151,19 @@ impl State {
         let canon = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         let i = match self.roots.iter().position(|r| r.path == path) {
             Some(i) => {
-                self.roots[i].ws = ws;
+                self.roots[i].ws = Arc::new(ws);
                 self.roots[i].dirty = true;
                 i
             }
             None => {
-                self.roots.push(Root { path, canon, ws, published: HashMap::new(), dirty: true });
+                self.roots.push(Root { path, canon, ws: Arc::new(ws), published: HashMap::new(), dirty: true });
                 self.roots.len() - 1
             }
         };
         let open: Vec<(Uri, String)> = self.docs.iter().map(|(u, d)| (u.clone(), d.rope.to_string())).collect();
         for (uri, text) in open {
             if let Some((r, rel)) = self.locate_uri(&uri).filter(|(r, _)| *r == i) {
-                self.roots[r].ws.set_file(&rel, FileText::from(text));
+                self.roots[r].ws_mut().set_file(&rel, FileText::from(text));
             }
         }
         Ok(i)
@@ -157,10 +214,10 @@ impl State {
         }
         match load::read_inside(&root.canon, &root.path.join(rel), root.ws.config().max_file_bytes) {
             Some(text) => {
-                root.ws.set_file(rel, text);
+                root.ws_mut().set_file(rel, text);
             }
             None => {
-                root.ws.remove_file(rel);
+                root.ws_mut().remove_file(rel);
             }
         }
     }

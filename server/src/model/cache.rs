@@ -64,10 +64,13 @@ impl Cache {
     }
 }
 
-/// A clone starts empty: derived data is rebuilt for the new workspace state.
+/// A clone shares the values built so far (they describe the same state); a
+/// change to the clone's files clears what it makes stale in the clone only.
+/// This is what lets a request read a snapshot of the workspace while an edit
+/// goes on with a copy (see `lsp::state::Snapshot`).
 impl Clone for Cache {
     fn clone(&self) -> Self {
-        Self::default()
+        Self(Mutex::new(self.map().clone()))
     }
 }
 
@@ -103,6 +106,17 @@ mod tests {
         assert_eq!(builds, 1);
         c.clear();
         assert_eq!(*c.get_or_init(|| 9u32), 9);
+    }
+
+    #[test]
+    fn a_clone_shares_what_was_built_and_clears_on_its_own() {
+        let c = Cache::default();
+        let first = c.get_or_init(|| 7u32);
+        let mut copy = c.clone();
+        assert!(Arc::ptr_eq(&first, &copy.get_or_init(|| 8u32)), "shared, not rebuilt");
+        copy.clear();
+        assert_eq!(*copy.get_or_init(|| 9u32), 9);
+        assert_eq!(*c.get_or_init(|| 10u32), 7, "the original keeps its value");
     }
 
     #[test]

@@ -156,6 +156,49 @@ fn a_cancelled_fix_all_is_answered_as_cancelled() {
     assert_eq!(c.shutdown(), Some(0));
 }
 
+/// Requests read a snapshot: while fix-all runs over a large workspace, an
+/// edit applies and a hover after it is answered at once (the edit no longer
+/// waits for the long request's lock, and the hover for the edit). Fix-all
+/// still answers, with the edit for the state it started from.
+#[test]
+fn a_long_request_does_not_hold_up_an_edit_or_the_next_request() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    for (p, t) in crate::support::gen::generate(10_000, 500, 3) {
+        let path = tmp.path().join(p);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, t).expect("write");
+    }
+    let root = tmp.path().canonicalize().expect("canon");
+    let index_path = root.join("agents/memory-index.md");
+    let index = uri(&index_path);
+    let text = std::fs::read_to_string(&index_path).expect("index");
+    let mut c = Client::spawn();
+    c.initialize(&root, true, json!({}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    c.diagnostics(&index, |d| !d.is_empty());
+    let (fix_all, hover) = (9_100, 9_101);
+    c.send(&json!({"jsonrpc": "2.0", "id": fix_all, "method": "codeAction/resolve",
+                   "params": {"title": "Fix all memory-index problems", "data": {"fixAll": index}}}));
+    // Fix-all is under way (it takes seconds here) when the edit arrives.
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    c.notify("textDocument/didChange", json!({"textDocument": {"uri": index, "version": 2},
+        "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "<!-- edited -->"}]}));
+    c.send(&json!({"jsonrpc": "2.0", "id": hover, "method": "textDocument/hover",
+                   "params": {"textDocument": {"uri": index}, "position": {"line": 0, "character": 3}}}));
+    let first = c.wait(|m| m["id"] == fix_all || m["id"] == hover);
+    assert_eq!(first["id"], hover, "the hover after the edit is answered before fix-all ends");
+    let answer = c.wait(|m| m["id"] == fix_all);
+    assert!(
+        answer["result"]["edit"].is_object(),
+        "fix-all still answers: {}",
+        answer.to_string().chars().take(200).collect::<String>()
+    );
+    assert_eq!(c.shutdown(), Some(0));
+}
+
 /// `memory-index.remember` over stdio: the client is asked to create the file
 /// and apply one minimal edit per file; a refusal changes nothing.
 #[test]

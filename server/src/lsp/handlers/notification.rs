@@ -18,7 +18,7 @@ pub(in crate::lsp) async fn did_open(b: &Backend, params: DidOpenTextDocumentPar
         st.docs
             .insert(doc.uri.clone(), crate::lsp::state::Doc { rope: Rope::from_str(&doc.text), version: doc.version });
         if let Some((i, rel)) = Backend::locate_or_adopt(&mut st, &doc.uri) {
-            st.roots[i].ws.set_file(&rel, FileText::from(doc.text));
+            st.roots[i].ws_mut().set_file(&rel, FileText::from(doc.text));
             st.mark_dirty(i);
         }
     }
@@ -53,7 +53,7 @@ pub(in crate::lsp) async fn did_change(b: &Backend, params: DidChangeTextDocumen
         doc.version = version;
         let rope = doc.rope.clone();
         if let Some((i, rel)) = st.locate_uri(&uri) {
-            let ws = &mut st.roots[i].ws;
+            let ws = st.roots[i].ws_mut();
             // Edited in place when the engine holds the text the edits apply to
             // (no copy of the document, no comparison to find what changed).
             let in_sync = ws.file_id(&rel).and_then(|id| ws.file(id)).is_some_and(|f| f.text.len() == before);

@@ -14,6 +14,12 @@ pub(in crate::lsp) async fn diagnostic(
     b: &Backend,
     params: DocumentDiagnosticParams,
 ) -> Result<DocumentDiagnosticReportResult> {
+    // The check (the long part) runs on a snapshot; what it finds is cached
+    // in the workspace the state shares, so the bookkeeping under the lock is short.
+    let snap = b.snapshot();
+    if let Some((i, _)) = snap.locate_uri(&params.text_document.uri) {
+        guarded("diagnostic", || rules::findings(&snap.roots[i].ws))?;
+    }
     let items = {
         let mut st = lock(&b.state);
         match st.locate_uri(&params.text_document.uri) {
@@ -33,7 +39,13 @@ pub(in crate::lsp) async fn workspace_diagnostic(
     b: &Backend,
     _: WorkspaceDiagnosticParams,
 ) -> Result<WorkspaceDiagnosticReportResult> {
-    let report = off_thread(&b.state, "workspace/diagnostic", |st| {
+    let state = b.state.clone();
+    let report = off_thread(b.snapshot(), "workspace/diagnostic", move |snap| {
+        // The check runs on the snapshot, the bookkeeping under the lock (as `diagnostic`).
+        for r in &snap.roots {
+            let _ = rules::findings(&r.ws);
+        }
+        let mut st = lock(&state);
         st.workspace_pull = true;
         let mut items = Vec::new();
         for i in 0..st.roots.len() {
@@ -64,7 +76,7 @@ pub(in crate::lsp) async fn workspace_diagnostic(
 
 pub(in crate::lsp) async fn code_action(b: &Backend, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
     let lazy = b.caps().code_action_resolve;
-    let st = lock(&b.state);
+    let st = b.snapshot();
     let Some((i, rel)) = st.locate_uri(&params.text_document.uri) else { return Ok(None) };
     let root = &st.roots[i];
     let only = params.context.only.clone();
@@ -130,7 +142,7 @@ pub(in crate::lsp) async fn goto_definition(
     params: GotoDefinitionParams,
 ) -> Result<Option<GotoDefinitionResponse>> {
     let p = params.text_document_position_params;
-    let st = lock(&b.state);
+    let st = b.snapshot();
     let Some((i, file, offset)) = at_position(&st, &p.text_document.uri, p.position) else { return Ok(None) };
     let root = &st.roots[i];
     guarded("definition", || {
@@ -142,7 +154,7 @@ pub(in crate::lsp) async fn goto_definition(
 
 pub(in crate::lsp) async fn references(b: &Backend, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
     let p = params.text_document_position;
-    let st = lock(&b.state);
+    let st = b.snapshot();
     let Some((i, file, offset)) = at_position(&st, &p.text_document.uri, p.position) else { return Ok(None) };
     let root = &st.roots[i];
     guarded("references", || {
@@ -156,7 +168,7 @@ pub(in crate::lsp) async fn references(b: &Backend, params: ReferenceParams) -> 
 
 pub(in crate::lsp) async fn hover(b: &Backend, params: HoverParams) -> Result<Option<Hover>> {
     let p = params.text_document_position_params;
-    let st = lock(&b.state);
+    let st = b.snapshot();
     let Some((i, file, offset)) = at_position(&st, &p.text_document.uri, p.position) else { return Ok(None) };
     let root = &st.roots[i];
     guarded("hover", || {
@@ -173,7 +185,7 @@ pub(in crate::lsp) async fn document_symbol(
     b: &Backend,
     params: DocumentSymbolParams,
 ) -> Result<Option<DocumentSymbolResponse>> {
-    let st = lock(&b.state);
+    let st = b.snapshot();
     let Some((root, file)) = doc_in_root(&st, &params.text_document.uri) else { return Ok(None) };
     guarded("documentSymbol", || {
         let f = root.ws.file(file)?;
@@ -186,7 +198,7 @@ pub(in crate::lsp) async fn folding_range(
     b: &Backend,
     params: FoldingRangeParams,
 ) -> Result<Option<Vec<FoldingRange>>> {
-    let st = lock(&b.state);
+    let st = b.snapshot();
     let Some((root, file)) = doc_in_root(&st, &params.text_document.uri) else { return Ok(None) };
     guarded("foldingRange", || {
         Some(
@@ -206,7 +218,7 @@ pub(in crate::lsp) async fn folding_range(
 pub(in crate::lsp) async fn completion(b: &Backend, params: CompletionParams) -> Result<Option<CompletionResponse>> {
     let p = params.text_document_position;
     let snippets = b.caps().snippets;
-    let st = lock(&b.state);
+    let st = b.snapshot();
     let Some((i, file, offset)) = at_position(&st, &p.text_document.uri, p.position) else { return Ok(None) };
     let root = &st.roots[i];
     guarded("completion", || {
@@ -221,7 +233,7 @@ pub(in crate::lsp) async fn completion(b: &Backend, params: CompletionParams) ->
 }
 
 pub(in crate::lsp) async fn inlay_hint(b: &Backend, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-    let st = lock(&b.state);
+    let st = b.snapshot();
     let Some((root, file)) = doc_in_root(&st, &params.text_document.uri) else { return Ok(None) };
     guarded("inlayHint", || {
         let f = root.ws.file(file)?;
@@ -247,7 +259,7 @@ pub(in crate::lsp) async fn document_link(
     b: &Backend,
     params: DocumentLinkParams,
 ) -> Result<Option<Vec<DocumentLink>>> {
-    let st = lock(&b.state);
+    let st = b.snapshot();
     let Some((root, file)) = doc_in_root(&st, &params.text_document.uri) else { return Ok(None) };
     guarded("documentLink", || {
         let f = root.ws.file(file)?;
@@ -269,7 +281,7 @@ pub(in crate::lsp) async fn symbol(
     b: &Backend,
     params: WorkspaceSymbolParams,
 ) -> Result<Option<WorkspaceSymbolResponse>> {
-    off_thread(&b.state, "workspace/symbol", move |st| {
+    off_thread(b.snapshot(), "workspace/symbol", move |st| {
         let mut out = Vec::new();
         for root in &st.roots {
             for s in symbols::workspace_symbols(&root.ws, &params.query, 100) {
@@ -294,7 +306,7 @@ pub(in crate::lsp) async fn semantic_tokens_full(
     b: &Backend,
     params: SemanticTokensParams,
 ) -> Result<Option<SemanticTokensResult>> {
-    let st = lock(&b.state);
+    let st = b.snapshot();
     Ok(semantic_tokens(&st, &params.text_document.uri, None)?.map(SemanticTokensResult::Tokens))
 }
 
@@ -302,7 +314,7 @@ pub(in crate::lsp) async fn semantic_tokens_range(
     b: &Backend,
     params: SemanticTokensRangeParams,
 ) -> Result<Option<SemanticTokensRangeResult>> {
-    let st = lock(&b.state);
+    let st = b.snapshot();
     Ok(semantic_tokens(&st, &params.text_document.uri, Some(params.range))?.map(SemanticTokensRangeResult::Tokens))
 }
 
@@ -310,7 +322,7 @@ pub(in crate::lsp) async fn prepare_rename(
     b: &Backend,
     params: TextDocumentPositionParams,
 ) -> Result<Option<PrepareRenameResponse>> {
-    let st = lock(&b.state);
+    let st = b.snapshot();
     let Some((i, file, offset)) = at_position(&st, &params.text_document.uri, params.position) else {
         return Ok(None);
     };
@@ -330,7 +342,7 @@ pub(in crate::lsp) async fn prepare_rename(
 pub(in crate::lsp) async fn rename(b: &Backend, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
     let p = params.text_document_position;
     let caps = b.caps();
-    let st = lock(&b.state);
+    let st = b.snapshot();
     let Some((i, file, offset)) = at_position(&st, &p.text_document.uri, p.position) else { return Ok(None) };
     let root = &st.roots[i];
     let edits = guarded("rename", || rename::rename(&root.ws, file, offset, &params.new_name))?
@@ -344,7 +356,7 @@ pub(in crate::lsp) async fn rename(b: &Backend, params: RenameParams) -> Result<
     let docs = changes
         .into_iter()
         .map(|(uri, edits)| {
-            let version = st.docs.get(&uri).map(|d| d.version);
+            let version = st.versions.get(&uri).copied();
             TextDocumentEdit {
                 text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
                 edits: edits.into_iter().map(OneOf::Left).collect(),
@@ -362,7 +374,7 @@ pub(in crate::lsp) async fn will_rename_files(b: &Backend, params: RenameFilesPa
     let mut refused: Vec<String> = Vec::new();
     let mut all: std::collections::HashMap<Uri, Vec<TextEdit>> = std::collections::HashMap::new();
     {
-        let st = lock(&b.state);
+        let st = b.snapshot();
         for f in &params.files {
             let (Ok(old), Ok(new)) = (f.old_uri.parse::<Uri>(), f.new_uri.parse::<Uri>()) else { continue };
             let (Some((i, old_rel)), Some((j, new_rel))) = (st.locate_uri(&old), st.locate_uri(&new)) else {
@@ -402,7 +414,7 @@ pub(in crate::lsp) async fn code_action_resolve(b: &Backend, mut action: CodeAct
     let uri =
         action.data.as_ref().and_then(|d| d.get("fixAll")).and_then(Value::as_str).and_then(|u| u.parse::<Uri>().ok());
     if let Some(uri) = uri {
-        action.edit = off_thread(&b.state, "codeAction/resolve", move |st| {
+        action.edit = off_thread(b.snapshot(), "codeAction/resolve", move |st| {
             Ok(st.locate_uri(&uri).and_then(|(i, _)| Backend::fix_all_edit(st, i)))
         })
         .await?;
@@ -413,14 +425,14 @@ pub(in crate::lsp) async fn code_action_resolve(b: &Backend, mut action: CodeAct
 pub(in crate::lsp) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -> Result<Option<Value>> {
     if params.command == crate::lsp::REMEMBER_COMMAND {
         let args = params.arguments;
-        let (edit, at) = off_thread(&b.state, "remember", move |st| crate::lsp::remember::plan(st, &args)).await?;
+        let (edit, at) = off_thread(b.snapshot(), "remember", move |st| crate::lsp::remember::plan(st, &args)).await?;
         let applied = b.client.apply_edit(edit).await.map(|r| r.applied).unwrap_or(false);
         return Ok(Some(serde_json::json!({ "applied": applied, "location": at })));
     }
     if params.command != FIX_ALL_COMMAND {
         return Err(Error::invalid_params(format!("unknown command `{}`", params.command)));
     }
-    let edit = off_thread(&b.state, "fixAll", move |st| {
+    let edit = off_thread(b.snapshot(), "fixAll", move |st| {
         let root = params
             .arguments
             .first()
