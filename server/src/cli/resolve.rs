@@ -38,7 +38,7 @@ pub fn run(args: &[String]) -> i32 {
     }
     // `resolve when writing mock tests`: a bare operator word first means the
     // arguments are one query (how a skill passes what the agent typed).
-    if queries.len() > 1 && matches!(queries[0].to_lowercase().as_str(), "when" | "how" | "/when" | "/how") {
+    if queries.len() > 1 && crate::syntax::index::Op::from_word(&queries[0]).is_some() {
         queries = vec![queries.join(" ")];
     }
     let stdin = std::io::stdin();

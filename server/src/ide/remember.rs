@@ -219,10 +219,8 @@ pub fn plan(ws: &Workspace, req: &Request) -> Result<Plan, String> {
 /// The title without a prefix matching `op`, checked to be one line of plain words.
 fn clean_title(op: Op, raw: &str) -> Result<String, String> {
     let t = raw.split_whitespace().collect::<Vec<_>>().join(" ");
-    let lower = t.to_lowercase();
-    let t = match op {
-        Op::When if lower.starts_with("when ") => t[5..].to_string(),
-        Op::How if lower.starts_with("how to ") => t[7..].to_string(),
+    let t = match Op::split_title(&t) {
+        Some((o, rest)) if o == op => rest.to_string(),
         _ => t,
     };
     if t.is_empty() {

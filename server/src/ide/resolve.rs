@@ -28,6 +28,7 @@ use crate::model::{EntryId, FileId, HeadingId, SourceFile, Workspace};
 use crate::search::index as search_index;
 use crate::search::{fuzzy, recall, similar, triggers, TriggerQuery};
 use crate::syntax::decision::Heading;
+use crate::syntax::index::Op;
 use crate::syntax::normalize;
 
 /// What the resolver printed, and what for (editors navigate with it).
@@ -201,7 +202,7 @@ fn sections_titled(ws: &Workspace, title: &str) -> Vec<HeadingId> {
     if !exact.is_empty() {
         return exact;
     }
-    ["when ", "how to "].iter().flat_map(|p| b.headings_titled(&format!("{p}{key}")).iter().copied()).collect()
+    Op::ALL.iter().flat_map(|op| b.headings_titled(&format!("{}{key}", op.key_prefix())).iter().copied()).collect()
 }
 
 fn section(ws: &Workspace, title: &str) -> Result<Resolved, String> {

@@ -38,11 +38,9 @@ pub fn plan(st: &Snapshot, arguments: &[Value]) -> Result<(WorkspaceEdit, Locati
     let args: Args = arguments.first().cloned().and_then(|v| serde_json::from_value(v).ok()).ok_or_else(|| {
         Error::invalid_params("pass one object: {operator: \"when\"|\"how\", title, file?, extras?, body?}")
     })?;
-    let op = match args.operator.trim().to_lowercase().as_str() {
-        "when" => Op::When,
-        "how" => Op::How,
-        other => return Err(Error::invalid_params(format!("operator must be \"when\" or \"how\", not \"{other}\""))),
-    };
+    let other = args.operator.trim();
+    let op = Op::from_word(other)
+        .ok_or_else(|| Error::invalid_params(format!("operator must be \"when\" or \"how\", not \"{other}\"")))?;
     let root = args
         .uri
         .as_deref()

@@ -145,7 +145,7 @@ impl Memory {
         };
         let op = a.operator.as_deref().map(str::trim).filter(|o| !o.is_empty());
         let query = match op {
-            Some(o) if o.eq_ignore_ascii_case("when") || o.eq_ignore_ascii_case("how") => format!("{o} {}", a.query),
+            Some(o) if Op::from_word(o).is_some() => format!("{o} {}", a.query),
             Some(o) => return failed(format!("operator must be \"when\" or \"how\", not \"{o}\"")),
             None => a.query,
         };
@@ -174,10 +174,8 @@ impl Memory {
         a question or you learn something the project should not forget. Refuses, writing nothing, when a \
         decision on the same subject exists (read it with resolve; force to write anyway).")]
     async fn remember(&self, Parameters(a): Parameters<RememberArgs>) -> Result<CallToolResult, ErrorData> {
-        let op = match a.operator.trim().to_lowercase().as_str() {
-            "when" => Op::When,
-            "how" => Op::How,
-            other => return failed(format!("operator must be \"when\" or \"how\", not \"{other}\"")),
+        let Some(op) = Op::from_word(a.operator.trim()) else {
+            return failed(format!("operator must be \"when\" or \"how\", not \"{}\"", a.operator.trim()));
         };
         let ws = match self.load() {
             Ok(ws) => ws,

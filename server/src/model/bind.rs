@@ -52,11 +52,7 @@ pub struct EntryInfo {
 impl EntryInfo {
     /// The heading title this entry binds: `When <trigger>` / `How to <trigger>`, normalized.
     pub fn key(&self) -> String {
-        let prefix = match self.op {
-            Op::When => "when ",
-            Op::How => "how to ",
-        };
-        format!("{prefix}{}", self.trigger)
+        format!("{}{}", self.op.key_prefix(), self.trigger)
     }
 }
 
@@ -266,7 +262,7 @@ impl Bindings {
             return info;
         }
         key.clear();
-        key.push_str(if info.op == Op::When { "when " } else { "how to " });
+        key.push_str(info.op.key_prefix());
         key.push_str(&info.trigger);
         let key = key.as_str();
         let cands = self.table.titles.get(key);

@@ -120,12 +120,7 @@ fn new_section(index: &IndexFile, text: &str, path: &str, line: &str, nl: &str) 
 
 /// Whether a title starts with `When ` or `How to ` (followed by more words).
 pub fn has_entry_prefix(title: &str) -> bool {
-    let mut w = title.split_whitespace();
-    match (w.next(), w.next(), w.next()) {
-        (Some(a), Some(_), _) if a.eq_ignore_ascii_case("when") => true,
-        (Some(a), Some(b), Some(_)) => a.eq_ignore_ascii_case("how") && b.eq_ignore_ascii_case("to"),
-        _ => false,
-    }
+    crate::syntax::index::Op::split_title(title).is_some()
 }
 
 /// The trigger a heading title asks for: the title without its `When `/`How to `
@@ -135,16 +130,8 @@ pub fn has_entry_prefix(title: &str) -> bool {
 /// LLM-Native` asks for `CLI commands are LLM-native`, never a mix of both.
 pub fn trigger_from_title(title: &str) -> Option<(crate::syntax::index::Op, String)> {
     use crate::syntax::index::Op;
-    let words: Vec<&str> = title.split_whitespace().collect();
-    let (op, rest) = match words.as_slice() {
-        [w, rest @ ..] if w.eq_ignore_ascii_case("when") => (Op::When, rest),
-        [h, t, rest @ ..] if h.eq_ignore_ascii_case("how") && t.eq_ignore_ascii_case("to") => (Op::How, rest),
-        _ => return None,
-    };
-    if rest.is_empty() {
-        return None;
-    }
-    let words: Vec<String> = rest.iter().map(|w| trigger_word(w)).collect();
+    let (op, rest) = Op::split_title(title)?;
+    let words: Vec<String> = rest.split_whitespace().map(trigger_word).collect();
     Some((op, words.join(" ")))
 }
 

@@ -44,7 +44,8 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
 /// insertion, deletion, adjacent transposition) away from exactly one of them.
 fn intended(word: &str) -> Option<&'static str> {
     let w = word.to_lowercase();
-    let hits: Vec<&'static str> = [("when", "/when"), ("how", "/how")]
+    let hits: Vec<&'static str> = crate::syntax::index::Op::ALL
+        .map(|op| (op.word(), op.token()))
         .into_iter()
         .filter(|(op, _)| w == *op || (w.len() >= 3 && one_edit(&w, op)))
         .map(|(_, t)| t)

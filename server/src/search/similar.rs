@@ -12,13 +12,7 @@ use super::fuzzy;
 
 /// The title without a leading `When ` / `How to ` (case-insensitive).
 pub fn strip_prefix(title: &str) -> &str {
-    let t = title.trim_start();
-    for p in ["when ", "how to "] {
-        if t.len() >= p.len() && t.is_char_boundary(p.len()) && t[..p.len()].eq_ignore_ascii_case(p) {
-            return t[p.len()..].trim_start();
-        }
-    }
-    t
+    crate::syntax::index::Op::split_title(title).map_or(title.trim_start(), |(_, rest)| rest)
 }
 
 /// Resemblance of `trigger` to one title (prefix stripped), or None.

@@ -27,11 +27,7 @@ impl TriggerQuery {
     pub fn parse(query: &str) -> Self {
         let q = query.trim();
         let (first, rest) = q.split_once(char::is_whitespace).unwrap_or((q, ""));
-        let op = match first.to_lowercase().as_str() {
-            "when" | "/when" => Some(Op::When),
-            "how" | "/how" => Some(Op::How),
-            _ => None,
-        };
+        let op = Op::from_word(first);
         match op {
             Some(Op::How) => {
                 let rest = rest.trim_start();

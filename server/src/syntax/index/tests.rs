@@ -135,3 +135,21 @@ fn sections_are_found_by_path_first_one_first() {
     assert_eq!(f.section_named(""), Some(4));
     assert_eq!(f.section_named("d.md"), None);
 }
+
+#[test]
+fn the_operator_vocabulary_is_one_place() {
+    assert_eq!(Op::from_word("WHEN"), Some(Op::When));
+    assert_eq!(Op::from_word("/how"), Some(Op::How));
+    assert_eq!(Op::from_word("what"), None);
+    assert_eq!(Op::split_title("When  Writing Mock Tests"), Some((Op::When, "Writing Mock Tests")));
+    assert_eq!(Op::split_title("how TO encode paths"), Some((Op::How, "encode paths")));
+    assert_eq!(Op::split_title("How Encode Paths"), None, "`How` needs its `to`");
+    assert_eq!(Op::split_title("When"), None);
+    assert_eq!(Op::split_title("When "), None);
+    assert_eq!(Op::split_title("/when x"), None, "a token is not a title prefix");
+    assert_eq!(Op::split_title("Whenever x"), None);
+    for op in Op::ALL {
+        assert_eq!(op.title_prefix().to_lowercase(), op.key_prefix());
+        assert_eq!(Op::split_title(&format!("{}x y", op.title_prefix())), Some((op, "x y")));
+    }
+}
