@@ -11,7 +11,6 @@
 //! after `/when .`: heading titles; after `/when ..`: decision file names.
 
 use super::hover;
-use crate::model::bind::section_path;
 use crate::model::{Depends, FileId, HeadingId, Workspace};
 use crate::rules::placement::trigger_from_title;
 use crate::search::fuzzy;
@@ -69,7 +68,7 @@ pub fn complete(ws: &Workspace, file: FileId, offset: usize) -> Vec<Item> {
     if let Some(index) = f.index() {
         if let Some(typed) = before.strip_prefix("## ") {
             let start = line.start + 3;
-            let with: Vec<&str> = index.sections.iter().map(|s| section_path(&s.name_text)).collect();
+            let with: Vec<&str> = index.sections.iter().map(|s| s.path()).collect();
             let mut paths: Vec<(bool, String)> =
                 ws.decisions().map(|(_, d, _)| (with.contains(&d.path.as_str()), d.path.clone())).collect();
             paths.sort();
@@ -192,7 +191,7 @@ fn triggers(
             let index = f.index()?;
             let line = f.line_index.line_of(range.start);
             let s = index.section_of(line)?;
-            ws.file_id(section_path(&index.sections[s].name_text))
+            ws.section_file(&index.sections[s].name_text)
         });
         if let Some(sf) = section_file.and_then(|id| Some((id, ws.file(id)?.decision()?))) {
             for (i, h) in sf.1.headings.iter().enumerate() {

@@ -1,7 +1,6 @@
 //! Renaming a decision file: the index section names and `/when ..old.md` invocations follow.
 
 use crate::edit::{FileEdit, TextEdit};
-use crate::model::bind::section_path;
 use crate::model::Workspace;
 use crate::syntax::invocation::{self, Mode};
 
@@ -34,8 +33,7 @@ pub fn check_new_path(ws: &Workspace, new: &str) -> Result<(), String> {
 /// edited then). File-mode invocations are updated only when both names are
 /// in the decisions directory.
 pub fn rename_decision_file(ws: &Workspace, old: &str, new: &str) -> Result<Vec<FileEdit>, String> {
-    let named =
-        ws.index().is_some_and(|(_, _, index)| index.sections.iter().any(|s| section_path(&s.name_text) == old));
+    let named = ws.index().is_some_and(|(_, _, index)| index.sections.iter().any(|s| s.path() == old));
     if !named && ws.file_id(old).and_then(|id| ws.file(id)?.decision()).is_none() {
         return Ok(Vec::new()); // not a decision file: nothing refers to it
     }
@@ -46,7 +44,7 @@ pub fn rename_decision_file(ws: &Workspace, old: &str, new: &str) -> Result<Vec<
         None => out.push(FileEdit { path: path.to_string(), edits: vec![e] }),
     };
     if let Some((_, f, index)) = ws.index() {
-        for s in index.sections.iter().filter(|s| section_path(&s.name_text) == old) {
+        for s in index.sections.iter().filter(|s| s.path() == old) {
             push(&f.path, TextEdit::replace(s.name, new));
         }
     }

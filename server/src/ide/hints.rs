@@ -1,6 +1,5 @@
 //! Inlay hints (where each index entry resolves) and document links (section names, `..file.md`).
 
-use crate::model::bind::section_path;
 use crate::model::{FileId, Workspace};
 use crate::search::triggers;
 use crate::syntax::invocation::{self, Mode};
@@ -32,7 +31,7 @@ pub fn document_links(ws: &Workspace, file: FileId) -> Vec<(TextRange, String)> 
     let mut out = Vec::new();
     if let Some(index) = f.index() {
         for s in &index.sections {
-            let path = section_path(&s.name_text);
+            let path = s.path();
             if ws.file_id(path).is_some() {
                 out.push((s.name, path.to_string()));
             }

@@ -57,7 +57,7 @@ pub fn hover(ws: &Workspace, file: FileId, offset: usize) -> Option<(TextRange, 
             Some((range, text))
         }
         Target::Section(name, range) => {
-            let path = crate::model::bind::section_path(&name);
+            let path = crate::syntax::index::section_path(&name);
             let id = ws.file_id(path);
             let title = id.and_then(|id| {
                 ws.file(id)?.decision()?.headings.iter().find(|h| h.level == 1).map(|h| h.title.clone())

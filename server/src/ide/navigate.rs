@@ -13,7 +13,7 @@ pub fn definition(ws: &Workspace, file: FileId, offset: usize) -> Option<FileRan
     match target::at(ws, file, offset)? {
         Target::Entry(id, _) => heading_range(ws, triggers::entry_target(ws, ws.bindings().entry(id))?),
         Target::Section(name, _) => {
-            let id = ws.file_id(crate::model::bind::section_path(&name))?;
+            let id = ws.file_id(crate::syntax::index::section_path(&name))?;
             Some(FileRange { file: id, range: TextRange::empty(0) })
         }
         Target::Invocation(inv) => match invocations::locate(ws, &invocations::Found { file, inv })? {
@@ -44,7 +44,7 @@ fn heading_of(ws: &Workspace, file: FileId, offset: usize) -> Option<HeadingId> 
 /// The decision file a section line or a file-mode invocation names.
 fn decision_file_of(ws: &Workspace, file: FileId, offset: usize) -> Option<String> {
     match target::at(ws, file, offset)? {
-        Target::Section(name, _) => Some(crate::model::bind::section_path(&name).to_string()),
+        Target::Section(name, _) => Some(crate::syntax::index::section_path(&name).to_string()),
         Target::Invocation(inv) => match invocations::locate(ws, &invocations::Found { file, inv })? {
             Located::File(f) => Some(ws.file(f)?.path.clone()),
             Located::Heading(_) => None,
@@ -59,7 +59,7 @@ fn decision_file_of(ws: &Workspace, file: FileId, offset: usize) -> Option<Strin
 fn file_references(ws: &Workspace, path: &str) -> Vec<FileRange> {
     let mut out = Vec::new();
     if let Some((index_id, _, index)) = ws.index() {
-        for s in index.sections.iter().filter(|s| crate::model::bind::section_path(&s.name_text) == path) {
+        for s in index.sections.iter().filter(|s| s.path() == path) {
             out.push(FileRange { file: index_id, range: index.range(s.heading_line) });
             for l in (s.heading_line + 1..s.end_line).filter(|&l| index.is_entry(l)) {
                 out.push(FileRange { file: index_id, range: index.range(l) });

@@ -250,12 +250,8 @@ impl Backend {
         if !st.roots.is_empty() {
             return None;
         }
-        let path = convert::path_of(uri)?;
-        let root = path
-            .ancestors()
-            .skip(1)
-            .find(|d| d.join("agents/memory-index.md").is_file() || d.join("memory-index.toml").is_file())?;
-        st.load_root(root.to_path_buf()).ok()?;
+        let root = crate::load::find_root(convert::path_of(uri)?.parent()?)?;
+        st.load_root(root).ok()?;
         st.locate_uri(uri)
     }
 

@@ -79,9 +79,6 @@ pub struct Bindings {
     bound_patch: HashMap<u32, Vec<EntryId>>,
 }
 
-/// From this many entries on, [`Bindings::compute`] binds on two threads.
-const PARALLEL_ENTRIES: usize = 4_000;
-
 /// `slot` of a link whose entry was re-bound.
 const DEAD: u32 = u32::MAX;
 
@@ -113,13 +110,7 @@ impl Bindings {
             return b;
         };
         // Each section's decision file, resolved once.
-        let section_files: Vec<Option<FileId>> = index
-            .sections
-            .iter()
-            .map(|s| {
-                ws.file_id(section_path(&s.name_text)).filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()))
-            })
-            .collect();
+        let section_files: Vec<Option<FileId>> = index.sections.iter().map(|s| ws.section_file(&s.name_text)).collect();
         // Normalizing and looking up each entry is independent of the others:
         // large indexes do it in two halves on two threads.
         // The hashes of their exact keys too, in link order (see `link`).
@@ -139,7 +130,7 @@ impl Bindings {
                 .collect();
             (infos, hashes)
         };
-        let parallel = index.entries.len() >= PARALLEL_ENTRIES && ws.threads() > 1;
+        let parallel = super::Work::Bind.split(ws, index.entries.len());
         let (infos, hashes) = if parallel {
             let (first, second) = index.entries.split_at(index.entries.len() / 2);
             let ((mut infos, mut hashes), rest) = super::join(|| bind_lines(first), || bind_lines(second));
@@ -188,10 +179,7 @@ impl Bindings {
         for &(id, line) in changed {
             let Some(entry) = index.entry(line) else { continue };
             let section = index.section_of(line);
-            let section_file = section.and_then(|s| {
-                ws.file_id(section_path(&index.sections[s].name_text))
-                    .filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()))
-            });
+            let section_file = section.and_then(|s| ws.section_file(&index.sections[s].name_text));
             let info = self.bind_entry(&index_file.text, &entry, line, section, section_file, &mut key);
             let old = std::mem::replace(&mut self.entries[id.0 as usize], info.clone());
             if old.heading != info.heading {
@@ -363,8 +351,6 @@ impl Bindings {
         self.table.title_groups()
     }
 }
-
-pub use crate::syntax::index::section_path;
 
 impl Workspace {
     /// The heading behind an id.

@@ -14,6 +14,7 @@
 pub mod bind;
 mod cache;
 pub mod config;
+mod parallel;
 pub mod splice;
 
 use std::collections::BTreeMap;
@@ -136,7 +137,7 @@ pub struct Workspace {
     files: Vec<Option<SourceFile>>,
     by_path: BTreeMap<String, FileId>,
     bindings: OnceLock<Bindings>,
-    /// Derived data by dependency: `[Decisions, IndexAndDecisions, AllFiles]`.
+    /// Derived data by dependency, indexed by [`Depends`] (see `cache_mut`).
     caches: [cache::Cache; 3],
     /// How the index changed since the last checked state, when the update was a splice.
     splice: Option<Box<IndexSplice>>,
@@ -349,8 +350,8 @@ impl Workspace {
             self.invalidate(Role::Index);
             return;
         };
-        let current = std::mem::take(&mut self.caches[1]);
-        self.caches[2].clear();
+        let current = std::mem::take(&mut self.caches[Depends::IndexAndDecisions as usize]);
+        self.caches[Depends::AllFiles as usize].clear();
         let record = splice::record(self.splice.take(), current, old_lines, &bindings, lines.clone(), index);
         bindings.rebind(self, new, &splice::entries_on(index, &lines));
         self.splice = record;
@@ -381,6 +382,13 @@ impl Workspace {
 
     pub fn file_id(&self, path: &str) -> Option<FileId> {
         self.by_path.get(path).copied()
+    }
+
+    /// The decision file an index section names (`## agents/decisions/a.md`,
+    /// `./` prefixes dropped), when it is one of this workspace's.
+    pub fn section_file(&self, name: &str) -> Option<FileId> {
+        let id = self.file_id(crate::syntax::index::section_path(name))?;
+        self.file(id)?.decision().is_some().then_some(id)
     }
 
     /// Every file, in path order.
@@ -415,19 +423,24 @@ impl Workspace {
         self.caches[depends as usize].get_or_init(|| init(self))
     }
 
+    fn cache_mut(&mut self, depends: Depends) -> &mut cache::Cache {
+        &mut self.caches[depends as usize]
+    }
+
     /// Drops what a change to a file of this role makes stale.
     fn invalidate(&mut self, role: Role) {
-        let keep = match role {
-            Role::Decision => 0,
-            Role::Index | Role::Config => 1,
-            Role::Other => 2,
+        use Depends::*;
+        let stale: &[Depends] = match role {
+            Role::Decision => &[Decisions, IndexAndDecisions, AllFiles],
+            Role::Index | Role::Config => &[IndexAndDecisions, AllFiles],
+            Role::Other => &[AllFiles],
         };
-        if keep <= 1 {
+        if stale.contains(&IndexAndDecisions) {
             self.bindings = OnceLock::new();
             self.splice = None;
         }
-        for c in &mut self.caches[keep..] {
-            c.clear();
+        for &d in stale {
+            self.cache_mut(d).clear();
         }
     }
 
@@ -465,16 +478,7 @@ enum Role {
     Other,
 }
 
-/// Runs `here` on this thread and `there` on a second one, and returns both
-/// results. The engine never panics on input (fuzzed); if it did, the panic
-/// surfaces here as it would sequentially.
-pub(crate) fn join<A, B: Send>(here: impl FnOnce() -> A, there: impl FnOnce() -> B + Send) -> (A, B) {
-    std::thread::scope(|s| {
-        let other = s.spawn(there);
-        let a = here();
-        (a, other.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-    })
-}
+pub(crate) use parallel::{join, Work};
 
 /// A location in a workspace file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -7,7 +7,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{q, Ctx, Finding, Rule};
-use crate::model::{bind::EntryInfo, HeadingId};
+use crate::model::{bind::EntryInfo, EntryId, HeadingId};
 use crate::search::triggers;
 
 pub(crate) const DOC: &str = "Two entries resolve to the same heading: one binds it, the other \
@@ -21,7 +21,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     };
     // The first non-duplicate entry resolving to each heading: in a full
     // check, met in index order; in a scoped one, looked up in its group.
-    let mut first: HashMap<HeadingId, usize> = HashMap::default();
+    let mut first: HashMap<HeadingId, EntryId> = HashMap::default();
     for (i, e) in ctx.entries() {
         if ctx.is_duplicate(i) {
             continue;
@@ -34,7 +34,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         match reference {
             j if j == i => {}
             j => {
-                let other = &ctx.b().entries[j];
+                let other = ctx.b().entry(j);
                 let Some(heading) = ctx.ws.heading(h) else {
                     continue;
                 };

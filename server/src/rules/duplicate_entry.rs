@@ -4,6 +4,7 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::{q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
+use crate::model::EntryId;
 use crate::syntax::index::IndexFile;
 use crate::syntax::normalize;
 
@@ -20,7 +21,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     let b = ctx.b();
     for (i, e) in ctx.entries() {
         let Some(kept) = ctx.kept_copy(i) else { continue };
-        let k = &b.entries[kept];
+        let k = b.entry(kept);
         let l = index.range(e.line);
         let shown = l.slice(&src.text).trim();
         let mut edits = vec![TextEdit::delete(index.full(e.line))];
@@ -81,18 +82,18 @@ fn with_extras(index: &IndexFile, line: usize, missing: &[&str]) -> String {
 
 /// For each entry (by position in `Bindings::entries`): the kept copy of its
 /// operator and trigger (itself when it is kept, or has no trigger).
-pub(crate) fn kept_copies(ctx: &Ctx) -> Vec<u32> {
+pub(crate) fn kept_copies(ctx: &Ctx) -> Vec<EntryId> {
     let entries = &ctx.b().entries;
-    let mut kept: HashMap<(crate::syntax::index::Op, &str), u32> = HashMap::default();
+    let mut kept: HashMap<(crate::syntax::index::Op, &str), EntryId> = HashMap::default();
     for (i, e) in entries.iter().enumerate().filter(|(_, e)| !e.trigger.is_empty()) {
-        let slot = kept.entry((e.op, e.trigger.as_str())).or_insert(i as u32);
-        if e.extras.len() > entries[*slot as usize].extras.len() {
-            *slot = i as u32;
+        let slot = kept.entry((e.op, e.trigger.as_str())).or_insert(EntryId(i as u32));
+        if e.extras.len() > entries[slot.0 as usize].extras.len() {
+            *slot = EntryId(i as u32);
         }
     }
     entries
         .iter()
         .enumerate()
-        .map(|(i, e)| kept.get(&(e.op, e.trigger.as_str())).copied().unwrap_or(i as u32))
+        .map(|(i, e)| kept.get(&(e.op, e.trigger.as_str())).copied().unwrap_or(EntryId(i as u32)))
         .collect()
 }

@@ -30,10 +30,12 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{apply_levels, order, run, sort, Ctx, Finding, Owner, INDEX_LANES};
-use crate::model::bind::{section_path, EntryInfo};
-use crate::model::{Depends, FileId, HeadingId, IndexSplice, Workspace};
+use crate::model::bind::EntryInfo;
+use crate::model::{Depends, EntryId, FileId, HeadingId, IndexSplice, Workspace};
 use crate::search::similar;
 use crate::search::triggers::entry_target;
+
+pub(crate) mod suggest;
 use crate::syntax::index::IndexFile;
 use crate::text::TextRange;
 
@@ -41,13 +43,13 @@ use crate::text::TextRange;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct EntryClasses {
     /// Entries with a trigger that bind no heading and name no structural one, ascending.
-    orphans: Vec<u32>,
+    orphans: Vec<EntryId>,
     /// The orphans by the word keys of their triggers (which headings' switches can concern them).
     orphan_keys: similar::KeyIndex,
     /// Orphans by the heading they resemble most in their section's file.
-    drift: FxHashMap<HeadingId, Vec<u32>>,
+    drift: FxHashMap<HeadingId, Vec<EntryId>>,
     /// Entries bound to a heading of another file than their section's, ascending.
-    misplaced: Vec<u32>,
+    misplaced: Vec<EntryId>,
 }
 
 impl EntryClasses {
@@ -57,27 +59,27 @@ impl EntryClasses {
             let patched = ws.index_splice().and_then(|sp| {
                 let mut c = sp.take_base_owned::<EntryClasses>()?;
                 for (id, old) in &sp.base_entries {
-                    c.remove(ws, id.0, old);
+                    c.remove(ws, *id, old);
                 }
                 for (id, _) in &sp.base_entries {
-                    c.add(ws, id.0, ws.bindings().entry(*id));
+                    c.add(ws, *id, ws.bindings().entry(*id));
                 }
                 Some(c)
             });
             patched.unwrap_or_else(|| {
                 let mut c = EntryClasses::default();
                 for (i, e) in ws.bindings().entries.iter().enumerate() {
-                    c.add(ws, i as u32, e);
+                    c.add(ws, EntryId(i as u32), e);
                 }
                 c
             })
         })
     }
 
-    fn add(&mut self, ws: &Workspace, id: u32, e: &EntryInfo) {
+    fn add(&mut self, ws: &Workspace, id: EntryId, e: &EntryInfo) {
         if is_orphan(e) {
             insert_sorted(&mut self.orphans, id);
-            self.orphan_keys.insert_trigger(id, &e.trigger);
+            self.orphan_keys.insert_trigger(id.0, &e.trigger);
             if let Some(h) = entry_target(ws, e) {
                 insert_sorted(self.drift.entry(h).or_default(), id);
             }
@@ -87,15 +89,15 @@ impl EntryClasses {
         }
     }
 
-    fn remove(&mut self, ws: &Workspace, id: u32, e: &EntryInfo) {
-        let drop = |v: &mut Vec<u32>| {
+    fn remove(&mut self, ws: &Workspace, id: EntryId, e: &EntryInfo) {
+        let drop = |v: &mut Vec<EntryId>| {
             if let Ok(at) = v.binary_search(&id) {
                 v.remove(at);
             }
         };
         if is_orphan(e) {
             drop(&mut self.orphans);
-            self.orphan_keys.remove_trigger(id, &e.trigger);
+            self.orphan_keys.remove_trigger(id.0, &e.trigger);
             if let Some(v) = entry_target(ws, e).and_then(|h| self.drift.get_mut(&h)) {
                 drop(v);
             }
@@ -108,7 +110,7 @@ fn is_orphan(e: &EntryInfo) -> bool {
     !e.trigger.is_empty() && e.heading.is_none() && e.structural.is_none()
 }
 
-fn insert_sorted(v: &mut Vec<u32>, id: u32) {
+fn insert_sorted(v: &mut Vec<EntryId>, id: EntryId) {
     if let Err(at) = v.binary_search(&id) {
         v.insert(at, id);
     }
@@ -118,7 +120,7 @@ fn insert_sorted(v: &mut Vec<u32>, id: u32) {
 #[derive(Debug)]
 pub(crate) struct Scope {
     /// Entries whose per-entry findings are re-checked, ascending.
-    pub entries: Vec<u32>,
+    pub entries: Vec<EntryId>,
     /// Index lines whose line findings are re-checked (the changed lines).
     pub lines: std::ops::Range<usize>,
     /// Sections whose order is re-checked, ascending.
@@ -133,7 +135,7 @@ impl Scope {
         let b = ws.bindings();
         let classes = EntryClasses::of(ws);
         let now = |id: crate::model::EntryId| b.entry(id);
-        let mut set: FxHashSet<u32> = sp.base_entries.iter().map(|(id, _)| id.0).collect();
+        let mut set: FxHashSet<EntryId> = sp.base_entries.iter().map(|(id, _)| *id).collect();
         // Entries sharing a trigger or an extra with a changed entry, before or after.
         let mut keys: FxHashSet<&str> = FxHashSet::default();
         for (id, old) in &sp.base_entries {
@@ -145,18 +147,18 @@ impl Scope {
             }
         }
         for k in keys {
-            set.extend(b.entries_with_key(k).into_iter().map(|id| id.0));
+            set.extend(b.entries_with_key(k));
         }
         // Whole collision groups of every heading these resolve to (before or after).
         let mut targets: FxHashSet<HeadingId> = FxHashSet::default();
         for (_, old) in &sp.base_entries {
             targets.extend(entry_target(ws, old));
         }
-        for &i in &set {
-            targets.extend(entry_target(ws, &b.entries[i as usize]));
+        for &id in &set {
+            targets.extend(entry_target(ws, b.entry(id)));
         }
         for h in &targets {
-            set.extend(b.entries_of(*h).iter().map(|id| id.0));
+            set.extend(b.entries_of(*h).iter().copied());
             set.extend(classes.drift.get(h).into_iter().flatten().copied());
         }
         // Headings that gained their first entry or lost their last.
@@ -176,17 +178,14 @@ impl Scope {
         }
         // Orphans whose candidate headings (unindexed ones, by word key) change.
         if !toggled.is_empty() {
-            set.extend(super::orphan_entry::affected_orphans(ws, &toggled, &classes.orphan_keys));
+            set.extend(suggest::affected_orphans(ws, &toggled, &classes.orphan_keys).into_iter().map(EntryId));
         }
         // The changed lines' sections, and where entries of the files they name would go.
         let lines = sp.lines.clone();
         let mut sections: Vec<usize> = lines.clone().filter_map(|l| index.section_of(l)).collect();
         sections.dedup();
-        let named: Vec<FileId> = sections
-            .iter()
-            .filter_map(|&s| ws.file_id(section_path(&index.sections[s].name_text)))
-            .filter(|&f| ws.file(f).is_some_and(|f| f.decision().is_some()))
-            .collect();
+        let named: Vec<FileId> =
+            sections.iter().filter_map(|&s| ws.section_file(&index.sections[s].name_text)).collect();
         let last_line_changed = lines.end >= index.line_count();
         if last_line_changed {
             files.extend(ws.decisions().map(|(f, _, _)| f));
@@ -194,21 +193,21 @@ impl Scope {
             files.extend(named.iter().copied());
         }
         for &m in &classes.misplaced {
-            let placed_in = b.entries[m as usize].heading.map(|h| h.file);
+            let placed_in = b.entry(m).heading.map(|h| h.file);
             if last_line_changed || placed_in.is_some_and(|f| named.contains(&f)) {
                 set.insert(m);
             }
         }
-        let mut entries: Vec<u32> = set.into_iter().collect();
+        let mut entries: Vec<EntryId> = set.into_iter().collect();
         entries.sort_unstable();
         Scope { entries, lines, sections, files, classes }
     }
 
     /// The first non-duplicate entry resolving to `h` (`collision`'s reference entry).
-    pub(crate) fn first_resolving_to(&self, ctx: &Ctx, h: HeadingId) -> Option<usize> {
-        let bound = ctx.b().entries_of(h).iter().map(|id| id.0);
+    pub(crate) fn first_resolving_to(&self, ctx: &Ctx, h: HeadingId) -> Option<EntryId> {
+        let bound = ctx.b().entries_of(h).iter().copied();
         let drifted = self.classes.drift.get(&h).into_iter().flatten().copied();
-        bound.chain(drifted).map(|i| i as usize).filter(|&i| !ctx.is_duplicate(i)).min()
+        bound.chain(drifted).filter(|&id| !ctx.is_duplicate(id)).min()
     }
 }
 
@@ -234,7 +233,7 @@ pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
         sort(ws, &mut fresh);
         fresh
     };
-    let parallel = base.len() >= PARALLEL_FINDINGS && ws.threads() > 1;
+    let parallel = crate::model::Work::KeepFindings.split(ws, base.len());
     let (fresh, kept) = if parallel {
         crate::model::join(recheck, || keep(ws, sp, &scope, base))
     } else {
@@ -244,14 +243,11 @@ pub(super) fn update(ws: &Workspace) -> Option<Vec<Finding>> {
     Some(merge(ws, kept, fresh))
 }
 
-/// From this many base findings, [`update`] keeps them on a second thread.
-const PARALLEL_FINDINGS: usize = 1_000;
-
 /// The base findings the scope does not own, their offsets in the index
 /// moved by the splice.
 fn keep(ws: &Workspace, sp: &IndexSplice, scope: &Scope, mut out: Vec<Finding>) -> Vec<Finding> {
     let Some((index_id, src, index)) = ws.index() else { return out };
-    let entry_lines: FxHashSet<usize> = scope.entries.iter().map(|&i| ws.bindings().entries[i as usize].line).collect();
+    let entry_lines: FxHashSet<usize> = scope.entries.iter().map(|&id| ws.bindings().entry(id).line).collect();
     // The base findings of the index come in offset order: their lines are
     // found by walking forward, not by a search over every line each.
     let base_lines = &sp.base_lines;

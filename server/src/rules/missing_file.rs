@@ -2,7 +2,7 @@
 
 use super::{q, Ctx, Finding, Rule, Severity};
 use crate::edit::{Applicability, Fix, TextEdit};
-use crate::model::bind::section_path;
+
 use crate::text::TextRange;
 
 pub(crate) const DOC: &str = "An index section (`## path`) names a decision file that does not \
@@ -15,7 +15,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     };
     let text = src.text.as_str();
     for sec in &index.sections {
-        let path = section_path(&sec.name_text);
+        let path = sec.path();
         if ctx.ws.file_id(path).and_then(|f| ctx.ws.file(f)).is_some_and(|f| f.decision().is_some()) {
             continue;
         }

@@ -30,7 +30,7 @@ mod unknown_operator;
 mod unordered_section;
 
 use crate::edit::Fix;
-use crate::model::{Bindings, Depends, FileId, Level, SourceFile, Workspace};
+use crate::model::{Bindings, Depends, EntryId, FileId, Level, SourceFile, Workspace};
 use crate::syntax::index::IndexFile;
 use crate::text::TextRange;
 
@@ -241,7 +241,7 @@ pub(crate) struct Ctx<'a> {
     pub index: Option<(FileId, &'a SourceFile, &'a IndexFile)>,
     /// When set, rules report only what this part of the workspace owns (an incremental re-check).
     pub scope: Option<&'a incremental::Scope>,
-    kept_copies: std::sync::OnceLock<Vec<u32>>,
+    kept_copies: std::sync::OnceLock<Vec<EntryId>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -255,11 +255,11 @@ impl<'a> Ctx<'a> {
     }
 
     /// The entries this check covers, in index order: all, or the scope's.
-    pub fn entries(&self) -> Box<dyn Iterator<Item = (usize, &'a crate::model::bind::EntryInfo)> + '_> {
+    pub fn entries(&self) -> Box<dyn Iterator<Item = (EntryId, &'a crate::model::bind::EntryInfo)> + '_> {
         let b = self.b();
         match self.scope {
-            None => Box::new(b.entries.iter().enumerate()),
-            Some(s) => Box::new(s.entries.iter().map(move |&i| (i as usize, &b.entries[i as usize]))),
+            None => Box::new(b.entries.iter().enumerate().map(|(i, e)| (EntryId(i as u32), e))),
+            Some(s) => Box::new(s.entries.iter().map(move |&id| (id, b.entry(id)))),
         }
     }
 
@@ -277,23 +277,23 @@ impl<'a> Ctx<'a> {
         self.scope.is_none_or(|sc| sc.files.contains(&f))
     }
 
-    /// The copy kept among the entries with entry `i`'s operator and trigger
-    /// (see [`crate::model::bind::Bindings::kept_with`]), when `i` is not it.
-    pub fn kept_copy(&self, i: usize) -> Option<usize> {
-        let e = &self.b().entries[i];
+    /// The copy kept among the entries with entry `id`'s operator and trigger
+    /// (see [`crate::model::bind::Bindings::kept_with`]), when `id` is not it.
+    pub fn kept_copy(&self, id: EntryId) -> Option<EntryId> {
+        let e = self.b().entry(id);
         if e.trigger.is_empty() {
             return None;
         }
         let kept = match self.scope {
-            None => self.kept_copies.get_or_init(|| duplicate_entry::kept_copies(self))[i] as usize,
-            Some(_) => self.b().kept_with(e.op, &e.trigger).map_or(i, |f| f.0 as usize),
+            None => self.kept_copies.get_or_init(|| duplicate_entry::kept_copies(self))[id.0 as usize],
+            Some(_) => self.b().kept_with(e.op, &e.trigger).unwrap_or(id),
         };
-        (kept != i).then_some(kept)
+        (kept != id).then_some(kept)
     }
 
-    /// Whether entry `i` repeats another that is kept (`duplicate-entry`).
-    pub fn is_duplicate(&self, i: usize) -> bool {
-        self.kept_copy(i).is_some()
+    /// Whether entry `id` repeats another that is kept (`duplicate-entry`).
+    pub fn is_duplicate(&self, id: EntryId) -> bool {
+        self.kept_copy(id).is_some()
     }
 
     /// The configured value of a rule option the registry declares (its default when unset).
@@ -374,7 +374,7 @@ pub fn check(ws: &Workspace) -> Vec<Finding> {
     let ctx = Ctx::new(ws, None);
     let mut out = Vec::new();
     let entries = ctx.index.map_or(0, |(_, _, i)| i.entries.len());
-    let parallel = entries >= PARALLEL_ENTRIES && ws.threads() > 1;
+    let parallel = crate::model::Work::Check.split(ws, entries);
     let decision_only = if parallel {
         let ((), (decision_only, other_lane)) = crate::model::join(
             || {
@@ -401,9 +401,6 @@ pub fn check(ws: &Workspace) -> Vec<Finding> {
     finish(ws, &mut out);
     out
 }
-
-/// Below this many entries a full check runs on one thread (spawning costs more than it saves).
-const PARALLEL_ENTRIES: usize = 2_000;
 
 /// The findings of the decision-only checks: kept across index edits.
 fn decision_findings(ctx: &Ctx) -> std::sync::Arc<DecisionFindings> {

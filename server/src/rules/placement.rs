@@ -6,7 +6,6 @@
 //! before the first one after it, else after the section's last non-blank line.
 
 use crate::edit::TextEdit;
-use crate::model::bind::section_path;
 use crate::model::{HeadingId, Workspace};
 use crate::syntax::index::IndexFile;
 
@@ -101,7 +100,7 @@ fn after_line(index: &IndexFile, l: usize, line: &str, nl: &str) -> TextEdit {
 }
 
 fn new_section(index: &IndexFile, text: &str, path: &str, line: &str, nl: &str) -> TextEdit {
-    let next = index.sections.iter().find(|s| section_path(&s.name_text) > path);
+    let next = index.sections.iter().find(|s| s.path() > path);
     match next {
         Some(s) => TextEdit::insert(index.full(s.heading_line).start, format!("## {path}{nl}{nl}{line}{nl}{nl}")),
         None => {

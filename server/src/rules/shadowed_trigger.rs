@@ -1,7 +1,6 @@
 //! `shadowed-trigger`: typing an entry's trigger (or an extra) to the resolver returns another entry.
 
 use super::{q, Ctx, Finding, Rule};
-use crate::model::EntryId;
 
 pub(crate) const DOC: &str = "Typing `/when TRIGGER` (or one of the entry's extras) to the resolver \
 returns a different entry, so this one cannot be reached by its own words (for example an extra \
@@ -29,7 +28,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             let Some((winner_id, _)) = ctx.b().exact_match(Some(e.op), key) else {
                 continue;
             };
-            if winner_id == EntryId(i as u32) {
+            if winner_id == i {
                 continue;
             }
             let winner = ctx.b().entry(winner_id);

@@ -23,8 +23,6 @@ pub const W_TRIGGER: f64 = 3.0;
 pub const W_BODY: f64 = 1.0;
 /// Bytes of a section body indexed.
 pub const BODY_BYTES: usize = 2000;
-/// Entries from which the index is built on two threads.
-pub const PARALLEL_ENTRIES: usize = 256;
 
 const STOP: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "do", "for", "from", "has", "have", "how", "i", "in", "is", "it",
@@ -87,11 +85,11 @@ impl Bm25 {
     /// (orphan) entry is left out: the heading it resembles is a guess, and
     /// ranking it costs a resemblance search per orphan; the exact and
     /// letters-in-order tiers still find it by its trigger. From
-    /// [`PARALLEL_ENTRIES`] entries on, the two halves are tokenized on two
+    /// [`crate::model::Work::Bm25`]'s threshold on, the two halves are tokenized on two
     /// threads and merged (the same index, document order kept).
     pub fn build(ws: &Workspace) -> Self {
         let n = ws.bindings().entries.len();
-        let mut idx = if n >= PARALLEL_ENTRIES && ws.threads() > 1 {
+        let mut idx = if crate::model::Work::Bm25.split(ws, n) {
             let (mut a, b) = crate::model::join(|| Self::part(ws, 0..n / 2), || Self::part(ws, n / 2..n));
             a.append(b);
             a

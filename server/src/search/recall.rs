@@ -324,7 +324,7 @@ mod tests {
             ws
         };
         let (one, two) = (build(1), build(2));
-        assert!(one.bindings().entries.len() >= super::super::bm25::PARALLEL_ENTRIES);
+        assert!(one.bindings().entries.len() >= crate::model::Work::Bm25.threshold());
         for text in ["writing mock tests for the parser", "review gates merge session cache index", "when encode paths"]
         {
             let a: Vec<(EntryId, f64)> = recall(&one, text, 10).iter().map(|r| (r.entry, r.confidence)).collect();
