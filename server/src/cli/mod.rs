@@ -43,7 +43,7 @@ Exit codes: 0 ok, 1 errors found (or a query failed), 2 usage error.
 ";
 
 /// Dispatches `args` (without the program name). Returns the exit code, or
-/// None when the language server should run instead.
+/// None for a front end main.rs runs instead (`serve`/`lsp`, `mcp`, `hook`).
 pub fn run(args: &[String]) -> Option<i32> {
     let (cmd, rest) = match args.split_first() {
         None => return None,
@@ -62,7 +62,8 @@ pub fn run(args: &[String]) -> Option<i32> {
         }
     }
     Some(match cmd {
-        "serve" | "lsp" => return None,
+        // The other front ends: main.rs runs them (they use this module's helpers).
+        "serve" | "lsp" | "mcp" | "hook" => return None,
         "check" => check::run(rest),
         "fix" => fix::run(rest),
         "resolve" | "when" => resolve::run(rest),
@@ -71,8 +72,6 @@ pub fn run(args: &[String]) -> Option<i32> {
         "search" => search::run(rest),
         "recall-stats" => recall_stats::run(rest),
         "remember" => remember::run(rest),
-        "mcp" => crate::mcp::run(rest),
-        "hook" => crate::hook::run(rest),
         "init" => init::run(rest),
         "-h" | "--help" | "help" => {
             print!("{USAGE}");

@@ -2,8 +2,12 @@
 
 use tower_lsp_server::ls_types::*;
 
-use super::server::{FIX_ALL_COMMAND, FIX_ALL_KIND};
 use crate::ide::tokens;
+
+/// The command the editor extensions call for "Fix All".
+pub const FIX_ALL_COMMAND: &str = "memory-index.fixAll";
+/// Our fix-all code action kind.
+pub const FIX_ALL_KIND: &str = "source.fixAll.memory-index";
 
 /// What the client said it can do.
 #[derive(Clone, Debug, Default)]

@@ -1,5 +1,6 @@
 //! The language server over stdio: protocol types and IO live only in this module.
 
+mod backend;
 mod capabilities;
 mod convert;
 pub mod framing;
@@ -13,8 +14,8 @@ mod watch;
 
 use tower_lsp_server::{LspService, Server};
 
+pub use capabilities::{FIX_ALL_COMMAND, FIX_ALL_KIND};
 pub use remember::REMEMBER_COMMAND;
-pub use server::{FIX_ALL_COMMAND, FIX_ALL_KIND};
 
 /// Runs the server on stdin/stdout until `exit` or end of input; returns the
 /// exit code: 1 for `exit` without `shutdown` (as the protocol asks), else 0.
@@ -48,7 +49,7 @@ pub fn run(log_level: Option<&str>) -> i32 {
             let _ = eof_tx.send(());
         });
         let writer = tokio::spawn(transport::merge_output(from_server, err_rx, tokio::io::stdout()));
-        let (service, socket) = LspService::new(server::Backend::new);
+        let (service, socket) = LspService::new(backend::Backend::new);
         // End of input means the client is gone: a handler still waiting on a
         // request to the client must not keep the process alive for ever.
         let client_gone = async {

@@ -22,15 +22,12 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::Notify;
-use tower_lsp_server::ls_types::{Diagnostic, Uri};
+use tower_lsp_server::ls_types::Uri;
 use tower_lsp_server::Client;
 
 use super::capabilities::ClientCaps;
-use super::server::lock;
-use super::state::State;
-
-/// Diagnostics of one file, with the open document's version.
-pub type Batch = (Uri, Vec<Diagnostic>, Option<i32>);
+use super::state::lock;
+use super::state::{Batch, State};
 
 /// Runs until the runtime stops: waits to be woken, then publishes what changed.
 pub async fn run(client: Client, state: Arc<Mutex<State>>, caps: Arc<Mutex<ClientCaps>>, wake: Arc<Notify>) {

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::{Diagnostic, Position, TextDocumentContentChangeEvent, Uri};
@@ -25,6 +25,14 @@ use crate::text::{Encoding, TextRange};
 
 /// Most diagnostics sent for one file (see [`State::changed_diagnostics`]).
 pub const MAX_DIAGNOSTICS_PER_FILE: usize = 1_000;
+
+/// Diagnostics of one file, with the open document's version.
+pub type Batch = (Uri, Vec<Diagnostic>, Option<i32>);
+
+/// Locks, recovering from a panic in an earlier holder.
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// An open document.
 #[derive(Debug)]
@@ -177,6 +185,28 @@ impl State {
             .extend(root.published.keys().filter_map(|rel| Some((convert::uri_of(&root.path, rel)?, Vec::new()))));
     }
 
+    /// Re-reads changed files of the roots from disk and marks their roots dirty.
+    pub fn disk_changes(&mut self, paths: &[PathBuf]) {
+        let mut touched = Vec::new();
+        for p in paths {
+            let Some((i, rel)) = self.locate(p) else { continue };
+            if rel == self.roots[i].ws.config_path() {
+                let root = self.roots[i].path.clone();
+                if let Err(e) = self.load_root(root) {
+                    tracing::warn!("reloading root after a config change failed: {e}");
+                }
+            } else {
+                self.refresh_from_disk(i, &rel);
+            }
+            if !touched.contains(&i) {
+                touched.push(i);
+            }
+        }
+        for i in touched {
+            self.mark_dirty(i);
+        }
+    }
+
     /// Marks root `i` as changed: its diagnostics are recomputed by the publisher.
     pub fn mark_dirty(&mut self, i: usize) {
         if let Some(r) = self.roots.get_mut(i) {
@@ -186,7 +216,7 @@ impl State {
 
     /// What to publish now: cleared roots, then the changed diagnostics of every
     /// dirty root, each with its open document's version.
-    pub fn take_changed(&mut self) -> Vec<super::publish::Batch> {
+    pub fn take_changed(&mut self) -> Vec<Batch> {
         let mut out: Vec<(Uri, Vec<Diagnostic>)> = std::mem::take(&mut self.pending);
         for i in 0..self.roots.len() {
             if std::mem::take(&mut self.roots[i].dirty) {

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use notify::{RecursiveMode, Watcher};
 use tokio::sync::Notify;
 
-use super::server::{disk_changes, lock};
+use super::state::lock;
 use super::state::State;
 
 /// Watches every root's index folder, decisions folder and the root itself
@@ -50,7 +50,7 @@ pub fn start(state: Arc<Mutex<State>>, wake: Arc<Notify>) {
             paths.sort();
             paths.dedup();
             tracing::debug!("changed on disk: {paths:?}");
-            disk_changes(&mut lock(&state), &paths);
+            lock(&state).disk_changes(&paths);
             wake.notify_one();
         }
     });

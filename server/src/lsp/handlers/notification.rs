@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use ropey::Rope;
 use tower_lsp_server::ls_types::*;
 
+use crate::lsp::backend::*;
 use crate::lsp::convert;
-use crate::lsp::server::*;
 use crate::lsp::state::apply_change;
 use crate::model::FileText;
 use crate::text::TextRange;
@@ -91,7 +91,7 @@ pub(in crate::lsp) async fn did_change_watched_files(b: &Backend, params: DidCha
     {
         let mut st = lock(&b.state);
         let paths: Vec<PathBuf> = params.changes.iter().filter_map(|c| convert::path_of(&c.uri)).collect();
-        let _ = guarded("watch", || disk_changes(&mut st, &paths));
+        let _ = guarded("watch", || st.disk_changes(&paths));
     }
     b.wake.notify_one();
 }

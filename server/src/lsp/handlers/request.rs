@@ -5,9 +5,10 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 
 use crate::edit::Applicability;
-use crate::ide::{completion, file_rename, hints, hover, navigate, quick_fix, rename, symbols};
+use crate::ide::{completion, file_rename, hints, hover, navigate, quick_fix, rename, symbols, tokens};
+use crate::lsp::backend::*;
+use crate::lsp::capabilities::{FIX_ALL_COMMAND, FIX_ALL_KIND};
 use crate::lsp::convert;
-use crate::lsp::server::*;
 use crate::rules;
 
 pub(in crate::lsp) async fn diagnostic(
@@ -451,4 +452,35 @@ pub(in crate::lsp) async fn execute_command(b: &Backend, params: ExecuteCommandP
         let _ = b.client.apply_edit(edit).await;
     }
     Ok(None)
+}
+
+/// Semantic tokens of a document (optionally only those in `range`), delta-encoded.
+fn semantic_tokens(st: &Snapshot, uri: &Uri, range: Option<Range>) -> Result<Option<SemanticTokens>> {
+    let Some((root, file)) = doc_in_root(st, uri) else { return Ok(None) };
+    guarded("semanticTokens", || {
+        let f = root.ws.file(file)?;
+        let findings = rules::findings(&root.ws);
+        let want = range.map(|r| convert::text_range(f, r, st.enc));
+        let mut data = Vec::new();
+        let (mut prev_line, mut prev_col) = (0u32, 0u32);
+        for (r, kind, mods) in tokens::tokens(&root.ws, file, &findings) {
+            if want.is_some_and(|w| r.end < w.start || r.start > w.end) {
+                continue;
+            }
+            let (a, b) = (convert::position(f, r.start, st.enc), convert::position(f, r.end, st.enc));
+            if a.line != b.line || b.character <= a.character {
+                continue;
+            }
+            let delta_start = if a.line == prev_line { a.character - prev_col } else { a.character };
+            data.push(SemanticToken {
+                delta_line: a.line - prev_line,
+                delta_start,
+                length: b.character - a.character,
+                token_type: kind.index(),
+                token_modifiers_bitset: mods,
+            });
+            (prev_line, prev_col) = (a.line, a.character);
+        }
+        Some(SemanticTokens { result_id: None, data })
+    })
 }

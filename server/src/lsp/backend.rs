@@ -1,0 +1,215 @@
+//! The server object the handlers share: the client, the state behind its lock, and the helpers every handler uses.
+//!
+//! `server.rs` wires the protocol's methods to `handlers/` (convert →
+//! engine → convert); capabilities are negotiated in `capabilities.rs`.
+//! Ordering: tower-lsp-server runs up to four messages concurrently, so every
+//! notification that changes state does its whole mutation synchronously,
+//! before its first `.await` (verified to keep order in
+//! ../shared/design/toolchain-notes.md §1), then marks its root dirty and
+//! wakes the publisher (`publish.rs`), the one place that checks and sends
+//! diagnostics. Stale `didChange` versions are ignored. Engine calls run under `catch_unwind`: a
+//! panic becomes an error response (or a log line for a notification), and a
+//! poisoned lock is recovered, so the server never dies from one bad request.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::Notify;
+
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::Client;
+
+use super::capabilities::ClientCaps;
+use super::convert;
+pub(super) use super::state::{lock, RootView, Snapshot, State};
+use crate::edit::FileEdit;
+use crate::ide::fix_all;
+use crate::model::config::ConfigPatch;
+use crate::text::TextRange;
+
+/// The server: the client handle and the shared state.
+#[derive(Debug)]
+pub struct Backend {
+    pub client: Client,
+    pub state: Arc<Mutex<State>>,
+    pub caps: Arc<Mutex<ClientCaps>>,
+    pub(super) pending_roots: Mutex<Vec<PathBuf>>,
+    /// Wakes the publisher (started on `initialize`).
+    pub(super) wake: Arc<Notify>,
+    pub(super) publisher: std::sync::Once,
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Self {
+        Self {
+            client,
+            state: Arc::default(),
+            caps: Arc::default(),
+            pending_roots: Mutex::default(),
+            wake: Arc::default(),
+            publisher: std::sync::Once::new(),
+        }
+    }
+}
+
+/// Runs engine work; a panic becomes an internal error.
+pub(super) fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|_| {
+        tracing::error!("internal error in {what}");
+        Error {
+            code: tower_lsp_server::jsonrpc::ErrorCode::InternalError,
+            message: format!("internal error in {what}").into(),
+            data: None,
+        }
+    })
+}
+
+/// Runs a long request's engine work on the blocking pool, on a snapshot
+/// of the state (edits go on meanwhile). The handler waits without holding a runtime thread, so a
+/// `$/cancelRequest` for it is answered `RequestCancelled` at once:
+/// tower-lsp-server drops the waiting handler. The work itself runs to its end
+/// and its result is discarded (the engine has no preemption points; what it
+/// computed stays cached for the next request). Used by fix-all, workspace
+/// diagnostics and workspace symbols, the requests that can take long on a
+/// large workspace.
+pub(super) async fn off_thread<T: Send + 'static>(
+    snapshot: Snapshot,
+    what: &'static str,
+    f: impl FnOnce(&Snapshot) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    match tokio::task::spawn_blocking(move || guarded(what, || f(&snapshot))).await {
+        Ok(result) => result?,
+        // Panics are caught inside; this is the runtime shutting down.
+        Err(_) => Err(Error::internal_error()),
+    }
+}
+
+/// The root holding a document and its file id.
+pub(super) fn doc_in_root<'a>(st: &'a Snapshot, uri: &Uri) -> Option<(&'a RootView, crate::model::FileId)> {
+    let (i, rel) = st.locate_uri(uri)?;
+    let root = &st.roots[i];
+    Some((root, root.ws.file_id(&rel)?))
+}
+
+/// The root, file and byte offset of a client position.
+pub(super) fn at_position(st: &Snapshot, uri: &Uri, pos: Position) -> Option<(usize, crate::model::FileId, usize)> {
+    let (i, rel) = st.locate_uri(uri)?;
+    let ws = &st.roots[i].ws;
+    let file = ws.file_id(&rel)?;
+    Some((i, file, convert::offset(ws.file(file)?, pos, st.enc)))
+}
+
+pub(super) fn client_patch(v: &Value) -> std::result::Result<ConfigPatch, String> {
+    let v = v.get("memoryIndex").unwrap_or(v);
+    serde_json::from_value::<ConfigPatch>(v.clone()).map_err(|e| format!("memory-index settings ignored: {e}"))
+}
+
+impl Backend {
+    /// What a request reads: the state as it is now, read without the lock.
+    pub(super) fn snapshot(&self) -> Snapshot {
+        lock(&self.state).snapshot()
+    }
+
+    pub(super) fn caps(&self) -> ClientCaps {
+        lock(&self.caps).clone()
+    }
+
+    /// Asks the client for `memoryIndex` settings (when it supports it).
+    pub(super) async fn pull_config(&self) {
+        if !self.caps().configuration {
+            return;
+        }
+        let item = ConfigurationItem { scope_uri: None, section: Some("memoryIndex".into()) };
+        if let Ok(values) = self.client.configuration(vec![item]).await {
+            if let Some(v) = values.into_iter().next().filter(|v| !v.is_null()) {
+                match client_patch(&v) {
+                    Ok(p) => lock(&self.state).client_config = Some(p),
+                    Err(e) => self.client.show_message(MessageType::WARNING, e).await,
+                }
+            }
+        }
+    }
+
+    /// (Re)loads every root and publishes everything that changed.
+    pub(super) async fn reload_all(&self, extra: Vec<PathBuf>) {
+        let caps = self.caps();
+        let token = NumberOrString::String("memory-index/load".into());
+        let progress = if caps.progress && self.client.create_work_done_progress(token.clone()).await.is_ok() {
+            Some(self.client.progress(token, "Memory index").with_message("Loading workspace").begin().await)
+        } else {
+            None
+        };
+        let errors = {
+            let mut st = lock(&self.state);
+            let mut roots: Vec<PathBuf> = st.roots.iter().map(|r| r.path.clone()).collect();
+            for p in extra {
+                if !roots.contains(&p) {
+                    roots.push(p);
+                }
+            }
+            let mut errors = Vec::new();
+            for r in roots {
+                match guarded("load", || st.load_root(r.clone())) {
+                    Ok(Ok(_)) => {}
+                    Ok(Err(e)) => errors.push(e),
+                    Err(e) => errors.push(e.message.to_string()),
+                }
+            }
+            errors
+        };
+        self.wake.notify_one();
+        for e in errors {
+            self.client.show_message(MessageType::ERROR, format!("memory-index: {e}")).await;
+        }
+        if let Some(p) = progress {
+            p.finish().await;
+        }
+    }
+
+    /// Re-reads files the client says were created, renamed or deleted.
+    pub(super) async fn files_changed(&self, paths: Vec<PathBuf>) {
+        {
+            let mut st = lock(&self.state);
+            let _ = guarded("fileOperations", || st.disk_changes(&paths));
+        }
+        self.wake.notify_one();
+    }
+
+    /// The root and path of `uri`, finding a root for a lone file when there is none.
+    pub(super) fn locate_or_adopt(st: &mut State, uri: &Uri) -> Option<(usize, String)> {
+        if let Some(found) = st.locate_uri(uri) {
+            return Some(found);
+        }
+        if !st.roots.is_empty() {
+            return None;
+        }
+        let root = crate::load::find_root(convert::path_of(uri)?.parent()?)?;
+        st.load_root(root).ok()?;
+        st.locate_uri(uri)
+    }
+
+    pub(super) fn fix_all_edit(st: &Snapshot, i: usize) -> Option<WorkspaceEdit> {
+        let root = &st.roots[i];
+        let mut ws = (*root.ws).clone();
+        let result = fix_all::fix_all(&mut ws);
+        if result.changed.is_empty() {
+            return None;
+        }
+        // Whole-file replacements of the original texts: identical to `fix`.
+        let changes: Vec<FileEdit> = result
+            .changed
+            .iter()
+            .filter_map(|(path, text)| {
+                let old = root.ws.file(root.ws.file_id(path)?)?;
+                Some(FileEdit {
+                    path: path.clone(),
+                    edits: vec![crate::edit::TextEdit::replace(TextRange::new(0, old.text.len()), text.clone())],
+                })
+            })
+            .collect();
+        Some(convert::workspace_edit(&root.ws, &root.path, &changes, st.enc))
+    }
+}
