@@ -1,12 +1,14 @@
 //! memory-index-lsp: keeps an agent memory index and its decision files in sync.
 //!
 //! Layers, each depending only on those before it:
-//! `text` (offsets, lines, encodings) → `syntax` (lossless parsers) → `model`
-//! (workspace, config, binding) → `search` (fuzzy and trigger matching) →
-//! `rules` (one rule per file, fixes as data) → `ide` (features) →
-//! `cli` / `lsp` / `hook` (IO and protocol; `hook` is Claude Code's agent
-//! hook). `edit` (text edits, fixes) is used from `rules` on. Only `load`,
-//! `cli`, `lsp` and `hook` touch the file system.
+//! `text` (offsets, lines, encodings, token counts) → `edit` (text edits,
+//! fixes as data) and `syntax` (lossless parsers) → `model` (workspace,
+//! config, binding, caches) → `search` (fuzzy and trigger matching, recall) →
+//! `rules` (one rule per file and a registry line) → `ide` (features) and
+//! `load` (reading a root) → the front ends `cli`, `lsp`, `mcp`, `hook` (IO
+//! and protocols; they may use each other, never in a cycle). Only `load`,
+//! `cli`, `lsp` and `hook` touch the file system. `tests/it/tidy.rs`
+//! enforces the order and that no modules form an import cycle.
 //!
 //! Incremental by layer: a workspace re-parses only the file that changed,
 //! keeps what it derived from files that did not (`model::Depends`), and

@@ -6,7 +6,7 @@ use memory_index_lsp::rules::{Fixes, Rule, Severity};
 
 fn render() -> String {
     let mut s = String::from(
-        "# Rules\n\nGenerated from the rules' own documentation by `server/tests/it/docs.rs`\n(run `UPDATE_DOCS=1 cargo test --test it docs::` after changing a rule).\nEvery code can be set to `error`, `warning`, `info` or `off` under `[rules]`\nin `memory-index.toml`.\n\n| code | default | fix-all |\n| --- | --- | --- |\n",
+        "# Rules\n\nGenerated from the rules' own documentation by `server/tests/it/docs.rs`\n(run `UPDATE_DOCS=1 cargo test --test it docs::` after changing a rule).\nEvery code can be set to `error`, `warning`, `info` or `off` under `[rules]`\nin `memory-index.toml`.\nOptions are keys of `memory-index.toml` (or of the editor's `memoryIndex`\nsettings) that a rule reads, with their defaults.\n\n| code | default | fix-all | options |\n| --- | --- | --- | --- |\n",
     );
     for r in Rule::ALL {
         let sev = match r.default_severity() {
@@ -15,7 +15,8 @@ fn render() -> String {
             Severity::Info => "info",
         };
         let fix = if r.fixes() == Fixes::Safe { "yes" } else { "no" };
-        s.push_str(&format!("| [`{0}`](#{0}) | {sev} | {fix} |\n", r.code()));
+        let options: Vec<String> = r.options().iter().map(|(k, v)| format!("`{k} = {v}`")).collect();
+        s.push_str(&format!("| [`{0}`](#{0}) | {sev} | {fix} | {1} |\n", r.code(), options.join(", ")));
     }
     for r in Rule::ALL {
         s.push_str(&format!("\n## {}\n\n{}\n", r.code(), r.doc()));
