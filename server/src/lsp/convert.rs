@@ -61,7 +61,7 @@ pub fn diagnostic(ws: &Workspace, root: &Path, f: &Finding, enc: Encoding) -> Op
             let rf = ws.file(r.file)?;
             Some(DiagnosticRelatedInformation {
                 location: Location { uri: uri_of(root, &rf.path)?, range: range(rf, r.range, enc) },
-                message: r.message.clone(),
+                message: r.message.to_string(),
             })
         })
         .collect();

@@ -80,8 +80,6 @@ pub struct RootView {
     pub path: PathBuf,
     pub canon: PathBuf,
     pub ws: Arc<Workspace>,
-    /// Changed since its diagnostics were last computed.
-    pub dirty: bool,
 }
 
 impl Snapshot {
@@ -139,7 +137,7 @@ impl State {
             roots: self
                 .roots
                 .iter()
-                .map(|r| RootView { path: r.path.clone(), canon: r.canon.clone(), ws: r.ws.clone(), dirty: r.dirty })
+                .map(|r| RootView { path: r.path.clone(), canon: r.canon.clone(), ws: r.ws.clone() })
                 .collect(),
             versions: self.docs.iter().map(|(u, d)| (u.clone(), d.version)).collect(),
         }

@@ -15,12 +15,9 @@ pub(in crate::lsp) async fn diagnostic(
     b: &Backend,
     params: DocumentDiagnosticParams,
 ) -> Result<DocumentDiagnosticReportResult> {
-    // The check (the long part) runs on a snapshot; what it finds is cached
-    // in the workspace the state shares, so the bookkeeping under the lock is short.
-    let snap = b.snapshot();
-    if let Some((i, _)) = snap.locate_uri(&params.text_document.uri) {
-        guarded("diagnostic", || rules::findings(&snap.roots[i].ws))?;
-    }
+    // Under the lock, as the publisher checks (see publish.rs): a pull
+    // follows each edit, and a snapshot held meanwhile would make the next
+    // edit copy the workspace.
     let items = {
         let mut st = lock(&b.state);
         match st.locate_uri(&params.text_document.uri) {
