@@ -6,7 +6,7 @@ use crate::rules::{Finding, Rule};
 
 /// Every fix offered for `f`, safe ones first as the rule listed them.
 pub fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
-    let mut out = f.fixes.clone();
+    let mut out = crate::rules::fixes(ws, f).into_owned();
     if f.rule == Rule::UnindexedHeading {
         out.extend(compressed_entry_fix(ws, f));
     }

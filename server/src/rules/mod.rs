@@ -13,6 +13,7 @@ mod empty_extra;
 mod empty_trigger;
 mod file_problems;
 mod file_too_long;
+mod finding;
 mod heading_prefix;
 mod incremental;
 mod index_token_budget;
@@ -29,28 +30,12 @@ mod unindexed_heading;
 mod unknown_operator;
 mod unordered_section;
 
+pub(crate) use finding::q;
+pub use finding::{fixes, Finding, Related, Severity, MESSAGE_CHARS, QUOTE_CHARS};
+
 use crate::edit::Fix;
 use crate::model::{Bindings, Depends, EntryId, FileId, Level, SourceFile, Workspace};
 use crate::syntax::index::IndexFile;
-use crate::text::TextRange;
-
-/// How bad a finding is. `check` fails on any `Error`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Error,
-    Warning,
-    Info,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        }
-    }
-}
 
 /// Which part of a check runs a rule: lanes are what a full check runs on
 /// separate threads, and what an index edit re-runs (see [`check`]).
@@ -185,54 +170,6 @@ pub fn known() -> crate::model::config::Known<'static> {
     let (rules, options) =
         KNOWN.get_or_init(|| (codes(), Rule::ALL.iter().flat_map(|r| r.options().iter().copied()).collect()));
     crate::model::config::Known { rules, options }
-}
-
-/// Another location that explains a finding (the other side of a pair).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Related {
-    pub file: FileId,
-    pub range: TextRange,
-    pub message: String,
-}
-
-/// One problem found by one rule.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
-    pub rule: Rule,
-    pub severity: Severity,
-    pub file: FileId,
-    pub range: TextRange,
-    pub message: String,
-    pub related: Vec<Related>,
-    /// Fixes, best first. At most one is safe.
-    pub fixes: Vec<Fix>,
-}
-
-impl Finding {
-    pub fn new(rule: Rule, file: FileId, range: TextRange, message: impl Into<String>) -> Self {
-        Self {
-            rule,
-            severity: rule.default_severity(),
-            file,
-            range,
-            message: crate::text::elide_owned(message.into(), MESSAGE_CHARS),
-            related: vec![],
-            fixes: vec![],
-        }
-    }
-    pub fn related(mut self, file: FileId, range: TextRange, message: impl Into<String>) -> Self {
-        let message = crate::text::elide_owned(message.into(), MESSAGE_CHARS);
-        self.related.push(Related { file, range, message });
-        self
-    }
-    pub fn fix(mut self, fix: Fix) -> Self {
-        self.fixes.push(fix);
-        self
-    }
-    /// The safe fix, if any: what `fix` and fix-all apply.
-    pub fn safe_fix(&self) -> Option<&Fix> {
-        self.fixes.iter().find(|f| f.is_safe())
-    }
 }
 
 /// What every rule reads.
@@ -460,18 +397,6 @@ fn order(ws: &Workspace, a: &Finding, b: &Finding) -> std::cmp::Ordering {
     let by_file = if a.file == b.file { std::cmp::Ordering::Equal } else { path(a.file).cmp(path(b.file)) };
     by_file.then_with(|| rest(a).cmp(&rest(b))).then_with(|| a.message.cmp(&b.message))
 }
-
-/// Quotes `s` for a message: `` `s` ``.
-/// User text quoted in a message, elided past [`QUOTE_CHARS`] characters.
-pub(crate) fn q(s: &str) -> String {
-    format!("`{}`", crate::text::elide(s, QUOTE_CHARS))
-}
-
-/// Most characters of user text a message quotes at once.
-pub const QUOTE_CHARS: usize = 80;
-/// Most characters of a whole message or fix title (a safety net over every
-/// piece of user text a message may carry).
-pub const MESSAGE_CHARS: usize = 400;
 
 #[cfg(test)]
 mod tests;

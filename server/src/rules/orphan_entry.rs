@@ -3,7 +3,7 @@
 use super::incremental::suggest::Suggester;
 use super::{q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
-use crate::model::FileProblem;
+use crate::model::{FileProblem, Workspace};
 use crate::rules::placement::trigger_from_title;
 use crate::search::similar;
 use crate::syntax::index::Op;
@@ -49,34 +49,58 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             msg.push_str(&format!("; did you mean {}?", names.join(", ")));
         }
         f.message = msg;
+        // The fixes are built when asked for (`rules::fixes`), from these.
         for (h, _) in &best {
-            let Some(heading) = ctx.ws.heading(*h) else {
-                continue;
-            };
-            f = f.related(h.file, heading.range, "unindexed heading this entry resembles");
-            if let Some((op, trigger)) = trigger_from_title(&heading.title) {
-                let mut edits = vec![TextEdit::replace(entry.trigger, trigger.clone())];
-                if op != e.op {
-                    edits.push(TextEdit::replace(entry.op_range, op.token()));
-                }
-                f = f.fix(Fix::new(
-                    format!("Change trigger to {}", q(&format!("{} {trigger}", op.token()))),
-                    Applicability::Suggestion,
-                    &src.path,
-                    edits,
-                ));
+            if let Some(heading) = ctx.ws.heading(*h) {
+                f = f.related(h.file, heading.range, RESEMBLES);
             }
-            let new_title = title_like(&heading.title, e.op, entry.trigger.slice(&src.text));
-            let path = ctx.path(h.file).to_string();
-            f = f.fix(Fix::new(
-                format!("Rename heading {} to {}", q(&heading.title), q(&new_title)),
-                Applicability::Suggestion,
-                &path,
-                vec![TextEdit::replace(heading.title_range, new_title.clone())],
-            ));
         }
         out.push(f);
     }
+}
+
+/// What an orphan's related locations say: the unindexed headings it resembles, best first.
+const RESEMBLES: &str = "unindexed heading this entry resembles";
+
+/// An orphan finding's fixes (see [`super::fixes`]): for each heading it
+/// resembles, change the trigger to match the heading, or rename the heading
+/// to match the trigger. Built from the finding (the trigger's range, the
+/// headings' ranges) and the workspace it was found in; none when either
+/// has changed since.
+pub(crate) fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
+    let mut out = Vec::new();
+    let Some((_, src, index)) = ws.index() else { return out };
+    let Some(entry) = index.entry(src.line_index.line_of(f.range.start)).filter(|e| e.trigger == f.range) else {
+        return out;
+    };
+    let typed = entry.trigger.slice(&src.text);
+    for r in f.related.iter().filter(|r| r.message == RESEMBLES) {
+        let Some(heading) = ws.file(r.file).and_then(|d| d.decision()?.headings.iter().find(|h| h.range == r.range))
+        else {
+            continue;
+        };
+        if let Some((op, trigger)) = trigger_from_title(&heading.title) {
+            let mut edits = vec![TextEdit::replace(entry.trigger, trigger.clone())];
+            if op != entry.op {
+                edits.push(TextEdit::replace(entry.op_range, op.token()));
+            }
+            out.push(Fix::new(
+                format!("Change trigger to {}", q(&format!("{} {trigger}", op.token()))),
+                Applicability::Suggestion,
+                &src.path,
+                edits,
+            ));
+        }
+        let new_title = title_like(&heading.title, entry.op, typed);
+        let path = ws.file(r.file).map_or("", |d| d.path.as_str());
+        out.push(Fix::new(
+            format!("Rename heading {} to {}", q(&heading.title), q(&new_title)),
+            Applicability::Suggestion,
+            path,
+            vec![TextEdit::replace(heading.title_range, new_title.clone())],
+        ));
+    }
+    out
 }
 
 /// The title an entry asks for, in the case style of `existing`: Title Case

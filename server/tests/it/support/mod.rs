@@ -122,7 +122,7 @@ pub fn apply_fix(ws: &Workspace, code: &str, title_prefix: &str) -> Vec<(String,
     let fix = findings
         .iter()
         .filter(|f| f.rule.code() == code)
-        .flat_map(|f| &f.fixes)
+        .flat_map(|f| rules::fixes(ws, f).into_owned())
         .find(|x| x.title.starts_with(title_prefix))
         .unwrap_or_else(|| panic!("no {code} finding with a fix {title_prefix:?}"));
     fix.changes

@@ -1,0 +1,105 @@
+//! A finding: what one rule found, where, why, what else explains it, and its fixes as data.
+
+use super::{orphan_entry, Rule};
+use crate::edit::Fix;
+use crate::model::{FileId, Workspace};
+use crate::text::TextRange;
+
+/// How bad a finding is. `check` fails on any `Error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// Another location that explains a finding (the other side of a pair).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub file: FileId,
+    pub range: TextRange,
+    /// Most are fixed words ("the heading this entry binds"): not allocated per finding.
+    pub message: std::borrow::Cow<'static, str>,
+}
+
+/// One problem found by one rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub rule: Rule,
+    pub severity: Severity,
+    pub file: FileId,
+    pub range: TextRange,
+    pub message: String,
+    pub related: Vec<Related>,
+    /// Fixes, best first. At most one is safe.
+    pub fixes: Vec<Fix>,
+}
+
+impl Finding {
+    pub fn new(rule: Rule, file: FileId, range: TextRange, message: impl Into<String>) -> Self {
+        Self {
+            rule,
+            severity: rule.default_severity(),
+            file,
+            range,
+            message: crate::text::elide_owned(message.into(), MESSAGE_CHARS),
+            related: vec![],
+            fixes: vec![],
+        }
+    }
+    pub fn related(
+        mut self,
+        file: FileId,
+        range: TextRange,
+        message: impl Into<std::borrow::Cow<'static, str>>,
+    ) -> Self {
+        let message = match message.into() {
+            std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(crate::text::elide_owned(s, MESSAGE_CHARS)),
+            fixed => fixed,
+        };
+        self.related.push(Related { file, range, message });
+        self
+    }
+    pub fn fix(mut self, fix: Fix) -> Self {
+        self.fixes.push(fix);
+        self
+    }
+    /// The safe fix, if any: what `fix` and fix-all apply.
+    pub fn safe_fix(&self) -> Option<&Fix> {
+        self.fixes.iter().find(|f| f.is_safe())
+    }
+}
+
+/// Every fix of `f`, best first: those it carries, or, for a rule whose fixes
+/// are only suggestions an editor shows one finding at a time
+/// (`orphan-entry`: a trigger change and a heading rename per suggested
+/// heading), built now from the finding and the workspace it came from. A
+/// million orphans then cost their findings, not six million fixes.
+pub fn fixes<'f>(ws: &Workspace, f: &'f Finding) -> std::borrow::Cow<'f, [Fix]> {
+    match f.rule {
+        Rule::OrphanEntry => std::borrow::Cow::Owned(orphan_entry::fixes(ws, f)),
+        _ => std::borrow::Cow::Borrowed(&f.fixes),
+    }
+}
+
+/// Quotes `s` for a message: `` `s` ``.
+/// User text quoted in a message, elided past [`QUOTE_CHARS`] characters.
+pub(crate) fn q(s: &str) -> String {
+    format!("`{}`", crate::text::elide(s, QUOTE_CHARS))
+}
+
+/// Most characters of user text a message quotes at once.
+pub const QUOTE_CHARS: usize = 80;
+/// Most characters of a whole message or fix title (a safety net over every
+/// piece of user text a message may carry).
+pub const MESSAGE_CHARS: usize = 400;
