@@ -152,6 +152,11 @@ pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
 /// ([`similar`]), as the resolver prints it. None for empty, structural or
 /// unplaced entries. Drifted targets depend on the decision files only, so
 /// they are memoised across index edits.
+///
+/// Only the headings sharing the most word keys with the trigger are scored
+/// ([`similar::KeyIndex::ranked`], as for orphan suggestions): a million
+/// orphans against a file of a thousand look-alike headings cost a million
+/// short lists, not a billion scorings.
 pub fn entry_target(ws: &Workspace, e: &EntryInfo) -> Option<HeadingId> {
     if e.heading.is_some() {
         return e.heading;
@@ -162,24 +167,51 @@ pub fn entry_target(ws: &Workspace, e: &EntryInfo) -> Option<HeadingId> {
     let file = e.section_file?;
     let memo = ws.cached(Depends::Decisions, |_| DriftTargets::default());
     let lock = || memo.0.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(&hit) = lock().get(&file).and_then(|m| m.get(e.trigger.as_str())) {
+    if let Some(&hit) = lock().get(&file).and_then(|m| m.targets.get(e.trigger.as_str())) {
         return hit;
     }
     let d = ws.file(file)?.decision()?;
-    let cands = d
-        .headings
-        .iter()
-        .enumerate()
-        .filter(|(_, h)| h.is_semantic())
-        .map(|(i, h)| (HeadingId { file, idx: i as u32 }, h.title.as_str()));
+    let keys = lock().entry(file).or_default().keys.clone();
+    let keys = keys.unwrap_or_else(|| {
+        let mut k = FileKeys::default();
+        for (i, h) in d.headings.iter().enumerate().filter(|(_, h)| h.is_semantic()) {
+            k.index.insert(k.headings.len() as u32, &h.title);
+            k.headings.push(i as u32);
+        }
+        let k = std::sync::Arc::new(k);
+        lock().entry(file).or_default().keys = Some(k.clone());
+        k
+    });
+    // In file order, so ties go to the earlier heading.
+    let mut numbers: Vec<u32> = keys.index.ranked(&e.trigger).into_iter().map(|c| c.0).collect();
+    numbers.sort_unstable();
+    let cands = numbers.into_iter().filter_map(|n| {
+        let idx = *keys.headings.get(n as usize)?;
+        Some((HeadingId { file, idx }, d.headings.get(idx as usize)?.title.as_str()))
+    });
     let hit = similar::rank(&e.trigger, cands, 1).first().map(|(h, _)| *h);
-    lock().entry(file).or_default().insert(e.trigger.clone(), hit);
+    lock().entry(file).or_default().targets.insert(e.trigger.clone(), hit);
     hit
 }
 
-/// Drifted entries' targets by section file and normalized trigger.
+/// Per section file: drifted entries' targets by normalized trigger, and
+/// the file's semantic headings by word key.
 #[derive(Default)]
-struct DriftTargets(std::sync::Mutex<rustc_hash::FxHashMap<FileId, rustc_hash::FxHashMap<String, Option<HeadingId>>>>);
+struct DriftTargets(std::sync::Mutex<rustc_hash::FxHashMap<FileId, FileDrift>>);
+
+#[derive(Default)]
+struct FileDrift {
+    targets: rustc_hash::FxHashMap<String, Option<HeadingId>>,
+    keys: Option<std::sync::Arc<FileKeys>>,
+}
+
+/// A decision file's semantic headings numbered in file order, by word key.
+#[derive(Default)]
+struct FileKeys {
+    index: similar::KeyIndex,
+    /// Number → the heading's position in the file.
+    headings: Vec<u32>,
+}
 
 /// The entry a query resolves to, if any (memoised per workspace state).
 pub fn resolve(ws: &Workspace, query: &TriggerQuery) -> Option<Hit> {
@@ -228,5 +260,26 @@ mod tests {
     #[test]
     fn off_topic_is_no_match() {
         assert_eq!(resolve(&ws(), &TriggerQuery::parse("kubernetes autoscaling")), None);
+    }
+
+    /// A drifted entry among two thousand look-alike headings still finds
+    /// the one sharing its distinctive word, scoring a short list only.
+    #[test]
+    fn a_drifted_entry_finds_its_heading_among_look_alikes() {
+        let mut ws = Workspace::new(Config::default());
+        let mut doc = String::from("# A\n");
+        for m in 0..2000 {
+            let topic = if m == 1500 { "invoices" } else { "module" };
+            doc.push_str(&format!("## When Writing Mock Tests For {topic} {m}\nx\n"));
+        }
+        ws.set_file("agents/decisions/a.md", doc.into());
+        ws.set_file(
+            "agents/memory-index.md",
+            "## agents/decisions/a.md\n/when writing mock tests for invoice\n".into(),
+        );
+        let e = &ws.bindings().entries[0];
+        assert_eq!(e.heading, None, "an orphan");
+        let target = entry_target(&ws, e).expect("a drift target");
+        assert_eq!(ws.heading(target).map(|h| h.title.as_str()), Some("When Writing Mock Tests For invoices 1500"));
     }
 }
