@@ -30,7 +30,8 @@ pub fn fix_all(ws: &mut Workspace) -> FixAllResult {
     let mut result = FixAllResult::default();
     let mut originals: BTreeMap<String, String> = BTreeMap::new();
     for _ in 0..MAX_ROUNDS {
-        let findings = rules::check(ws);
+        // Only rules with safe fixes: the others' findings are never applied.
+        let findings = rules::check_fixable(ws);
         let mut taken: BTreeMap<String, Vec<TextEdit>> = BTreeMap::new();
         let mut applied_now = 0;
         for f in &findings {

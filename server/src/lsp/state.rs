@@ -414,4 +414,35 @@ mod tests {
         assert_eq!(change("ab", (7, 0), (9, 9), "!", Encoding::Utf8), "ab!");
         assert_eq!(change("a\rb", (1, 0), (1, 1), "X", Encoding::Utf16), "a\rX", "a lone CR ends a line, as in LSP");
     }
+
+    /// A request's snapshot is not changed by an edit that comes while it is
+    /// read, the edit does not wait for it, and what was derived before is
+    /// shared, not rebuilt.
+    #[test]
+    fn an_edit_goes_on_while_a_snapshot_is_read() {
+        let mut st = State::default();
+        let mut ws = Workspace::default();
+        ws.set_file("agents/memory-index.md", FileText::from("## agents/decisions/a.md\n/when alpha\n"));
+        ws.set_file("agents/decisions/a.md", FileText::from("## When Alpha\nOne sentence says why.\n"));
+        let before = rules::findings(&ws);
+        st.roots.push(Root {
+            path: "/r".into(),
+            canon: "/r".into(),
+            ws: Arc::new(ws),
+            published: HashMap::new(),
+            dirty: false,
+        });
+        let snap = st.snapshot();
+        assert!(Arc::ptr_eq(&snap.roots[0].ws, &st.roots[0].ws), "a snapshot copies nothing");
+        // The edit: under the state's lock only (the snapshot holds none).
+        let ws = st.roots[0].ws_mut();
+        assert!(Arc::ptr_eq(&rules::findings(ws), &before), "the copy shares what was derived");
+        ws.edit_file("agents/memory-index.md", &[(TextRange::new(36, 36), "x")]);
+        let text =
+            |w: &Workspace| w.file(w.file_id("agents/memory-index.md").expect("index")).expect("file").text.clone();
+        assert_eq!(text(&st.roots[0].ws), "## agents/decisions/a.md\n/when alphax\n");
+        assert_eq!(text(&snap.roots[0].ws), "## agents/decisions/a.md\n/when alpha\n", "the snapshot is as it was");
+        assert!(rules::findings(&snap.roots[0].ws).is_empty());
+        assert_eq!(rules::findings(&st.roots[0].ws).len(), 2, "the edit's orphan and the heading it unbound");
+    }
 }

@@ -134,9 +134,10 @@ pub struct Workspace {
     /// Path of the configuration file the errors refer to (default `memory-index.toml`).
     config_path: Option<String>,
     config_errors: Vec<ConfigError>,
-    files: Vec<Option<SourceFile>>,
+    /// Shared between clones (a request's snapshot): a change copies only the file it changes.
+    files: Vec<Option<Arc<SourceFile>>>,
     by_path: BTreeMap<String, FileId>,
-    bindings: OnceLock<Bindings>,
+    bindings: OnceLock<Arc<Bindings>>,
     /// Derived data by dependency, indexed by [`Depends`] (see `cache_mut`).
     caches: [cache::Cache; 3],
     /// How the index changed since the last checked state, when the update was a splice.
@@ -186,7 +187,7 @@ impl Workspace {
         self.config = config;
         self.config_errors = errors;
         if changed {
-            let files: Vec<SourceFile> = self.files.drain(..).flatten().collect();
+            let files: Vec<SourceFile> = self.files.drain(..).flatten().map(Arc::unwrap_or_clone).collect();
             self.by_path.clear();
             for f in files {
                 self.set_file(&f.path, FileText { text: f.text, problem: f.problem });
@@ -200,7 +201,7 @@ impl Workspace {
         let role = self.classify(path);
         if matches!(role, Role::Index) && content.problem.is_none() {
             if let Some(id) = self.file_id(path).filter(|&id| self.spliceable(id)) {
-                if let Some(file) = self.files[id.0 as usize].as_mut() {
+                if let Some(file) = self.files[id.0 as usize].as_mut().map(Arc::make_mut) {
                     let kept = splice::kept_ends(&file.text, &content.text);
                     let old_len = file.text.len();
                     file.text = content.text;
@@ -225,7 +226,7 @@ impl Workspace {
         let id = self.file_id(path)?;
         let role = self.classify(path);
         let spliceable = matches!(role, Role::Index) && self.spliceable(id);
-        let file = self.files[id.0 as usize].as_mut()?;
+        let file = self.files[id.0 as usize].as_mut().map(Arc::make_mut)?;
         let old_len = file.text.len();
         let (mut prefix, mut suffix) = (old_len, old_len);
         for (range, new) in edits {
@@ -246,7 +247,7 @@ impl Workspace {
         file.problem = None;
         if spliceable {
             self.splice_or_parse(id, role, old_len, (prefix, suffix));
-        } else if let Some(old) = self.files[id.0 as usize].take() {
+        } else if let Some(old) = self.files[id.0 as usize].take().map(Arc::unwrap_or_clone) {
             let file = SourceFile::parse(old.path, FileText { text: old.text, problem: None }, role);
             self.insert(file, role);
         }
@@ -303,13 +304,13 @@ impl Workspace {
         self.invalidate(role);
         match self.by_path.get(&file.path) {
             Some(&id) => {
-                self.files[id.0 as usize] = Some(file);
+                self.files[id.0 as usize] = Some(Arc::new(file));
                 id
             }
             None => {
                 let id = FileId(self.files.len() as u32);
                 self.by_path.insert(file.path.clone(), id);
-                self.files.push(Some(file));
+                self.files.push(Some(Arc::new(file)));
                 id
             }
         }
@@ -328,7 +329,7 @@ impl Workspace {
     /// (see [`splice`]): re-parses and re-binds only the changed lines and
     /// records the splice. Otherwise parses it afresh.
     fn splice_or_parse(&mut self, id: FileId, role: Role, old_len: usize, kept: (usize, usize)) {
-        let Some(mut file) = self.files[id.0 as usize].take() else { return };
+        let Some(mut file) = self.files[id.0 as usize].take().map(Arc::unwrap_or_clone) else { return };
         let window = (file.line_index.text_len() == old_len)
             .then(|| splice::window(&file.line_index, &file.text, kept))
             .flatten();
@@ -343,10 +344,10 @@ impl Workspace {
             return;
         };
         let old_lines = std::mem::replace(&mut file.line_index, new_lines);
-        self.files[id.0 as usize] = Some(file);
-        let new = self.files[id.0 as usize].as_ref();
-        let (Some(mut bindings), Some((new, index))) = (self.bindings.take(), new.and_then(|f| Some((f, f.index()?))))
-        else {
+        self.files[id.0 as usize] = Some(Arc::new(file));
+        let new = self.files[id.0 as usize].as_deref();
+        let bindings = self.bindings.take().map(Arc::unwrap_or_clone);
+        let (Some(mut bindings), Some((new, index))) = (bindings, new.and_then(|f| Some((f, f.index()?)))) else {
             self.invalidate(Role::Index);
             return;
         };
@@ -355,7 +356,7 @@ impl Workspace {
         let record = splice::record(self.splice.take(), current, old_lines, &bindings, lines.clone(), index);
         bindings.rebind(self, new, &splice::entries_on(index, &lines));
         self.splice = record;
-        let _ = self.bindings.set(bindings);
+        let _ = self.bindings.set(Arc::new(bindings));
     }
 
     /// How the index changed since the last state whose derived values were
@@ -377,7 +378,7 @@ impl Workspace {
     }
 
     pub fn file(&self, id: FileId) -> Option<&SourceFile> {
-        self.files.get(id.0 as usize)?.as_ref()
+        self.files.get(id.0 as usize)?.as_deref()
     }
 
     pub fn file_id(&self, path: &str) -> Option<FileId> {
@@ -410,7 +411,7 @@ impl Workspace {
 
     /// The entry ↔ heading binding, computed once per workspace state.
     pub fn bindings(&self) -> &Bindings {
-        self.bindings.get_or_init(|| Bindings::compute(self))
+        self.bindings.get_or_init(|| Arc::new(Bindings::compute(self)))
     }
 
     /// Data a later layer derives from this workspace state, built once by

@@ -179,11 +179,13 @@ pub(crate) struct Ctx<'a> {
     /// When set, rules report only what this part of the workspace owns (an incremental re-check).
     pub scope: Option<&'a incremental::Scope>,
     kept_copies: std::sync::OnceLock<Vec<EntryId>>,
+    /// Runs only the rules whose fixes can be safe ([`check_fixable`]).
+    fixable_only: bool,
 }
 
 impl<'a> Ctx<'a> {
     fn new(ws: &'a Workspace, scope: Option<&'a incremental::Scope>) -> Self {
-        Ctx { ws, index: ws.index(), scope, kept_copies: Default::default() }
+        Ctx { ws, index: ws.index(), scope, kept_copies: Default::default(), fixable_only: false }
     }
 
     /// The binding, computed on first use (the decision-only checks never need it).
@@ -308,7 +310,18 @@ struct DecisionFindings(Vec<Finding>);
 /// the second lane of index checks while this one runs the first: the
 /// findings are the same, sorted the same, as a sequential run.
 pub fn check(ws: &Workspace) -> Vec<Finding> {
-    let ctx = Ctx::new(ws, None);
+    check_with(Ctx::new(ws, None))
+}
+
+/// The findings of the rules whose fixes can be safe ([`Fixes::Safe`]):
+/// what fix-all needs each round. The other rules (orphan ranking, token
+/// counts, the decision-only checks) are not run.
+pub fn check_fixable(ws: &Workspace) -> Vec<Finding> {
+    check_with(Ctx { fixable_only: true, ..Ctx::new(ws, None) })
+}
+
+fn check_with(ctx: Ctx) -> Vec<Finding> {
+    let ws = ctx.ws;
     let mut out = Vec::new();
     let entries = ctx.index.map_or(0, |(_, _, i)| i.entries.len());
     let parallel = crate::model::Work::Check.split(ws, entries);
@@ -341,6 +354,9 @@ pub fn check(ws: &Workspace) -> Vec<Finding> {
 
 /// The findings of the decision-only checks: kept across index edits.
 fn decision_findings(ctx: &Ctx) -> std::sync::Arc<DecisionFindings> {
+    if ctx.fixable_only {
+        return std::sync::Arc::new(DecisionFindings(Vec::new()));
+    }
     ctx.ws.cached(Depends::Decisions, |_| {
         let mut v = Vec::new();
         run(ctx, Lane::Decisions, &mut v);
@@ -348,11 +364,14 @@ fn decision_findings(ctx: &Ctx) -> std::sync::Arc<DecisionFindings> {
     })
 }
 
-/// Runs the lane's checks whose rules are not all off.
+/// Runs the lane's checks whose rules are not all off (and, for
+/// [`check_fixable`], that have a rule whose fixes can be safe).
 fn run(ctx: &Ctx, lane: Lane, out: &mut Vec<Finding>) {
     let levels = &ctx.ws.config().rules;
     for check in self::lane(lane) {
-        if check.rules.iter().any(|&r| levels.get(r.code()) != Some(&Level::Off)) {
+        let wanted =
+            |r: Rule| levels.get(r.code()) != Some(&Level::Off) && (!ctx.fixable_only || r.fixes() == Fixes::Safe);
+        if check.rules.iter().any(|&r| wanted(r)) {
             (check.run)(ctx, out);
         }
     }

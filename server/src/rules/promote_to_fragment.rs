@@ -27,11 +27,17 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         let section = heading.section.slice(&file.text).trim_end();
         let entry = index.range(e.line).slice(&src.text);
         // A token is at least a byte, and every word at least a token: most
-        // sections are ruled out without running the tokenizer.
+        // sections are ruled out by their words against the entry's bytes,
+        // the rest by their words against the entry's tokens, before the
+        // section itself is tokenized.
         if tokens::at_least(section) > entry.len() + SLACK {
             continue;
         }
-        let (section_cost, entry_cost) = (tokens::count(section), tokens::count(entry));
+        let entry_cost = tokens::count(entry);
+        if tokens::at_least(section) > entry_cost + SLACK {
+            continue;
+        }
+        let section_cost = tokens::count(section);
         if section_cost > entry_cost + SLACK {
             continue;
         }

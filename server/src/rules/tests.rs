@@ -1,4 +1,4 @@
-//! Table-driven tests of every rule.
+//! Unit tests of the rules' shared parts (each rule's own are its fixtures, tests/it/rules.rs).
 
 #[test]
 fn suggested_triggers_lowercase_words_and_keep_names() {
@@ -8,4 +8,20 @@ fn suggested_triggers_lowercase_words_and_keep_names() {
     assert_eq!(t("When classifyHandoffIfNeeded Bug Occurs"), "classifyHandoffIfNeeded bug occurs");
     assert_eq!(t("How to Handle I/O Errors On macOS"), "handle I/O errors on macOS");
     assert_eq!(t("When Using A Read-Only Mount"), "using a read-only mount");
+}
+
+/// Fix-all's check runs only the rules whose fixes can be safe, and finds
+/// exactly what the full check finds for them.
+#[test]
+fn the_fixable_check_is_the_full_check_of_the_fixable_rules() {
+    use crate::model::{FileText, Workspace};
+    use crate::rules::{check, check_fixable, Fixes};
+    let mut ws = Workspace::default();
+    for (p, t) in crate::testgen::generate(3_000, 60, 11) {
+        ws.set_file(&p, FileText::from(t));
+    }
+    let all = check(&ws);
+    let want: Vec<_> = all.iter().filter(|f| f.rule.fixes() == Fixes::Safe).cloned().collect();
+    assert!(!want.is_empty() && want.len() < all.len(), "both kinds present: {} of {}", want.len(), all.len());
+    assert_eq!(check_fixable(&ws), want);
 }

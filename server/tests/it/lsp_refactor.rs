@@ -157,11 +157,12 @@ fn a_cancelled_fix_all_is_answered_as_cancelled() {
 }
 
 /// Requests read a snapshot: while fix-all runs over a large workspace, an
-/// edit applies and a hover after it is answered at once (the edit no longer
-/// waits for the long request's lock, and the hover for the edit). Fix-all
-/// still answers, with the edit for the state it started from.
+/// edit applies and a hover after it sees the edited text; fix-all still
+/// answers, with the edit for the state it started from. (That the edit does
+/// not wait for fix-all is `lsp::state`'s snapshot test; the timing is in
+/// docs/performance.md.)
 #[test]
-fn a_long_request_does_not_hold_up_an_edit_or_the_next_request() {
+fn an_edit_during_a_long_request_applies_and_both_answer() {
     let tmp = tempfile::tempdir().expect("tmp");
     for (p, t) in crate::support::gen::generate(10_000, 500, 3) {
         let path = tmp.path().join(p);
@@ -182,22 +183,21 @@ fn a_long_request_does_not_hold_up_an_edit_or_the_next_request() {
     let (fix_all, hover) = (9_100, 9_101);
     c.send(&json!({"jsonrpc": "2.0", "id": fix_all, "method": "codeAction/resolve",
                    "params": {"title": "Fix all memory-index problems", "data": {"fixAll": index}}}));
-    // Fix-all is under way (it takes seconds here) when the edit arrives.
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    // Retyping a trigger: a splice, re-checked in milliseconds.
-    let line = text.lines().position(|l| l.starts_with("/when ")).expect("an entry");
+    // Retyping a trigger (a splice) while fix-all is under way.
+    let first_section = text.lines().position(|l| l.starts_with("## ")).expect("a section");
+    let line =
+        first_section + text.lines().skip(first_section).position(|l| l.starts_with("/when ")).expect("an entry");
+    let typed = text.lines().nth(line).expect("line").to_string();
     c.notify("textDocument/didChange", json!({"textDocument": {"uri": index, "version": 2},
-        "contentChanges": [{"range": {"start": {"line": line, "character": 6}, "end": {"line": line, "character": 6}}, "text": "x"}]}));
+        "contentChanges": [{"range": {"start": {"line": line, "character": 6}, "end": {"line": line, "character": 6}}, "text": "zz"}]}));
     c.send(&json!({"jsonrpc": "2.0", "id": hover, "method": "textDocument/hover",
-                   "params": {"textDocument": {"uri": index}, "position": {"line": line, "character": 8}}}));
-    let first = c.wait(|m| m["id"] == fix_all || m["id"] == hover);
-    assert_eq!(first["id"], hover, "the hover after the edit is answered before fix-all ends");
+                   "params": {"textDocument": {"uri": index}, "position": {"line": line, "character": 7}}}));
+    let hovered = c.wait(|m| m["id"] == hover);
+    let shown = hovered["result"]["contents"]["value"].as_str().unwrap_or("").to_string();
+    assert!(shown.contains("A guess"), "the edited trigger (now an orphan) is hovered, not {typed:?}: {shown}");
     let answer = c.wait(|m| m["id"] == fix_all);
-    assert!(
-        answer["result"]["edit"].is_object(),
-        "fix-all still answers: {}",
-        answer.to_string().chars().take(200).collect::<String>()
-    );
+    let edit = answer["result"]["edit"]["changes"][index.as_str()][0]["newText"].as_str().unwrap_or("");
+    assert!(edit.contains(&typed), "fix-all's edit is for the text it started from");
     assert_eq!(c.shutdown(), Some(0));
 }
 
