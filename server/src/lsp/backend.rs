@@ -102,9 +102,18 @@ pub(super) fn at_position(st: &Snapshot, uri: &Uri, pos: Position) -> Option<(us
     Some((i, file, convert::offset(ws.file(file)?, pos, st.enc)))
 }
 
+/// The client's `memoryIndex` settings, or why they are ignored: a wrong
+/// type, or a key that is neither fixed nor an option a rule declares (as
+/// `memory-index.toml` is checked, so a typo is said, not silently dropped).
 pub(super) fn client_patch(v: &Value) -> std::result::Result<ConfigPatch, String> {
     let v = v.get("memoryIndex").unwrap_or(v);
-    serde_json::from_value::<ConfigPatch>(v.clone()).map_err(|e| format!("memory-index settings ignored: {e}"))
+    let patch =
+        serde_json::from_value::<ConfigPatch>(v.clone()).map_err(|e| format!("memory-index settings ignored: {e}"))?;
+    let known = crate::rules::known();
+    match patch.options.keys().find(|k| !known.options.iter().any(|o| o.0 == k.as_str())) {
+        Some(key) => Err(format!("memory-index settings ignored: unknown key `{key}`")),
+        None => Ok(patch),
+    }
 }
 
 impl Backend {
@@ -211,5 +220,21 @@ impl Backend {
             })
             .collect();
         Some(convert::workspace_edit(&root.ws, &root.path, &changes, st.enc))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::client_patch;
+
+    #[test]
+    fn client_settings_are_checked_like_the_file() {
+        let ok = client_patch(&serde_json::json!({"memoryIndex": {"maxLines": 10, "tokenBudget": 6000}}));
+        let patch = ok.expect("known keys");
+        assert_eq!(patch.options.get("max-lines"), Some(&Some(10)));
+        assert_eq!(patch.options.get("token-budget"), Some(&Some(6000)));
+        let typo = client_patch(&serde_json::json!({"tokenBudgit": 6000}));
+        assert_eq!(typo.err().as_deref(), Some("memory-index settings ignored: unknown key `token-budgit`"));
+        assert!(client_patch(&serde_json::json!({"index": 3})).is_err(), "a wrong type");
     }
 }
