@@ -54,6 +54,11 @@ impl IndexCost {
         self.total
     }
 
+    /// Tokens of index line `i`, its line end included (0 past the end).
+    pub fn line(&self, i: usize) -> usize {
+        self.lines.get(i).map_or(0, |&n| n as usize)
+    }
+
     /// Tokens of index lines `lines` (clamped to the index).
     pub fn lines(&self, lines: std::ops::Range<usize>) -> usize {
         let end = lines.end.min(self.lines.len());

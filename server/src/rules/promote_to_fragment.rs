@@ -1,5 +1,6 @@
 //! `promote-to-fragment`: a decision as cheap as its index entry, which agents should load always instead.
 
+use super::cost::IndexCost;
 use super::{q, Ctx, Finding, Rule};
 use crate::text::tokens;
 
@@ -13,9 +14,10 @@ Promote it to a fragment the agents always load (their instructions file, such a
 const SLACK: usize = 2;
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else {
+    let Some((id, _, index)) = ctx.index else {
         return;
     };
+    let mut cost: Option<std::sync::Arc<IndexCost>> = None;
     for (i, e) in ctx.entries() {
         let Some(h) = e.heading else { continue };
         let (Some(heading), Some(file)) = (ctx.ws.heading(h), ctx.ws.file(h.file)) else {
@@ -25,16 +27,17 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         }
         let section = heading.section.slice(&file.text).trim_end();
-        let entry = index.range(e.line).slice(&src.text);
-        // A token is at least a byte, and every word at least a token: most
-        // sections are ruled out by their words against the entry's bytes,
-        // the rest by their words against the entry's tokens, before the
-        // section itself is tokenized.
-        if tokens::at_least(section) > entry.len() + SLACK {
+        // A token is at least a byte, and every piece the pre-tokenizer must
+        // cut at least a token: most sections are ruled out by the entry's
+        // bytes, before any tokenizer runs.
+        let pieces = tokens::at_least(section);
+        if pieces > index.full(e.line).len() + SLACK {
             continue;
         }
-        let entry_cost = tokens::count(entry);
-        if tokens::at_least(section) > entry_cost + SLACK {
+        // What the entry costs in the index: its line, as `index-token-budget`
+        // counts it (counted once per index state, re-counted when edited).
+        let entry_cost = cost.get_or_insert_with(|| IndexCost::of(ctx.ws)).line(e.line);
+        if pieces > entry_cost + SLACK {
             continue;
         }
         let section_cost = tokens::count(section);
