@@ -1,17 +1,25 @@
-//! Token counts as agents pay them: a real byte-pair encoding, and a bound that needs none.
+//! Token counts as agents pay them: cl100k_base's byte-pair encoding, and a bound that needs none.
 //!
 //! Agents count what they load in their model's tokens. Claude's tokenizer is
 //! not published; OpenAI's are, and modern byte-pair encodings of 100,000 to
 //! 200,000 pieces cut English Markdown into similar numbers of tokens (on the
 //! real index of ../shared/corpus/head, cl100k_base gives 5,186 and o200k_base
-//! 5,188). [`count`] uses cl100k_base through `bpe-openai`, GitHub's
-//! linear-time encoder: the same counts as tiktoken, no quadratic worst case
-//! on a hostile line (a megabyte without a space), and a table built once per
-//! process on the first count (about 19 ms; then about 25 µs per KB).
+//! 5,188). [`count`] counts cl100k_base: its vocabulary comes from the
+//! `bpe-openai` crate (GitHub's encoder of OpenAI's tables) when this crate is
+//! built, laid out by `build.rs` as a table the binary carries; the
+//! pre-tokenizer ([`pieces`]) and the merges ([`merge`]) are ours, held by the
+//! tests to `bpe-openai`'s counts piece for piece. The crate itself costs
+//! every process about 17 ms and 30 MB to load its tables on the first
+//! count, more than a whole `check` of a small project; this costs nothing
+//! at start-up and about 15 ns per byte.
+
+mod hash;
+mod merge;
+mod pieces;
 
 /// The number of cl100k_base tokens of `text`.
 pub fn count(text: &str) -> usize {
-    bpe_openai::cl100k_base().count(text)
+    pieces::pieces(text).map(merge::count).sum()
 }
 
 /// A lower bound of [`count`] that needs no tokenizer: the pieces cl100k's
@@ -61,28 +69,4 @@ pub fn at_least(text: &str) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts_and_bounds() {
-        assert_eq!(count(""), 0);
-        assert_eq!(count("hello world"), 2);
-        let samples = [
-            "/when writing mock tests | mock patch, test doubles\n",
-            "## When Alpha\n\nbody, body; body.\n",
-            "a  b\t\tc\n\n\nd",
-            "naïve café — 東京",
-        ];
-        for s in samples {
-            assert!(at_least(s) <= count(s), "{s:?}: {} > {}", at_least(s), count(s));
-            assert!(count(s) <= s.len(), "{s:?}: a token is at least a byte");
-        }
-        // Tight enough to rule out most sections without the tokenizer.
-        let section = "### When Writing Mock Tests\n\n**Decision:** patch where used, so that imports stay fake.\n";
-        assert!(at_least(section) * 10 >= count(section) * 7, "{} of {}", at_least(section), count(section));
-        // A hostile line: linear, not quadratic.
-        let long = "a".repeat(1 << 20);
-        assert!(count(&long) > 0);
-    }
-}
+mod tests;
