@@ -19,30 +19,33 @@ fn main() {
     std::fs::write(out.join("cl100k_classes.rs"), classes()).expect("OUT_DIR is writable");
 }
 
-/// `[n, bits, max_len]`, then `n + 1` starts into the bytes, then `1 << bits`
-/// slots (a token's rank + 1, 0 for empty; linear probing), then the bytes of
-/// every token in rank order; all integers little-endian `u32`.
+/// `[n, bits, max_len]`, then `1 << bits` slots of two words (linear
+/// probing; a token's rank + 1, 0 for an empty slot; then where its bytes
+/// start, shifted left 8, or'ed with their length), then the bytes of every
+/// token in rank order; all integers little-endian `u32`. A slot holds what a
+/// lookup needs to reject most other pieces (the length) and to reach the
+/// bytes, so a lookup reads one slot's cache line and, on a length match,
+/// one line of bytes; neighbouring probes share the line.
 fn table() -> Vec<u8> {
     let bpe = &bpe_openai::cl100k_base().bpe;
     let n = bpe.num_tokens();
-    let bits = (usize::BITS - (n * 2).leading_zeros()).max(4); // load under 1/2
-    let mut starts = vec![0u32];
+    let bits = (usize::BITS - n.leading_zeros()).max(4); // load between 1/2 and 1
     let mut bytes = Vec::new();
-    let mut slots = vec![0u32; 1 << bits];
+    let mut slots = vec![[0u32; 2]; 1 << bits];
     let mut max_len = 0;
     for rank in 0..n as u32 {
         let token = bpe.token_bytes(rank);
+        assert!(token.len() < 256 && bytes.len() < 1 << 24, "a token's length and offset fit their bits");
         max_len = max_len.max(token.len());
-        bytes.extend_from_slice(token);
-        starts.push(bytes.len() as u32);
         let mut at = hash::slot(token, bits);
-        while slots[at] != 0 {
+        while slots[at][0] != 0 {
             at = (at + 1) & ((1 << bits) - 1);
         }
-        slots[at] = rank + 1;
+        slots[at] = [rank + 1, (bytes.len() as u32) << 8 | token.len() as u32];
+        bytes.extend_from_slice(token);
     }
-    let mut blob = Vec::with_capacity(12 + 4 * (starts.len() + slots.len()) + bytes.len());
-    for word in [n as u32, bits, max_len as u32].iter().chain(&starts).chain(&slots) {
+    let mut blob = Vec::with_capacity(12 + 8 * slots.len() + bytes.len());
+    for word in [n as u32, bits, max_len as u32].iter().chain(slots.iter().flatten()) {
         blob.extend_from_slice(&word.to_le_bytes());
     }
     blob.extend_from_slice(&bytes);

@@ -24,10 +24,11 @@ impl IndexCost {
     pub fn of(ws: &Workspace) -> Arc<IndexCost> {
         ws.cached(Depends::IndexAndDecisions, |ws| {
             let Some((_, src, index)) = ws.index() else { return IndexCost::default() };
-            let line = |i: usize| {
+            let mut counter = tokens::Counter::default();
+            let mut line = |i: usize| {
                 let start = src.line_index.line_start(i);
                 let end = src.line_index.line_start(i + 1).max(start);
-                tokens::count(&src.text[start..end.min(src.text.len())]) as u32
+                counter.count(&src.text[start..end.min(src.text.len())]) as u32
             };
             let patched = ws.index_splice().and_then(|sp| {
                 let mut c = sp.take_base_owned::<IndexCost>()?;
@@ -42,7 +43,7 @@ impl IndexCost {
                 Some(c)
             });
             patched.unwrap_or_else(|| {
-                let lines: Vec<u32> = (0..index.line_count()).map(line).collect();
+                let lines: Vec<u32> = (0..index.line_count()).map(&mut line).collect();
                 let total = lines.iter().map(|&n| n as usize).sum();
                 IndexCost { lines, total }
             })

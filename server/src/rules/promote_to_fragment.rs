@@ -27,21 +27,18 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         }
         let section = heading.section.slice(&file.text).trim_end();
-        // A token is at least a byte, and every piece the pre-tokenizer must
-        // cut at least a token: most sections are ruled out by the entry's
-        // bytes, before any tokenizer runs.
-        let pieces = tokens::at_least(section);
-        if pieces > index.full(e.line).len() + SLACK {
-            continue;
-        }
         // What the entry costs in the index: its line, as `index-token-budget`
         // counts it (counted once per index state, re-counted when edited).
         let entry_cost = cost.get_or_insert_with(|| IndexCost::of(ctx.ws)).line(e.line);
-        if pieces > entry_cost + SLACK {
+        // Every piece the pre-tokenizer cuts is at least a token: most
+        // sections are ruled out after their first few words, before any
+        // merge.
+        let most = entry_cost + SLACK;
+        if tokens::at_least(section, most) > most {
             continue;
         }
         let section_cost = tokens::count(section);
-        if section_cost > entry_cost + SLACK {
+        if section_cost > most {
             continue;
         }
         out.push(

@@ -11,7 +11,10 @@
 //! tests to `bpe-openai`'s counts piece for piece. The crate itself costs
 //! every process about 17 ms and 30 MB to load its tables on the first
 //! count, more than a whole `check` of a small project; this costs nothing
-//! at start-up and about 15 ns per byte.
+//! at start-up, and counting an index line by line with a [`Counter`] costs
+//! about 10 ns a byte on the real index (0.3 ms; 0.7 ms in a fresh process,
+//! whose caches do not yet hold the table) and 4.5 ns a byte on the 650 KB
+//! index of 10,000 generated entries.
 
 mod hash;
 mod merge;
@@ -19,53 +22,68 @@ mod pieces;
 
 /// The number of cl100k_base tokens of `text`.
 pub fn count(text: &str) -> usize {
-    pieces::pieces(text).map(merge::count).sum()
+    Counter::default().count(text)
 }
 
-/// A lower bound of [`count`] that needs no tokenizer: the pieces cl100k's
-/// pre-tokenizer must cut at least, each at least one token. It never joins
-/// two whitespace-separated words, nor letters with digits; within a word it
-/// cuts every run of letters, every run of other signs, and digits in
-/// threes; one sign just before letters may join them (`(foo` is one piece).
-pub fn at_least(text: &str) -> usize {
-    #[derive(PartialEq, Clone, Copy)]
-    enum Class {
-        Letter,
-        Digit,
-        Sign,
+/// Counts many texts (an index's lines): remembers the pieces it has seen.
+///
+/// Text that agents index repeats its words: the 10,000 entries of the
+/// scale bench are 157,000 pieces of 1,200 kinds. A piece of up to
+/// [`MEMO_BYTES`] bytes is looked up in a small direct-mapped table (exact:
+/// the piece itself is the key) before the vocabulary, whose 2 MB a lookup
+/// otherwise reaches at random.
+pub struct Counter {
+    memo: Box<[Memo]>,
+}
+
+const MEMO_SLOTS_BITS: u32 = 12;
+const MEMO_BYTES: usize = 22;
+
+#[derive(Clone, Copy, Default)]
+struct Memo {
+    /// The piece's length; 0 for an empty slot.
+    len: u8,
+    piece: [u8; MEMO_BYTES],
+    count: u32,
+}
+
+impl Default for Counter {
+    fn default() -> Self {
+        Self { memo: vec![Memo::default(); 1 << MEMO_SLOTS_BITS].into_boxed_slice() }
     }
-    let class = |c: char| {
-        if c.is_alphabetic() {
-            Class::Letter
-        } else if c.is_numeric() {
-            Class::Digit
-        } else {
-            Class::Sign
-        }
-    };
-    let mut pieces = 0;
-    for word in text.split_whitespace() {
-        let mut prev: Option<(Class, usize)> = None; // the current run and its length in chars
-        let close = |run: Option<(Class, usize)>, next: Option<Class>| match run {
-            None => 0,
-            Some((Class::Digit, n)) => n.div_ceil(3),
-            // A single sign may be the lead of the letters after it.
-            Some((Class::Sign, 1)) if next == Some(Class::Letter) => 0,
-            Some(_) => 1,
-        };
-        for c in word.chars() {
-            let k = class(c);
-            prev = match prev {
-                Some((p, n)) if p == k => Some((p, n + 1)),
-                run => {
-                    pieces += close(run, Some(k));
-                    Some((k, 1))
-                }
-            };
-        }
-        pieces += close(prev, None);
+}
+
+impl Counter {
+    /// The number of cl100k_base tokens of `text`.
+    pub fn count(&mut self, text: &str) -> usize {
+        pieces::pieces(text).map(|piece| self.piece(piece)).sum()
     }
-    pieces
+
+    fn piece(&mut self, piece: &str) -> usize {
+        let bytes = piece.as_bytes();
+        if bytes.len() > MEMO_BYTES {
+            return merge::count(piece);
+        }
+        let mut key = [0; MEMO_BYTES];
+        key[..bytes.len()].copy_from_slice(bytes);
+        let words = key.chunks(8).map(|w| w.iter().rev().fold(0u64, |h, &b| h << 8 | u64::from(b)));
+        let h = words.fold(bytes.len() as u64, |h, w| (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let slot = &mut self.memo[(h >> (64 - MEMO_SLOTS_BITS)) as usize];
+        if usize::from(slot.len) == bytes.len() && slot.piece == key {
+            return slot.count as usize;
+        }
+        let count = merge::count(piece);
+        *slot = Memo { len: bytes.len() as u8, piece: key, count: count as u32 };
+        count
+    }
+}
+
+/// A lower bound of [`count`] that needs no vocabulary: the pieces the
+/// pre-tokenizer cuts `text` into, each at least one token, counted up to
+/// `cap + 1` (a result over `cap` says only that). A section far longer
+/// than an entry is ruled out after its first few words.
+pub fn at_least(text: &str, cap: usize) -> usize {
+    pieces::pieces(text).take(cap.saturating_add(1)).count()
 }
 
 #[cfg(test)]

@@ -26,17 +26,16 @@ fn word(i: usize) -> usize {
 
 /// The rank (id) of the token whose bytes are `bytes`, if there is one.
 pub fn rank(bytes: &[u8]) -> Option<u32> {
-    let (n, bits, max_len) = (word(0), word(1) as u32, word(2));
+    let (bits, max_len) = (word(1) as u32, word(2));
     if bytes.len() > max_len {
         return None;
     }
-    let (starts, slots) = (3, 3 + n + 1);
-    let text = 4 * (slots + (1 << bits));
+    let text = 4 * (3 + 2 * (1 << bits));
     let mut at = hash::slot(bytes, bits);
     loop {
-        let rank = word(slots + at).checked_sub(1)?;
-        let token = &TABLE[text + word(starts + rank)..text + word(starts + rank + 1)];
-        if token == bytes {
+        let rank = word(3 + 2 * at).checked_sub(1)?;
+        let place = word(3 + 2 * at + 1);
+        if place & 0xff == bytes.len() && &TABLE[text + (place >> 8)..][..bytes.len()] == bytes {
             return Some(rank as u32);
         }
         at = (at + 1) & ((1 << bits) - 1);
@@ -56,7 +55,47 @@ pub fn count(piece: &str) -> usize {
     if bytes.len() <= 1 || rank(bytes).is_some() {
         return bytes.len().min(1);
     }
-    merged(bytes)
+    if bytes.len() <= SMALL {
+        merged_small(bytes)
+    } else {
+        merged(bytes)
+    }
+}
+
+/// Pieces up to this long are merged on the stack, scanning for the lowest
+/// rank (tiktoken's own loop): no allocation, and quadratic only in a word.
+const SMALL: usize = 64;
+
+/// [`merged`] for a piece of at most [`SMALL`] bytes.
+fn merged_small(bytes: &[u8]) -> usize {
+    let n = bytes.len();
+    // Part `i` is `bytes[starts[i]..starts[i + 1]]`; `ranks[i]` is the rank of parts `i` and `i + 1` joined.
+    let mut starts = [0u8; SMALL + 1];
+    let mut ranks = [u32::MAX; SMALL];
+    for (i, s) in starts.iter_mut().enumerate().take(n + 1) {
+        *s = i as u8;
+    }
+    let pair = |starts: &[u8], i: usize| rank(&bytes[starts[i] as usize..starts[i + 2] as usize]).unwrap_or(u32::MAX);
+    for (i, r) in ranks.iter_mut().enumerate().take(n - 1) {
+        *r = pair(&starts, i);
+    }
+    let mut parts = n;
+    loop {
+        let Some((i, _)) =
+            ranks[..parts - 1].iter().enumerate().filter(|(_, &r)| r != u32::MAX).min_by_key(|(_, &r)| r)
+        else {
+            return parts;
+        };
+        starts.copy_within(i + 2..=parts, i + 1);
+        ranks.copy_within(i + 1..parts - 1, i);
+        parts -= 1;
+        if i + 1 < parts {
+            ranks[i] = pair(&starts, i);
+        }
+        if i > 0 {
+            ranks[i - 1] = pair(&starts, i - 1);
+        }
+    }
 }
 
 /// Merge `bytes` (at least two, every single byte being a token) to the end.

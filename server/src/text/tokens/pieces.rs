@@ -12,6 +12,7 @@ use std::cmp::Ordering;
 
 include!(concat!(env!("OUT_DIR"), "/cl100k_classes.rs"));
 
+#[inline(never)]
 fn in_class(class: &[(char, char)], c: char) -> bool {
     class
         .binary_search_by(|&(lo, hi)| {
@@ -26,6 +27,7 @@ fn in_class(class: &[(char, char)], c: char) -> bool {
         .is_ok()
 }
 
+#[inline(always)]
 fn letter(c: char) -> bool {
     if c.is_ascii() {
         c.is_ascii_alphabetic()
@@ -34,6 +36,7 @@ fn letter(c: char) -> bool {
     }
 }
 
+#[inline(always)]
 fn number(c: char) -> bool {
     if c.is_ascii() {
         c.is_ascii_digit()
@@ -42,6 +45,7 @@ fn number(c: char) -> bool {
     }
 }
 
+#[inline(always)]
 fn space(c: char) -> bool {
     if c.is_ascii() {
         matches!(c, '\t'..='\r' | ' ')
@@ -51,6 +55,7 @@ fn space(c: char) -> bool {
 }
 
 /// Neither space, letter nor number: `[^\s\p{L}\p{N}]`.
+#[inline(always)]
 fn sign(c: char) -> bool {
     !space(c) && !letter(c) && !number(c)
 }
@@ -71,15 +76,49 @@ pub fn pieces(text: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The byte length of a run of `class` at the start of `s`, at most `max` characters.
-fn run(s: &str, class: fn(char) -> bool, max: usize) -> usize {
-    s.char_indices()
-        .take(max)
-        .find(|&(_, c)| !class(c))
-        .map_or_else(|| s.chars().take(max).map(char::len_utf8).sum(), |(at, _)| at)
+fn run(s: &str, class: impl Fn(char) -> bool, max: usize) -> usize {
+    let bytes = s.as_bytes();
+    let (mut at, mut n) = (0, 0);
+    while n < max {
+        let Some(&b) = bytes.get(at) else { break };
+        let (c, len) = if b < 0x80 {
+            (char::from(b), 1)
+        } else {
+            let c = s[at..].chars().next().unwrap_or_default();
+            (c, c.len_utf8())
+        };
+        if !class(c) {
+            break;
+        }
+        at += len;
+        n += 1;
+    }
+    at
 }
 
 /// The length of the piece that starts `s`, whose first character is `c`.
 fn piece_len(s: &str, c: char) -> usize {
+    ascii_word(s.as_bytes()).unwrap_or_else(|| any_piece(s, c))
+}
+
+/// The common pieces, a word or a space and a word, when they are ASCII
+/// to their end (the byte after them is ASCII): a byte loop.
+#[inline(always)]
+fn ascii_word(s: &[u8]) -> Option<usize> {
+    let lead = match s {
+        [b' ', b, ..] if b.is_ascii_alphabetic() => 1,
+        [b, ..] if b.is_ascii_alphabetic() => 0,
+        _ => return None,
+    };
+    let end = s[lead..].iter().position(|b| !b.is_ascii_alphabetic()).map_or(s.len(), |n| lead + n);
+    match s.get(end) {
+        Some(b) if !b.is_ascii() => None,
+        _ => Some(end),
+    }
+}
+
+/// Any piece: the pattern's alternatives in order.
+fn any_piece(s: &str, c: char) -> usize {
     let first = c.len_utf8();
     let rest = &s[first..];
     let next = rest.chars().next();

@@ -104,12 +104,14 @@ fn counts_and_bounds() {
         "naïve café — 東京",
     ];
     for s in samples {
-        assert!(at_least(s) <= count(s), "{s:?}: {} > {}", at_least(s), count(s));
+        assert!(at_least(s, usize::MAX) <= count(s), "{s:?}: {} > {}", at_least(s, usize::MAX), count(s));
+        assert_eq!(at_least(s, 3), at_least(s, usize::MAX).min(4), "{s:?}: counted up to one past the cap");
         assert!(count(s) <= s.len(), "{s:?}: a token is at least a byte");
     }
     // Tight enough to rule out most sections without the tokenizer.
     let section = "### When Writing Mock Tests\n\n**Decision:** patch where used, so that imports stay fake.\n";
-    assert!(at_least(section) * 10 >= count(section) * 7, "{} of {}", at_least(section), count(section));
+    let bound = at_least(section, usize::MAX);
+    assert!(bound * 10 >= count(section) * 7, "{bound} of {}", count(section));
     // A hostile line: linear, not quadratic.
     let long = "a".repeat(1 << 20);
     assert!(count(&long) > 0);
