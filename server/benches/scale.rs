@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 mod gen;
 use gen::generate;
 use memory_index_lsp::ide::{completion, fix_all, rename, resolve};
-use memory_index_lsp::model::{FileText, Workspace};
+use memory_index_lsp::model::{FileText, Level, Workspace};
 use memory_index_lsp::rules;
 use memory_index_lsp::text::TextRange;
 
@@ -52,7 +52,17 @@ fn time(runs: usize, mut f: impl FnMut()) -> Duration {
 
 /// A workspace as the loader builds it (files parsed on every core).
 fn build(files: &[(String, String)]) -> Workspace {
+    build_with(files, &[])
+}
+
+/// [`build`] with rules turned off (as `memory-index.toml` would).
+fn build_with(files: &[(String, String)], off: &[&str]) -> Workspace {
     let mut ws = Workspace::default();
+    if !off.is_empty() {
+        let mut config = ws.config().clone();
+        config.rules.extend(off.iter().map(|r| (r.to_string(), Level::Off)));
+        ws.set_config(config, vec![]);
+    }
     ws.set_files(files.iter().map(|(p, t)| (p.clone(), FileText::from(t.as_str()))).collect());
     ws
 }
@@ -113,6 +123,7 @@ fn main() {
         "check proc",
         "its peak RSS",
         "full check",
+        "without token rules",
         "1-line edit",
         "resolve proc (BM25)",
         "fuzzy",
@@ -145,6 +156,12 @@ fn main() {
         let (proc_wall, proc_peak) = check_process(tmp.path(), runs);
         let full = time(runs, || {
             std::hint::black_box(rules::check(&build(&files)).len());
+        });
+        // The same with `index-token-budget` and `promote-to-fragment` off:
+        // what counting tokens adds to a check.
+        let untokened = time(runs, || {
+            let ws = build_with(&files, &["index-token-budget", "promote-to-fragment"]);
+            std::hint::black_box(rules::check(&ws).len());
         });
 
         let mut ws = build(&files);
@@ -235,9 +252,10 @@ fn main() {
             _ => "?".into(),
         };
         println!(
-            "| {entries} | {} | {proc_peak:.0} MB | {} | {} | {} | {} | {} | {} | {} | {} | {} | {n} | {steal} |",
+            "| {entries} | {} | {proc_peak:.0} MB | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {n} | {steal} |",
             ms(proc_wall),
             ms(full),
+            ms(untokened),
             ms(edit),
             ms(resolve_proc),
             ms(fz),
