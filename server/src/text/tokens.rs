@@ -37,7 +37,7 @@ pub struct Counter {
 }
 
 const MEMO_SLOTS_BITS: u32 = 12;
-const MEMO_BYTES: usize = 22;
+const MEMO_BYTES: usize = 24;
 
 #[derive(Clone, Copy, Default)]
 struct Memo {
@@ -66,7 +66,7 @@ impl Counter {
         }
         let mut key = [0; MEMO_BYTES];
         key[..bytes.len()].copy_from_slice(bytes);
-        let words = key.chunks(8).map(|w| w.iter().rev().fold(0u64, |h, &b| h << 8 | u64::from(b)));
+        let words = key.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default()));
         let h = words.fold(bytes.len() as u64, |h, w| (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let slot = &mut self.memo[(h >> (64 - MEMO_SLOTS_BITS)) as usize];
         if usize::from(slot.len) == bytes.len() && slot.piece == key {

@@ -98,22 +98,40 @@ fn run(s: &str, class: impl Fn(char) -> bool, max: usize) -> usize {
 
 /// The length of the piece that starts `s`, whose first character is `c`.
 fn piece_len(s: &str, c: char) -> usize {
-    ascii_word(s.as_bytes()).unwrap_or_else(|| any_piece(s, c))
+    ascii_piece(s.as_bytes()).unwrap_or_else(|| any_piece(s, c))
 }
 
-/// The common pieces, a word or a space and a word, when they are ASCII
-/// to their end (the byte after them is ASCII): a byte loop.
+/// The common pieces when they and the byte after them are ASCII, by byte
+/// loops: a word with or without a lead (` word`, `/when`), up to three
+/// digits, one line feed before a non-space, and signs with or without a
+/// space before them (` |`, `,`). `None` for anything else (an apostrophe,
+/// a run of spaces, any non-ASCII byte in reach): [`any_piece`] decides.
 #[inline(always)]
-fn ascii_word(s: &[u8]) -> Option<usize> {
-    let lead = match s {
-        [b' ', b, ..] if b.is_ascii_alphabetic() => 1,
-        [b, ..] if b.is_ascii_alphabetic() => 0,
-        _ => return None,
+fn ascii_piece(s: &[u8]) -> Option<usize> {
+    // A byte whose class this loop knows for sure: not a control character
+    // (some are `\s`, some signs), not part of a longer character.
+    let plain = |b: &u8| b.is_ascii_graphic() || matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let run = |from: usize, class: fn(&u8) -> bool, max: usize| -> Option<usize> {
+        let n = s[from..].iter().take(max).position(|b| !class(b)).unwrap_or(max.min(s.len() - from));
+        match s.get(from + n) {
+            Some(b) if !plain(b) => None,
+            _ => Some(from + n),
+        }
     };
-    let end = s[lead..].iter().position(|b| !b.is_ascii_alphabetic()).map_or(s.len(), |n| lead + n);
-    match s.get(end) {
-        Some(b) if !b.is_ascii() => None,
-        _ => Some(end),
+    let letter: fn(&u8) -> bool = u8::is_ascii_alphabetic;
+    let sign: fn(&u8) -> bool = u8::is_ascii_punctuation;
+    let signs =
+        |from: usize| run(from, sign, usize::MAX).and_then(|end| run(end, |b| matches!(b, b'\n' | b'\r'), usize::MAX));
+    // An apostrophe may start a contraction (`'s`): never a lead here.
+    let lead = |b: &u8| matches!(b, b' ' | b'\t') || (sign(b) && *b != b'\'');
+    match s {
+        [b, ..] if letter(b) => run(1, letter, usize::MAX),
+        [b, l, ..] if letter(l) && lead(b) => run(2, letter, usize::MAX),
+        [b, ..] if b.is_ascii_digit() => run(1, u8::is_ascii_digit, 2),
+        [b'\n', b, ..] if b.is_ascii_graphic() => Some(1),
+        [b, ..] if lead(b) && *b != b' ' && *b != b'\t' => signs(1),
+        [b' ', b, ..] if sign(b) && *b != b'\'' => signs(2),
+        _ => None,
     }
 }
 

@@ -76,12 +76,14 @@ fn texts() -> impl Strategy<Value = String> {
     let alphabet = prop::sample::select(vec![
         'a', 'e', 's', 't', 'r', 'v', 'l', 'd', 'm', 'S', 'T', 'L', 'x', 'Q', 'ſ', '\'', '0', '7', '²', '٣', ' ', ' ',
         '\t', '\n', '\r', '\u{b}', '\u{a0}', '\u{85}', '\u{3000}', '.', ',', '#', '/', '|', '*', '-', '(', 'é', '東',
-        '\u{301}', '😀', '—',
+        '\u{301}', '😀', '—', '\u{1}', '\u{c}', '`', '"',
     ]);
     prop::collection::vec(alphabet, 0..80).prop_map(|chars| chars.into_iter().collect())
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
     #[test]
     fn any_text_counts_as_the_reference_counts(text in texts()) {
         same_as_reference(&text);
