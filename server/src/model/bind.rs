@@ -114,31 +114,33 @@ impl Bindings {
         // Normalizing and looking up each entry is independent of the others:
         // large indexes do it in two halves on two threads.
         // The hashes of their exact keys too, in link order (see `link`).
-        let bind_lines = |lines: &[usize]| -> (Vec<EntryInfo>, Vec<u64>) {
+        // `room` is the capacity of the result: the first half's has room
+        // for the second's, so joining them moves no entry twice.
+        let bind_lines = |lines: &[usize], room: usize| -> (Vec<EntryInfo>, Vec<u64>) {
             let mut key = String::new();
-            let mut hashes = Vec::with_capacity(lines.len() * 2);
-            let infos = lines
-                .iter()
-                .filter_map(|&line| {
-                    let entry = index.entry(line)?;
-                    let section = index.section_of(line);
-                    let section_file = section.and_then(|s| section_files[s]);
-                    let info = b.bind_entry(src.text.as_str(), &entry, line, section, section_file, &mut key);
-                    hashes.extend(exact_keys(&info).map(key_hash));
-                    Some(info)
-                })
-                .collect();
+            let mut hashes = Vec::with_capacity(room * 2);
+            let mut infos = Vec::with_capacity(room);
+            infos.extend(lines.iter().filter_map(|&line| {
+                let entry = index.entry(line)?;
+                let section = index.section_of(line);
+                let section_file = section.and_then(|s| section_files[s]);
+                let info = b.bind_entry(src.text.as_str(), &entry, line, section, section_file, &mut key);
+                hashes.extend(exact_keys(&info).map(key_hash));
+                Some(info)
+            }));
             (infos, hashes)
         };
-        let parallel = super::Work::Bind.split(ws, index.entries.len());
+        let n = index.entries.len();
+        let parallel = super::Work::Bind.split(ws, n);
         let (infos, hashes) = if parallel {
-            let (first, second) = index.entries.split_at(index.entries.len() / 2);
-            let ((mut infos, mut hashes), rest) = super::join(|| bind_lines(first), || bind_lines(second));
+            let (first, second) = index.entries.split_at(n / 2);
+            let ((mut infos, mut hashes), rest) =
+                super::join(|| bind_lines(first, n), || bind_lines(second, second.len()));
             infos.extend(rest.0);
             hashes.extend(rest.1);
             (infos, hashes)
         } else {
-            bind_lines(&index.entries)
+            bind_lines(&index.entries, n)
         };
         let mut b = b;
         b.exact_head.reserve(hashes.len());

@@ -257,6 +257,11 @@ impl Entry {
 /// Parses an index. Never fails: format problems are line kinds that rules report.
 pub fn parse(text: &str) -> IndexFile {
     let mut file = IndexFile::default();
+    // Room for every line at once (lone-CR line ends aside): a large index's
+    // lines are not moved while they are read.
+    let lines_hint = memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1;
+    file.lines.reserve_exact(lines_hint);
+    file.starts.reserve_exact(lines_hint);
     let mut fence: Option<(u8, usize)> = None; // (char, length)
     let mut in_comment = false;
     let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
