@@ -52,7 +52,12 @@ impl Finding {
             severity: rule.default_severity(),
             file,
             range,
-            message: crate::text::elide_owned(message.into(), MESSAGE_CHARS),
+            message: {
+                // `format!` leaves room to grow; a finding's message never does.
+                let mut m = crate::text::elide_owned(message.into(), MESSAGE_CHARS);
+                m.shrink_to_fit();
+                m
+            },
             related: vec![],
             fixes: vec![],
         }

@@ -19,8 +19,14 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         return;
     };
     let mut suggester = Suggester::new(ctx.ws);
+    let orphan =
+        |e: &crate::model::bind::EntryInfo| !e.trigger.is_empty() && e.heading.is_none() && e.structural.is_none();
+    // Room for them all at once, and some for the rules after this one: an
+    // index of orphans does not grow its findings by doubling.
+    let orphans = ctx.entries().filter(|(_, e)| orphan(e)).count();
+    out.reserve_exact(orphans + orphans / 8 + 64);
     for (_, e) in ctx.entries() {
-        if e.trigger.is_empty() || e.heading.is_some() || e.structural.is_some() {
+        if !orphan(e) {
             continue;
         }
         // A section whose file could not be read: its `unreadable-file`
@@ -48,6 +54,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         if !names.is_empty() {
             msg.push_str(&format!("; did you mean {}?", names.join(", ")));
         }
+        msg.shrink_to_fit(); // a million orphans hold a million messages
         f.message = msg;
         // The fixes are built when asked for (`rules::fixes`), from these.
         for (h, _) in &best {

@@ -182,8 +182,17 @@ pub fn entry_target(ws: &Workspace, e: &EntryInfo) -> Option<HeadingId> {
         lock().entry(file).or_default().keys = Some(k.clone());
         k
     });
+    // A file without semantic headings: nothing to drift to, nothing to remember.
+    if keys.headings.is_empty() {
+        return None;
+    }
     // In file order, so ties go to the earlier heading.
     let mut numbers: Vec<u32> = keys.index.ranked(&e.trigger).into_iter().map(|c| c.0).collect();
+    if numbers.is_empty() {
+        // No heading shares a word with the trigger: as cheap to find again
+        // as to remember (a million unlike orphans would hold a million keys).
+        return None;
+    }
     numbers.sort_unstable();
     let cands = numbers.into_iter().filter_map(|n| {
         let idx = *keys.headings.get(n as usize)?;
