@@ -38,7 +38,9 @@ pub struct EntryInfo {
     /// Normalized trigger (`writing mock tests`).
     pub trigger: String,
     /// Normalized extras, empty ones dropped.
-    pub extras: smallvec::SmallVec<[String; 2]>,
+    /// A boxed slice (16 bytes; most entries have none): an index of a
+    /// million entries keeps a million of these.
+    pub extras: Box<[String]>,
     /// The section index, when the entry is in one.
     pub section: Option<usize>,
     /// The decision file the section names, when it exists.

@@ -18,6 +18,9 @@ use crate::text::{lines, TextRange};
 pub use op::Op;
 
 mod op;
+mod stored;
+
+use stored::StoredLine;
 
 /// An entry line: `/when TRIGGER | extra, extra`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,7 +107,7 @@ impl Section {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IndexFile {
     /// Every line, its ranges relative to `starts[i]`.
-    lines: Vec<IndexLine>,
+    lines: Vec<StoredLine>,
     /// Where each line starts in the text.
     starts: Vec<usize>,
     pub sections: Vec<Section>,
@@ -123,36 +126,33 @@ impl IndexFile {
 
     /// Line `i` with absolute ranges.
     pub fn line(&self, i: usize) -> Option<IndexLine> {
-        Some(self.lines.get(i)?.moved(self.starts[i] as isize))
+        Some(self.lines.get(i)?.line(self.starts[i]))
     }
 
     /// Every line with absolute ranges, in order.
     pub fn lines(&self) -> impl DoubleEndedIterator<Item = IndexLine> + ExactSizeIterator + '_ {
-        self.lines.iter().zip(&self.starts).map(|(l, &s)| l.moved(s as isize))
+        self.lines.iter().zip(&self.starts).map(|(l, &s)| l.line(s))
     }
 
     /// Line `i`'s content range (without its terminator). Panics when `i` is
     /// out of range, like slice indexing: line numbers come from this file.
     pub fn range(&self, i: usize) -> TextRange {
-        self.lines[i].range.shifted(self.starts[i])
+        self.lines[i].range(self.starts[i])
     }
 
     /// Line `i` including its terminator. Panics when `i` is out of range.
     pub fn full(&self, i: usize) -> TextRange {
-        self.lines[i].full.shifted(self.starts[i])
+        self.lines[i].full(self.starts[i])
     }
 
     /// The section line `i` belongs to (None in the preamble or past the end).
     pub fn section_of(&self, i: usize) -> Option<usize> {
-        self.lines.get(i)?.section
+        self.lines.get(i)?.section()
     }
 
     /// If line `i` is an unrecognised line in a section: whether it starts with `/`.
     pub fn unknown(&self, i: usize) -> Option<bool> {
-        match self.lines.get(i)?.kind {
-            LineKind::Unknown { slash } => Some(slash),
-            _ => None,
-        }
+        self.lines.get(i)?.unknown()
     }
 
     /// The first section named `path` (as [`section_path`] reads names).
@@ -164,19 +164,16 @@ impl IndexFile {
 
     /// Whether line `i` is an entry.
     pub fn is_entry(&self, i: usize) -> bool {
-        self.lines.get(i).is_some_and(|l| matches!(l.kind, LineKind::Entry(_)))
+        self.lines.get(i).is_some_and(StoredLine::is_entry)
     }
 
     /// The entry on line `line`, with absolute ranges.
     pub fn entry(&self, line: usize) -> Option<Entry> {
-        match &self.lines.get(line)?.kind {
-            LineKind::Entry(e) => Some(e.moved(self.starts[line] as isize)),
-            _ => None,
-        }
+        self.lines.get(line)?.entry(self.starts[line])
     }
 
     fn push(&mut self, line: IndexLine, start: usize) {
-        self.lines.push(line.moved(-(start as isize)));
+        self.lines.push(StoredLine::new(&line, start));
         self.starts.push(start);
     }
 
@@ -197,7 +194,7 @@ impl IndexFile {
         }
         let mut fresh = Vec::with_capacity(window.len());
         for l in window.clone() {
-            let old = &self.lines[l];
+            let old = self.lines[l].line(self.starts[l]);
             let content = lines.line_content(text, l);
             let s = content.slice(text);
             if !neutral(&old.kind) || fence_open(s).is_some() || h2_name(s).is_some() {
@@ -211,7 +208,7 @@ impl IndexFile {
             let full = TextRange::new(content.start, lines.line_start(l + 1).max(content.end));
             let start = lines.line_start(l);
             fresh
-                .push((IndexLine { range: content, full, kind, section: old.section }.moved(-(start as isize)), start));
+                .push((StoredLine::new(&IndexLine { range: content, full, kind, section: old.section }, start), start));
         }
         if delta != 0 {
             // Only the starts move: ranges are relative to them.
@@ -227,30 +224,6 @@ impl IndexFile {
             self.starts[l] = start;
         }
         true
-    }
-}
-
-impl IndexLine {
-    /// This line with every range moved by `by` bytes.
-    fn moved(&self, by: isize) -> IndexLine {
-        let kind = match &self.kind {
-            LineKind::Entry(e) => LineKind::Entry(e.moved(by)),
-            k => k.clone(),
-        };
-        IndexLine { range: self.range.moved(by), full: self.full.moved(by), kind, section: self.section }
-    }
-}
-
-impl Entry {
-    /// This entry with every range moved by `by` bytes.
-    fn moved(&self, by: isize) -> Entry {
-        Entry {
-            op: self.op,
-            op_range: self.op_range.moved(by),
-            trigger: self.trigger.moved(by),
-            bar: self.bar.map(|b| (b as isize + by) as usize),
-            extras: self.extras.iter().map(|r| r.moved(by)).collect(),
-        }
     }
 }
 
