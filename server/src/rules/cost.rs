@@ -24,11 +24,10 @@ impl IndexCost {
     pub fn of(ws: &Workspace) -> Arc<IndexCost> {
         ws.cached(Depends::IndexAndDecisions, |ws| {
             let Some((_, src, index)) = ws.index() else { return IndexCost::default() };
-            let mut counter = tokens::Counter::default();
-            let mut line = |i: usize| {
+            let text = |i: usize| {
                 let start = src.line_index.line_start(i);
                 let end = src.line_index.line_start(i + 1).max(start);
-                counter.count(&src.text[start..end.min(src.text.len())]) as u32
+                &src.text[start..end.min(src.text.len())]
             };
             let patched = ws.index_splice().and_then(|sp| {
                 let mut c = sp.take_base_owned::<IndexCost>()?;
@@ -36,14 +35,16 @@ impl IndexCost {
                     return None;
                 }
                 for i in sp.lines.clone() {
-                    let now = line(i);
+                    let now = tokens::count(text(i)) as u32;
                     c.total = c.total - c.lines[i] as usize + now as usize;
                     c.lines[i] = now;
                 }
                 Some(c)
             });
             patched.unwrap_or_else(|| {
-                let lines: Vec<u32> = (0..index.line_count()).map(&mut line).collect();
+                // Every line: through one counter, which remembers the words they share.
+                let mut counter = tokens::Counter::default();
+                let lines: Vec<u32> = (0..index.line_count()).map(|i| counter.count(text(i)) as u32).collect();
                 let total = lines.iter().map(|&n| n as usize).sum();
                 IndexCost { lines, total }
             })

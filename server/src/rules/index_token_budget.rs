@@ -30,7 +30,14 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     }
     let mut sections: Vec<(usize, &str)> =
         index.sections.iter().map(|s| (cost.lines(s.heading_line..s.end_line), s.name_text.as_str())).collect();
-    sections.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    // Costliest first, then by name; only the first few are named, so only
+    // they are sorted (this runs after every index edit).
+    let order = |a: &(usize, &str), b: &(usize, &str)| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1));
+    if sections.len() > NAMED {
+        sections.select_nth_unstable_by(NAMED, order);
+        sections.truncate(NAMED);
+    }
+    sections.sort_by(order);
     let costly: Vec<String> =
         sections.iter().take(NAMED).map(|(n, name)| format!("{} ({})", q(name), thousands(*n))).collect();
     let mut message = format!(

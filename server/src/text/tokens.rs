@@ -20,9 +20,10 @@ mod hash;
 mod merge;
 mod pieces;
 
-/// The number of cl100k_base tokens of `text`.
+/// The number of cl100k_base tokens of `text`. Many texts (an index's
+/// lines) are cheaper through one [`Counter`].
 pub fn count(text: &str) -> usize {
-    Counter::default().count(text)
+    pieces::pieces(text).map(merge::count).sum()
 }
 
 /// Counts many texts (an index's lines): remembers the pieces it has seen.
