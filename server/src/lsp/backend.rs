@@ -39,6 +39,10 @@ pub struct Backend {
     pub(super) pending_roots: Mutex<Vec<PathBuf>>,
     /// Wakes the publisher (started on `initialize`).
     pub(super) wake: Arc<Notify>,
+    /// Held by the publisher while it pushes to a pulling client: a
+    /// `workspace/diagnostic` answer waits for it, so no push it did not
+    /// want leaves after it (see `publish.rs`).
+    pub(super) pushing: Arc<tokio::sync::Mutex<()>>,
     pub(super) publisher: std::sync::Once,
 }
 
@@ -50,6 +54,7 @@ impl Backend {
             caps: Arc::default(),
             pending_roots: Mutex::default(),
             wake: Arc::default(),
+            pushing: Arc::default(),
             publisher: std::sync::Once::new(),
         }
     }

@@ -17,6 +17,9 @@
 //!   gets nothing pushed and its pushed sets cleared.
 //!
 //! So no file is ever reported both ways, and no file goes unreported.
+//! Pushes to a pulling client happen holding `pushing`, after reading
+//! whether it pulls the workspace; `workspace/diagnostic` sets that before it
+//! waits for `pushing`, so a push it would not want never follows its answer.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -30,7 +33,13 @@ use super::state::lock;
 use super::state::{Batch, State};
 
 /// Runs until the runtime stops: waits to be woken, then publishes what changed.
-pub async fn run(client: Client, state: Arc<Mutex<State>>, caps: Arc<Mutex<ClientCaps>>, wake: Arc<Notify>) {
+pub async fn run(
+    client: Client,
+    state: Arc<Mutex<State>>,
+    caps: Arc<Mutex<ClientCaps>>,
+    wake: Arc<Notify>,
+    pushing: Arc<tokio::sync::Mutex<()>>,
+) {
     // Files whose last pushed set (to a puller) was not empty.
     let mut pushed: HashSet<Uri> = HashSet::new();
     loop {
@@ -41,14 +50,19 @@ pub async fn run(client: Client, state: Arc<Mutex<State>>, caps: Arc<Mutex<Clien
         // meanwhile would have to copy the workspace the snapshot still
         // holds (at 10,000 entries that tripled the one-line edit's median).
         // An incremental check is short; requests never wait for each other.
-        let (batches, open, workspace_pull) = {
+        let (batches, open) = {
             let mut st = lock(&state);
             let batches = st.take_changed();
-            (batches, st.docs.keys().cloned().collect::<HashSet<Uri>>(), st.workspace_pull)
+            (batches, st.docs.keys().cloned().collect::<HashSet<Uri>>())
         };
         let caps = lock(&caps).clone();
         if caps.pull_diagnostics {
-            to_puller(&client, &caps, batches, &open, workspace_pull, &mut pushed).await;
+            if caps.diagnostic_refresh && !batches.is_empty() {
+                let _ = client.workspace_diagnostic_refresh().await;
+            }
+            let _pushing = pushing.lock().await;
+            let workspace_pull = lock(&state).workspace_pull;
+            to_puller(&client, batches, &open, workspace_pull, &mut pushed).await;
         } else {
             for (uri, diags, version) in batches {
                 client.publish_diagnostics(uri, diags, version).await;
@@ -57,19 +71,15 @@ pub async fn run(client: Client, state: Arc<Mutex<State>>, caps: Arc<Mutex<Clien
     }
 }
 
-/// A pulling client: asks it to pull again, and pushes what it will not
+/// A pulling client (asked to pull again already): pushes what it will not
 /// pull (files it has not opened), per the module's matrix.
 async fn to_puller(
     client: &Client,
-    caps: &ClientCaps,
     batches: Vec<Batch>,
     open: &HashSet<Uri>,
     workspace_pull: bool,
     pushed: &mut HashSet<Uri>,
 ) {
-    if caps.diagnostic_refresh && !batches.is_empty() {
-        let _ = client.workspace_diagnostic_refresh().await;
-    }
     let taken_over: Vec<Uri> = pushed.iter().filter(|u| workspace_pull || open.contains(*u)).cloned().collect();
     for uri in taken_over {
         pushed.remove(&uri);

@@ -17,9 +17,9 @@ use crate::text::Encoding;
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         self.publisher.call_once(|| {
-            let (client, state, caps, wake) =
-                (self.client.clone(), self.state.clone(), self.caps.clone(), self.wake.clone());
-            tokio::spawn(super::publish::run(client, state, caps, wake));
+            let (client, state, caps, wake, pushing) =
+                (self.client.clone(), self.state.clone(), self.caps.clone(), self.wake.clone(), self.pushing.clone());
+            tokio::spawn(super::publish::run(client, state, caps, wake, pushing));
         });
         let c = &params.capabilities;
         let utf8 = super::capabilities::utf8(c);

@@ -67,6 +67,8 @@ pub(in crate::lsp) async fn workspace_diagnostic(
         Ok(WorkspaceDiagnosticReportResult::Report(WorkspaceDiagnosticReport { items }))
     })
     .await;
+    // A push that read the flag before it was set finishes before this answer.
+    drop(b.pushing.lock().await);
     // Sets pushed before the client pulled the workspace are cleared now.
     b.wake.notify_one();
     report
