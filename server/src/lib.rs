@@ -25,7 +25,8 @@
 //!
 //! Parallel where the work is large: loading parses files on every core,
 //! the binding and a full check use two threads from a few thousand entries
-//! on, and an incremental update keeps the old findings on one thread while
+//! on (below that, a full check counts a long index's tokens on the second),
+//! and an incremental update keeps the old findings on one thread while
 //! it re-checks the changed part on the other. Results never depend on the
 //! thread count (`Workspace::set_threads`; a property test compares one
 //! thread with several).

@@ -260,7 +260,7 @@ fn triggers(
         }
         found
     };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    let threads = crate::model::cores();
     let mut existing: Vec<(u32, usize, usize)> = if threads > 1 && words.0.len() >= PARALLEL_FROM {
         let chunk = words.0.len().div_ceil(threads);
         // This thread scores the first chunk while helpers score the others.

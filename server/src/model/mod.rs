@@ -163,7 +163,7 @@ impl Workspace {
 
     /// The threads parsing, binding and a full check may use.
     pub fn threads(&self) -> usize {
-        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).min(8)
+        self.threads.unwrap_or_else(parallel::cores).min(8)
     }
 
     /// Problems found in the configuration sources (reported on the config file).
@@ -479,7 +479,7 @@ enum Role {
     Other,
 }
 
-pub(crate) use parallel::{join, Work};
+pub(crate) use parallel::{cores, join, Work};
 
 /// A location in a workspace file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

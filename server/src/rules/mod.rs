@@ -342,6 +342,21 @@ fn check_with(ctx: Ctx) -> Vec<Finding> {
         out.reserve_exact(other_lane.len() + decision_only.0.len());
         out.extend(other_lane);
         decision_only
+    } else if counts_tokens_aside(&ctx) {
+        // The token rules need the index counted: a second thread counts it
+        // while this one runs the other rules, then this one runs them.
+        let (decision_only, _) = crate::model::join(
+            || {
+                run(&ctx, Lane::Files, &mut out);
+                for lane in INDEX_LANES {
+                    run_where(&ctx, lane, &mut out, |r| !TOKEN_RULES.contains(&r));
+                }
+                decision_findings(&ctx)
+            },
+            || cost::IndexCost::of(ws),
+        );
+        run_where(&ctx, Rule::IndexTokenBudget.lane(), &mut out, |r| TOKEN_RULES.contains(&r));
+        decision_only
     } else {
         run(&ctx, Lane::Files, &mut out);
         for lane in INDEX_LANES {
@@ -353,6 +368,20 @@ fn check_with(ctx: Ctx) -> Vec<Finding> {
     finish(ws, &mut out);
     out
 }
+
+/// Whether a check too small to split its lanes should count the index's
+/// tokens on a second thread: the token rules are on and the index is
+/// long enough to be worth it.
+fn counts_tokens_aside(ctx: &Ctx) -> bool {
+    let levels = &ctx.ws.config().rules;
+    let bytes = ctx.index.map_or(0, |(_, src, _)| src.text.len());
+    !ctx.fixable_only
+        && TOKEN_RULES.iter().any(|r| levels.get(r.code()) != Some(&Level::Off))
+        && crate::model::Work::Tokens.split(ctx.ws, bytes)
+}
+
+/// The rules that read the index's token counts ([`cost::IndexCost`]), all in one lane.
+const TOKEN_RULES: [Rule; 2] = [Rule::IndexTokenBudget, Rule::PromoteToFragment];
 
 /// The findings of the decision-only checks: kept across index edits.
 fn decision_findings(ctx: &Ctx) -> std::sync::Arc<DecisionFindings> {
@@ -369,10 +398,16 @@ fn decision_findings(ctx: &Ctx) -> std::sync::Arc<DecisionFindings> {
 /// Runs the lane's checks whose rules are not all off (and, for
 /// [`check_fixable`], that have a rule whose fixes can be safe).
 fn run(ctx: &Ctx, lane: Lane, out: &mut Vec<Finding>) {
+    run_where(ctx, lane, out, |_| true);
+}
+
+/// [`run`], for the checks of rules `pick` picks only.
+fn run_where(ctx: &Ctx, lane: Lane, out: &mut Vec<Finding>, pick: impl Fn(Rule) -> bool) {
     let levels = &ctx.ws.config().rules;
     for check in self::lane(lane) {
-        let wanted =
-            |r: Rule| levels.get(r.code()) != Some(&Level::Off) && (!ctx.fixable_only || r.fixes() == Fixes::Safe);
+        let wanted = |r: Rule| {
+            pick(r) && levels.get(r.code()) != Some(&Level::Off) && (!ctx.fixable_only || r.fixes() == Fixes::Safe)
+        };
         if check.rules.iter().any(|&r| wanted(r)) {
             (check.run)(ctx, out);
         }

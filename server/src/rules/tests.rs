@@ -25,3 +25,13 @@ fn the_fixable_check_is_the_full_check_of_the_fixable_rules() {
     assert!(!want.is_empty() && want.len() < all.len(), "both kinds present: {} of {}", want.len(), all.len());
     assert_eq!(check_fixable(&ws), want);
 }
+
+/// A check too small to split counts the index's tokens aside, then runs
+/// the token rules from their one lane: a token rule in another lane would
+/// not run there.
+#[test]
+fn the_token_rules_share_a_lane() {
+    use super::{Rule, TOKEN_RULES};
+    assert!(TOKEN_RULES.iter().all(|r| r.lane() == TOKEN_RULES[0].lane()));
+    assert!(TOKEN_RULES.contains(&Rule::IndexTokenBudget) && TOKEN_RULES.contains(&Rule::PromoteToFragment));
+}

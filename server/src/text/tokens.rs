@@ -82,9 +82,64 @@ impl Counter {
 /// A lower bound of [`count`] that needs no vocabulary: the pieces the
 /// pre-tokenizer cuts `text` into, each at least one token, counted up to
 /// `cap + 1` (a result over `cap` says only that). A section far longer
-/// than an entry is ruled out after its first few words.
+/// than an entry is ruled out after its first few words, most by
+/// [`words_at_least`] before any piece is cut.
 pub fn at_least(text: &str, cap: usize) -> usize {
-    pieces::pieces(text).take(cap.saturating_add(1)).count()
+    let cap = cap.saturating_add(1);
+    if words_at_least(text.as_bytes(), cap) >= cap {
+        return cap;
+    }
+    pieces::pieces(text).take(cap).count()
+}
+
+/// A lower bound of the pieces of `text`, counted at least up to `cap`
+/// (past it by less than a block): the ASCII bytes that must start a piece
+/// (see [`starts_piece`]), counted without branches a block of bytes at a
+/// time (vectorised: well under a nanosecond a byte).
+fn words_at_least(text: &[u8], cap: usize) -> usize {
+    const BLOCK: usize = 64;
+    let len = text.len();
+    // Before the text and after it: a space, as the pattern sees nothing.
+    let at = |i: usize| if i < len { text[i] } else { b' ' };
+    let mut n = match len {
+        0 => 0,
+        _ => usize::from(starts_piece(b' ', text[0], at(1))),
+    };
+    let mut i = 1;
+    while i + 1 < len && n < cap {
+        let end = (i + BLOCK).min(len - 1);
+        let block = text[i - 1..end - 1].iter().zip(&text[i..end]).zip(&text[i + 1..end + 1]);
+        let starts: u8 = block.map(|((&p, &c), &n)| u8::from(starts_piece(p, c, n))).sum();
+        n += usize::from(starts);
+        i = end;
+    }
+    if len > 1 && n < cap {
+        n += usize::from(starts_piece(text[len - 2], text[len - 1], b' '));
+    }
+    n
+}
+
+/// Whether byte `c`, between `p` and `n`, starts a piece, each piece having
+/// at most one such byte:
+/// - an ASCII letter after an ASCII byte that is no letter: inside a letter
+///   piece or a contraction (`'s`), the only byte that is no letter is the
+///   lead or the apostrophe, which comes first;
+/// - an ASCII digit after an ASCII byte that is no digit: numbers have no lead;
+/// - an ASCII sign after a letter or digit, unless a letter follows (then
+///   it may lead that letter's piece): it starts a piece of signs;
+/// - a line break after a letter or digit: pieces of letters or digits end there.
+#[inline(always)]
+fn starts_piece(p: u8, c: u8, n: u8) -> bool {
+    let letter = |b: u8| (b | 0x20).wrapping_sub(b'a') < 26;
+    let digit = |b: u8| b.wrapping_sub(b'0') < 10;
+    let alnum = |b: u8| letter(b) | digit(b);
+    let ascii = |b: u8| b < 0x80;
+    let sign = |b: u8| (b.wrapping_sub(0x21) < 0x5e) & !alnum(b);
+    let line_break = |b: u8| (b == b'\n') | (b == b'\r');
+    (letter(c) & ascii(p) & !letter(p))
+        | (digit(c) & ascii(p) & !digit(p))
+        | (sign(c) & alnum(p) & !letter(n))
+        | (line_break(c) & alnum(p))
 }
 
 #[cfg(test)]

@@ -64,6 +64,8 @@ fn counts_match_the_reference_on_the_real_corpus() {
         } else if path.extension().is_some_and(|e| e == "md") {
             if let Ok(text) = std::fs::read_to_string(&path) {
                 assert_eq!(count(&text), reference().count(text.as_str()), "{}", path.display());
+                let pieces = pieces::pieces(&text).count();
+                assert!(words_at_least(text.as_bytes(), usize::MAX) <= pieces, "{}", path.display());
                 files += 1;
             }
         }
@@ -87,6 +89,13 @@ proptest! {
     #[test]
     fn any_text_counts_as_the_reference_counts(text in texts()) {
         same_as_reference(&text);
+    }
+
+    #[test]
+    fn the_bounds_never_pass_the_pieces(text in texts(), cap in 0usize..20) {
+        let pieces = pieces::pieces(&text).count();
+        prop_assert!(words_at_least(text.as_bytes(), usize::MAX) <= pieces, "{text:?}");
+        prop_assert_eq!(at_least(&text, cap), pieces.min(cap + 1), "{:?}", text);
     }
 
     #[test]
