@@ -264,7 +264,8 @@ impl Workspace {
         let mut jobs: Vec<Job> =
             files.into_iter().enumerate().map(|(i, (p, c))| (i, p.clone(), c, self.classify(&p))).collect();
         let threads = self.threads();
-        let parsed: Vec<(SourceFile, Role)> = if threads > 1 && jobs.len() > 8 {
+        let bytes = jobs.iter().map(|j| j.2.text.len()).sum();
+        let parsed: Vec<(SourceFile, Role)> = if jobs.len() > 1 && Work::Parse.split(self, bytes) {
             jobs.sort_by_key(|j| std::cmp::Reverse(j.2.text.len()));
             let queue: Vec<std::sync::Mutex<Option<Job>>> =
                 jobs.into_iter().map(|j| std::sync::Mutex::new(Some(j))).collect();

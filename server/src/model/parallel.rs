@@ -1,8 +1,11 @@
 //! When engine work goes to a second thread: every threshold in one place, and [`join`].
 //!
-//! Spawning a scoped thread costs about 30 µs here; each threshold is where
-//! the half of the work moved to the second thread costs clearly more than
-//! that on a 2-core machine (measured with the `engine` and `lsp` benches).
+//! Spawning a scoped thread costs about 30 µs here, and the new thread may
+//! wait up to 250 µs more for the virtual machine to wake an idle core (the
+//! first runs of a bench; less once the host keeps the core polling). Each
+//! threshold is where the half of the work moved to the second thread costs
+//! clearly more than that on a 2-core machine (measured with the `engine`,
+//! `scale` and `lsp` benches).
 //! A workspace limited to one thread ([`super::Workspace::set_threads`])
 //! never spawns, and results never depend on the split (property-tested).
 
@@ -11,6 +14,8 @@ use super::Workspace;
 /// Work the engine can split in two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Work {
+    /// Parsing the files a workspace is loaded with, per byte of them all.
+    Parse,
     /// Binding the index's entries (normalizing and looking up each): cheap per entry.
     Bind,
     /// A full check's two lanes of index rules (and the decision-only rules).
@@ -27,6 +32,10 @@ impl Work {
     /// From this many items on, the work is split.
     pub(crate) const fn threshold(self) -> usize {
         match self {
+            // About 0.8 ns a byte: 512 KB is some 400 µs of parsing (a
+            // 400-entry workspace is 100 KB; waking a second core of a VM
+            // costs up to 250 µs).
+            Work::Parse => 512 * 1024,
             Work::Bind => 4_000,
             Work::Check => 2_000,
             Work::KeepFindings => 1_000,

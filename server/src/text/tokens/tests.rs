@@ -2,6 +2,7 @@
 
 use super::*;
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 
 fn reference() -> &'static bpe_openai::Tokenizer {
     bpe_openai::cl100k_base()
@@ -126,4 +127,27 @@ fn counts_and_bounds() {
     // A hostile line: linear, not quadratic.
     let long = "a".repeat(1 << 20);
     assert!(count(&long) > 0);
+}
+
+#[test]
+fn words_are_the_bytes_zero_padded() {
+    let bytes = b"abcdefgh";
+    for n in 0..=8 {
+        let mut padded = [0u8; 8];
+        padded[..n].copy_from_slice(&bytes[..n]);
+        assert_eq!(word(&bytes[..n]), u64::from_le_bytes(padded), "{n} bytes");
+    }
+}
+
+/// One counter through many texts remembers pieces of every length up to
+/// its key's and past it, and never mistakes one piece for another.
+#[test]
+fn a_counter_counts_as_count_does() {
+    let mut counter = Counter::default();
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let words = prop::collection::vec(prop::sample::select(vec!["a", "b", "é", " ", "x1", "'s", "ab", "東"]), 1..40);
+    for _ in 0..5_000 {
+        let text: String = words.new_tree(&mut runner).expect("a text").current().concat();
+        assert_eq!(counter.count(&text), count(&text), "{text:?}");
+    }
 }
