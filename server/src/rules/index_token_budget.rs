@@ -29,7 +29,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         return;
     }
     let mut sections: Vec<(usize, &str)> =
-        index.sections.iter().map(|s| (cost.lines(s.heading_line..s.end_line), s.name_text.as_str())).collect();
+        index.sections.iter().enumerate().map(|(k, s)| (cost.section(k), s.name_text.as_str())).collect();
     // Costliest first, then by name; only the first few are named, so only
     // they are sorted (this runs after every index edit).
     let order = |a: &(usize, &str), b: &(usize, &str)| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1));

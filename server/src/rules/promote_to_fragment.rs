@@ -23,9 +23,6 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         let (Some(heading), Some(file)) = (ctx.ws.heading(h), ctx.ws.file(h.file)) else {
             continue;
         };
-        if ctx.is_duplicate(i) {
-            continue;
-        }
         let section = heading.section.slice(&file.text).trim_end();
         // What the entry costs in the index: its line, as `index-token-budget`
         // counts it (counted once per index state, re-counted when edited).
@@ -38,7 +35,8 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         }
         let section_cost = tokens::count(section);
-        if section_cost > most {
+        // Last: a duplicate's copies are looked up, the costliest test here.
+        if section_cost > most || ctx.is_duplicate(i) {
             continue;
         }
         out.push(
