@@ -197,7 +197,13 @@ impl Workspace {
     }
 
     /// Adds or replaces the file at `path` (relative, `/`-separated). Returns its id.
+    ///
+    /// The same text as the file has (an editor opening a file as it is on
+    /// disk) changes nothing: nothing is parsed again, nothing derived dropped.
     pub fn set_file(&mut self, path: &str, content: FileText) -> FileId {
+        if let Some(id) = self.unchanged(path, &content) {
+            return id;
+        }
         let role = self.classify(path);
         if matches!(role, Role::Index) && content.problem.is_none() {
             if let Some(id) = self.file_id(path).filter(|&id| self.spliceable(id)) {
@@ -212,6 +218,13 @@ impl Workspace {
         }
         let file = SourceFile::parse(path.to_string(), content, role);
         self.insert(file, role)
+    }
+
+    /// The file at `path`, when `content` is what it already holds.
+    pub fn unchanged(&self, path: &str, content: &FileText) -> Option<FileId> {
+        let id = self.file_id(path)?;
+        let file = self.file(id)?;
+        (file.text == content.text && file.problem == content.problem).then_some(id)
     }
 
     /// Applies `edits` to the file at `path` in order, each range in the text
@@ -259,44 +272,12 @@ impl Workspace {
     /// the largest files first from one queue, so the index (often the
     /// largest file by far) never leaves one thread with most of the work.
     pub fn set_files(&mut self, files: Vec<(String, FileText)>) {
-        // (position in `files`, path, content, role)
-        type Job = (usize, String, FileText, Role);
-        let mut jobs: Vec<Job> =
-            files.into_iter().enumerate().map(|(i, (p, c))| (i, p.clone(), c, self.classify(&p))).collect();
-        let threads = self.threads();
-        let bytes = jobs.iter().map(|j| j.2.text.len()).sum();
-        let parsed: Vec<(SourceFile, Role)> = if jobs.len() > 1 && Work::Parse.split(self, bytes) {
-            jobs.sort_by_key(|j| std::cmp::Reverse(j.2.text.len()));
-            let queue: Vec<std::sync::Mutex<Option<Job>>> =
-                jobs.into_iter().map(|j| std::sync::Mutex::new(Some(j))).collect();
-            let next = std::sync::atomic::AtomicUsize::new(0);
-            let work = || {
-                let mut done = Vec::new();
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(slot) = queue.get(i) else { break done };
-                    let job = slot.lock().unwrap_or_else(|p| p.into_inner()).take();
-                    if let Some((order, p, t, r)) = job {
-                        done.push((order, SourceFile::parse(p, t, r), r));
-                    }
-                }
-            };
-            let mut done: Vec<(usize, SourceFile, Role)> = std::thread::scope(|s| {
-                let handles: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-                let mut all = work();
-                // Parsers never panic on input (fuzzed); if one did, its panic surfaces here as it would sequentially.
-                for h in handles {
-                    all.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
-                }
-                all
-            });
-            // Ids in the order the files came, whatever thread parsed them.
-            done.sort_unstable_by_key(|d| d.0);
-            done.into_iter().map(|(_, f, r)| (f, r)).collect()
-        } else {
-            jobs.into_iter().map(|(_, p, t, r)| (SourceFile::parse(p, t, r), r)).collect()
-        };
-        for (file, role) in parsed {
+        let jobs: Vec<(String, FileText, Role)> =
+            files.into_iter().map(|(p, c)| (p.clone(), c, self.classify(&p))).collect();
+        let bytes = jobs.iter().map(|j| j.1.text.len()).sum();
+        let threads = if Work::Parse.split(self, bytes) { self.threads() } else { 1 };
+        let parse = |(p, t, r): (String, FileText, Role)| (SourceFile::parse(p, t, r), r);
+        for (file, role) in parallel::map_largest_first(jobs, threads, |j| j.1.text.len(), parse) {
             self.insert(file, role);
         }
     }

@@ -51,6 +51,48 @@ impl Work {
     }
 }
 
+/// `f` of every item, in the items' order, on `threads` threads that take
+/// the largest items first (by `size`) from one queue: one large item (the
+/// index, often the largest file by far) never leaves one thread with most
+/// of the work. One thread (or one item) maps in place.
+pub(crate) fn map_largest_first<T: Send, R: Send>(
+    items: Vec<T>,
+    threads: usize,
+    size: impl Fn(&T) -> usize,
+    f: impl Fn(T) -> R + Sync,
+) -> Vec<R> {
+    if threads <= 1 || items.len() <= 1 {
+        return items.into_iter().map(f).collect();
+    }
+    let mut jobs: Vec<(usize, T)> = items.into_iter().enumerate().collect();
+    jobs.sort_by_key(|(_, item)| std::cmp::Reverse(size(item)));
+    let queue: Vec<std::sync::Mutex<Option<(usize, T)>>> =
+        jobs.into_iter().map(|j| std::sync::Mutex::new(Some(j))).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(slot) = queue.get(i) else { break done };
+            if let Some((order, item)) = slot.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                done.push((order, f(item)));
+            }
+        }
+    };
+    let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+        let mut all = work();
+        // The engine never panics on input (fuzzed); if it did, the panic surfaces here as it would sequentially.
+        for h in handles {
+            all.extend(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        all
+    });
+    // In the items' order, whatever thread mapped them.
+    done.sort_unstable_by_key(|d| d.0);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 /// The cores this process may use (at most 8), asked of the system once:
 /// the answer reads cgroup files, about 15 µs a call.
 pub(crate) fn cores() -> usize {

@@ -114,3 +114,28 @@ fn retyping_an_entry_is_a_splice_and_adding_a_line_is_not() {
         assert!(ws.index_splice().is_none(), "a new line or a section heading changes the structure");
     }
 }
+
+/// An editor opening a file as it is on disk sends the same text: nothing
+/// is parsed again and nothing derived is dropped (a decision file would
+/// otherwise cost a full re-check). A different text, or the same text
+/// without the disk's decoding problem, replaces it.
+#[test]
+fn setting_a_file_to_the_text_it_has_changes_nothing() {
+    #[derive(Debug)]
+    struct Derived;
+    let mut ws = Workspace::default();
+    let decision = "# A\n\n## When Alpha\n\nx\n";
+    ws.set_file("agents/decisions/a.md", FileText::from(decision));
+    let first = ws.cached(Depends::Decisions, |_| Derived);
+    let id = ws.set_file("agents/decisions/a.md", FileText::from(decision));
+    assert_eq!(ws.file_id("agents/decisions/a.md"), Some(id));
+    assert!(Arc::ptr_eq(&first, &ws.cached(Depends::Decisions, |_| Derived)), "kept");
+    ws.set_file("agents/decisions/a.md", FileText::from("# A\n\n## When Beta\n\nx\n"));
+    assert!(!Arc::ptr_eq(&first, &ws.cached(Depends::Decisions, |_| Derived)), "another text: rebuilt");
+    let bad = FileText::from_bytes(b"# A\n\xff\n".to_vec());
+    ws.set_file("agents/decisions/a.md", bad.clone());
+    let with_problem = ws.cached(Depends::Decisions, |_| Derived);
+    ws.set_file("agents/decisions/a.md", FileText::from(bad.text.as_str()));
+    assert!(ws.file(id).is_some_and(|f| f.problem.is_none()), "the editor's text has no decoding problem");
+    assert!(!Arc::ptr_eq(&with_problem, &ws.cached(Depends::Decisions, |_| Derived)));
+}

@@ -18,7 +18,12 @@ pub(in crate::lsp) async fn did_open(b: &Backend, params: DidOpenTextDocumentPar
         st.docs
             .insert(doc.uri.clone(), crate::lsp::state::Doc { rope: Rope::from_str(&doc.text), version: doc.version });
         if let Some((i, rel)) = Backend::locate_or_adopt(&mut st, &doc.uri) {
-            st.roots[i].ws_mut().set_file(&rel, FileText::from(doc.text));
+            // Opened as it is on disk (the usual case): the engine's copy
+            // stays, and a snapshot a request reads is not copied for it.
+            let text = FileText::from(doc.text);
+            if st.roots[i].ws.unchanged(&rel, &text).is_none() {
+                st.roots[i].ws_mut().set_file(&rel, text);
+            }
             st.mark_dirty(i);
         }
     }
