@@ -90,6 +90,14 @@ impl Framer {
             self.buf.extend_from_slice(rest);
             return;
         }
+        // A body's buffer grows by doubling, but never past the body's
+        // length (known once its header is read): a 20 MB document does not
+        // leave a 32 MB buffer, and a header claiming 256 MB reserves
+        // nothing its bytes do not fill.
+        if let State::Body(n) = self.state {
+            let left = n.saturating_sub(self.buf.len());
+            self.buf.reserve_exact(bytes.len().max(left.min(self.buf.len())));
+        }
         self.buf.extend_from_slice(bytes);
     }
 
@@ -180,7 +188,9 @@ impl Framer {
                         self.state = State::Body(n);
                         return None;
                     }
-                    let body: Vec<u8> = self.buf.drain(..n).collect();
+                    // The body keeps the buffer's allocation; what follows it moves.
+                    let rest = self.buf.split_off(n);
+                    let body = std::mem::replace(&mut self.buf, rest);
                     self.state = State::Header { length: None, bad: None };
                     match serde_json::from_slice::<Value>(&body) {
                         Ok(v) => return Some(judge(body, &v)),

@@ -182,3 +182,28 @@ proptest! {
         }
     }
 }
+
+/// A large document arrives in many reads: its buffer doubles but never
+/// past the body's length, and the body leaves with the buffer's allocation
+/// (no copy, no 32 MB buffer kept after a 20 MB message). A header claiming
+/// far more than arrives reserves nothing its bytes do not fill.
+#[test]
+fn a_body_never_grows_its_buffer_past_its_length() {
+    let body = format!(r#"{{"jsonrpc":"2.0","method":"x","params":{{"t":"{}"}}}}"#, "a".repeat(1 << 20));
+    let mut f = Framer::new();
+    f.push(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
+    assert!(f.next_event().is_none());
+    for chunk in body.as_bytes().chunks(4096) {
+        f.push(chunk);
+        assert!(f.buf.capacity() <= body.len() + 4096, "{} for a body of {}", f.buf.capacity(), body.len());
+    }
+    match f.next_event() {
+        Some(Event::Message(m)) => assert_eq!(m, body.as_bytes()),
+        other => panic!("the message, not {other:?}"),
+    }
+    assert!(f.buf.capacity() < 4096, "the buffer went with the body: {}", f.buf.capacity());
+    f.push(b"Content-Length: 200000000\r\n\r\n");
+    assert!(f.next_event().is_none());
+    f.push(b"{\"jsonrpc\":");
+    assert!(f.buf.capacity() < 1 << 16, "{}", f.buf.capacity());
+}
