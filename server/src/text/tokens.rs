@@ -103,10 +103,10 @@ fn word(b: &[u8]) -> u64 {
 /// pre-tokenizer cuts `text` into, each at least one token, counted up to
 /// `cap + 1` (a result over `cap` says only that). A section far longer
 /// than an entry is ruled out after its first few words, most by
-/// [`words_at_least`] before any piece is cut.
+/// [`piece_starts_at_least`] before any piece is cut.
 pub fn at_least(text: &str, cap: usize) -> usize {
     let cap = cap.saturating_add(1);
-    if words_at_least(text.as_bytes(), cap) >= cap {
+    if piece_starts_at_least(text.as_bytes(), cap) >= cap {
         return cap;
     }
     pieces::pieces(text).take(cap).count()
@@ -116,7 +116,7 @@ pub fn at_least(text: &str, cap: usize) -> usize {
 /// (past it by less than a block): the ASCII bytes that must start a piece
 /// (see [`starts_piece`]), counted without branches a block of bytes at a
 /// time (vectorised: well under a nanosecond a byte).
-fn words_at_least(text: &[u8], cap: usize) -> usize {
+fn piece_starts_at_least(text: &[u8], cap: usize) -> usize {
     const BLOCK: usize = 64;
     let len = text.len();
     // Before the text and after it: a space, as the pattern sees nothing.

@@ -66,7 +66,7 @@ fn counts_match_the_reference_on_the_real_corpus() {
             if let Ok(text) = std::fs::read_to_string(&path) {
                 assert_eq!(count(&text), reference().count(text.as_str()), "{}", path.display());
                 let pieces = pieces::pieces(&text).count();
-                assert!(words_at_least(text.as_bytes(), usize::MAX) <= pieces, "{}", path.display());
+                assert!(piece_starts_at_least(text.as_bytes(), usize::MAX) <= pieces, "{}", path.display());
                 files += 1;
             }
         }
@@ -95,7 +95,7 @@ proptest! {
     #[test]
     fn the_bounds_never_pass_the_pieces(text in texts(), cap in 0usize..20) {
         let pieces = pieces::pieces(&text).count();
-        prop_assert!(words_at_least(text.as_bytes(), usize::MAX) <= pieces, "{text:?}");
+        prop_assert!(piece_starts_at_least(text.as_bytes(), usize::MAX) <= pieces, "{text:?}");
         prop_assert_eq!(at_least(&text, cap), pieces.min(cap + 1), "{:?}", text);
     }
 
