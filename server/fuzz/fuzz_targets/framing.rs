@@ -13,8 +13,7 @@ fuzz_target!(|data: &[u8]| {
         f.push(c);
         while let Some(e) = f.next_event() {
             if let Event::Message(m) = e {
-                let v: serde_json::Value = serde_json::from_slice(&m).expect("only JSON is forwarded");
-                assert!(v.is_object());
+                assert!(m.is_object(), "only JSON objects are forwarded");
             }
         }
         // Pending input never exceeds a header line plus what one chunk added

@@ -32,8 +32,9 @@ pub const MAX_HEADER_LINE: usize = 8 * 1024;
 /// What the framer found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// A valid JSON-RPC message body, for the server.
-    Message(Vec<u8>),
+    /// A valid JSON-RPC message, parsed, for the server (parsed once: the
+    /// bytes of a 20 MB `didOpen` are gone as soon as it is).
+    Message(Value),
     /// A whole error frame to send the client (header and body).
     Reply(Vec<u8>),
     /// Bytes dropped without a reply (no id could be known), and why.
@@ -193,7 +194,7 @@ impl Framer {
                     let body = std::mem::replace(&mut self.buf, rest);
                     self.state = State::Header { length: None, bad: None };
                     match serde_json::from_slice::<Value>(&body) {
-                        Ok(v) => return Some(judge(body, &v)),
+                        Ok(v) => return Some(judge(v)),
                         Err(e) => {
                             // A length that was too long swallowed the next
                             // frame's header: read again from there.
@@ -217,7 +218,7 @@ impl Framer {
 }
 
 /// A parsed body: forwarded when it is a message the server accepts, else an error reply.
-fn judge(body: Vec<u8>, v: &Value) -> Event {
+fn judge(v: Value) -> Event {
     let invalid = |why: &str, id: Value| Event::Reply(error_frame(-32600, &format!("Invalid Request: {why}"), id));
     let Some(obj) = v.as_object() else {
         return invalid(if v.is_array() { "batches are not supported" } else { "not a JSON object" }, Value::Null);
@@ -237,14 +238,14 @@ fn judge(body: Vec<u8>, v: &Value) -> Event {
             if obj.get("params").is_some_and(|p| !(p.is_object() || p.is_array() || p.is_null())) {
                 return invalid("`params` must be an object or an array", reply_id);
             }
-            Event::Message(body)
+            Event::Message(v)
         }
         Some(_) => invalid("`method` must be a string", reply_id),
         None => {
             // A response to one of the server's requests.
             let answers = obj.contains_key("result") != obj.contains_key("error");
             if usable_id.is_some() && answers {
-                Event::Message(body)
+                Event::Message(v)
             } else {
                 Event::Skipped("a response without an id or without exactly one of result and error".into())
             }

@@ -12,7 +12,7 @@ mod state;
 mod transport;
 mod watch;
 
-use tower_lsp_server::{LspService, Server};
+use tower_lsp_server::LspService;
 
 pub use capabilities::{FIX_ALL_COMMAND, FIX_ALL_KIND};
 pub use remember::REMEMBER_COMMAND;
@@ -37,18 +37,11 @@ pub fn run(log_level: Option<&str>) -> i32 {
             return 2;
         }
     };
-    let ending = std::sync::Arc::new(transport::Ending::default());
-    let seen = ending.clone();
+    let ending = transport::Ending::default();
     runtime.block_on(async {
-        let (to_server, server_in) = tokio::io::duplex(1 << 20);
-        let (server_out, from_server) = tokio::io::duplex(1 << 20);
-        let (err_tx, err_rx) = tokio::sync::mpsc::channel(transport::MAX_QUEUED_ERRORS);
+        let (out, output) = transport::output();
         let (eof_tx, eof_rx) = tokio::sync::oneshot::channel::<()>();
-        let reader = tokio::spawn(async move {
-            transport::filter_input(tokio::io::stdin(), to_server, err_tx, &seen).await;
-            let _ = eof_tx.send(());
-        });
-        let writer = tokio::spawn(transport::merge_output(from_server, err_rx, tokio::io::stdout()));
+        let writer = tokio::spawn(transport::write_output(output, tokio::io::stdout()));
         let (service, socket) = LspService::new(backend::Backend::new);
         // End of input means the client is gone: a handler still waiting on a
         // request to the client must not keep the process alive for ever.
@@ -57,13 +50,11 @@ pub fn run(log_level: Option<&str>) -> i32 {
             tokio::time::sleep(std::time::Duration::from_secs(2)).await;
         };
         tokio::select! {
-            _ = Server::new(server_in, server_out, socket).serve(service) => {}
+            _ = transport::serve(service, socket, tokio::io::stdin(), out, &ending, eof_tx) => {}
             _ = client_gone => tracing::info!("input closed; exiting"),
         }
-        // The server's output side is closed now. Stop reading stdin (which closes
-        // the error channel), then let the writer drain what is left.
-        reader.abort();
-        let _ = reader.await;
+        // Every sender of the output queues is gone now: let the writer
+        // drain what is left.
         let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
     });
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));

@@ -1,64 +1,42 @@
-//! Stdio in front of the protocol server: input through the framing state machine, output one whole frame at a time.
+//! Stdio around the protocol service: input through the framing state machine, each message parsed once, output one whole frame at a time.
 //!
-//! tower-lsp-server stops reading (or answers every later message with a
-//! parse error) after one malformed frame. So stdin goes through
-//! [`Framer`] (`framing.rs`): only valid JSON-RPC messages reach the server,
-//! malformed ones get their error reply on a bounded queue, and the stream
-//! resynchronises on the next header. Output from the server and these
-//! errors go through one writer, a whole frame at a time.
+//! tower-lsp-server's own stdio loop stops reading (or answers every later
+//! message with a parse error) after one malformed frame, and reads each
+//! message into a buffer of its own before parsing it a second time. So this
+//! module drives the `LspService` itself, as that loop does (requests and
+//! notifications start in the order they arrived, at most
+//! [`MAX_CONCURRENCY`] run at once): stdin goes through [`Framer`]
+//! (`framing.rs`), which passes on only valid JSON-RPC, already parsed; the
+//! parsed value becomes the service's request without another copy, so a
+//! 20 MB `didOpen` is held as its bytes and its parsed text for a moment,
+//! then as its text alone. Malformed input gets its error reply on a bounded
+//! queue, and the stream resynchronises on the next header. Replies, the
+//! server's own requests and notifications, and those errors go out through
+//! one writer, a whole frame at a time.
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use std::sync::atomic::Ordering::SeqCst;
+
+use futures::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
+use tower_lsp_server::jsonrpc::{Request, Response};
+use tower_lsp_server::{ClientSocket, LspService};
+use tower_service::Service;
 
-use super::framing::{frame, Event, Framer, MAX_FRAME};
+use super::backend::Backend;
+use super::framing::{error_frame, Event, Framer};
 
-/// Reads one frame's body; Ok(None) at the end of input. Err(msg) for a frame
-/// that was consumed but is unusable (the message says why).
-async fn read_frame<R: AsyncBufRead + Unpin>(r: &mut R) -> std::io::Result<Option<Result<Vec<u8>, String>>> {
-    let mut length: Option<usize> = None;
-    let mut saw_header = false;
-    loop {
-        let mut line = String::new();
-        let n = r.read_line(&mut line).await?;
-        if n == 0 {
-            return Ok(None);
-        }
-        let t = line.trim_end_matches(['\r', '\n']);
-        if t.is_empty() {
-            if saw_header {
-                break;
-            }
-            continue;
-        }
-        saw_header = true;
-        if let Some((k, v)) = t.split_once(':') {
-            if k.trim().eq_ignore_ascii_case("content-length") {
-                length = v.trim().parse().ok();
-            }
-        }
-    }
-    let Some(len) = length else { return Ok(Some(Err("missing or unreadable Content-Length header".into()))) };
-    if len > MAX_FRAME {
-        // Skip the body in chunks without holding it.
-        let mut left = len;
-        let mut buf = vec![0u8; 64 * 1024];
-        while left > 0 {
-            let want = left.min(buf.len());
-            let n = r.read(&mut buf[..want]).await?;
-            if n == 0 {
-                return Ok(None);
-            }
-            left -= n;
-        }
-        return Ok(Some(Err(format!("message of {len} bytes is over the {MAX_FRAME}-byte limit"))));
-    }
-    let mut body = vec![0u8; len];
-    match r.read_exact(&mut body).await {
-        Ok(_) => Ok(Some(Ok(body))),
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
-        Err(e) => Err(e),
-    }
-}
+/// Requests and notifications handled at once (as tower-lsp-server's loop):
+/// a long request does not hold up the edits behind it.
+const MAX_CONCURRENCY: usize = 4;
+/// Handlers waiting to start; past it, reading stdin waits.
+const QUEUED_TASKS: usize = 100;
+/// Frames waiting for stdout; past it, the server's output waits.
+const QUEUED_FRAMES: usize = 64;
+/// Most error replies queued for the client; past it (a client that sends
+/// bad frames and never reads), further ones are dropped and logged.
+pub const MAX_QUEUED_ERRORS: usize = 256;
 
 /// How the client ended the session, as the framing layer saw it.
 #[derive(Debug, Default)]
@@ -73,106 +51,186 @@ impl Ending {
     /// The process exit code the protocol asks for: 0 after `shutdown` then
     /// `exit`, 1 for `exit` without `shutdown`; 0 when input simply ended.
     pub fn code(&self) -> i32 {
-        use std::sync::atomic::Ordering::SeqCst;
         i32::from(self.exit.load(SeqCst) && !self.shutdown.load(SeqCst))
     }
 }
 
-/// Most error replies queued for the client; past it (a client that sends
-/// bad frames and never reads), further ones are dropped and logged.
-pub const MAX_QUEUED_ERRORS: usize = 256;
+/// The output queues: the server's message bodies (never dropped) and whole
+/// error frames for malformed input (bounded, dropped past
+/// [`MAX_QUEUED_ERRORS`]).
+pub struct Outgoing {
+    bodies: mpsc::Sender<Vec<u8>>,
+    errors: mpsc::Sender<Vec<u8>>,
+    dropped: usize,
+}
 
-/// Copies good frames from `input` to `to_server`, answering bad ones on
-/// `errors` (see `framing.rs`); notes `shutdown` and `exit` in `ending`.
-pub async fn filter_input<R, W>(input: R, mut to_server: W, errors: mpsc::Sender<Vec<u8>>, ending: &Ending)
-where
-    R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
-{
-    use std::sync::atomic::Ordering::SeqCst;
-    let mut input = input;
-    let mut framer = Framer::new();
-    let mut buf = vec![0u8; 1 << 16];
-    let mut dropped = 0usize;
-    loop {
-        let n = match input.read(&mut buf).await {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) => {
-                tracing::error!("reading stdin failed: {e}");
-                break;
+/// The receiving ends of [`Outgoing`], for [`write_output`].
+pub struct Output {
+    bodies: mpsc::Receiver<Vec<u8>>,
+    errors: mpsc::Receiver<Vec<u8>>,
+}
+
+/// The two ends of the output queues.
+pub fn output() -> (Outgoing, Output) {
+    let (bodies, bodies_rx) = mpsc::channel(QUEUED_FRAMES);
+    let (errors, errors_rx) = mpsc::channel(MAX_QUEUED_ERRORS);
+    (Outgoing { bodies, errors, dropped: 0 }, Output { bodies: bodies_rx, errors: errors_rx })
+}
+
+impl Outgoing {
+    /// A whole error frame for the client, unless too many wait already.
+    fn error(&mut self, bytes: Vec<u8>) {
+        tracing::warn!("malformed message from the client: {}", String::from_utf8_lossy(&bytes));
+        if self.errors.try_send(bytes).is_err() {
+            self.dropped += 1;
+            if self.dropped.is_power_of_two() {
+                tracing::warn!("{} error replies dropped: the client is not reading them", self.dropped);
             }
-        };
-        framer.push(&buf[..n]);
-        while let Some(event) = framer.next_event() {
-            match event {
-                Event::Message(body) => {
-                    match method_of(&body).as_deref() {
-                        Some("shutdown") => ending.shutdown.store(true, SeqCst),
-                        Some("exit") => ending.exit.store(true, SeqCst),
-                        _ => {}
-                    }
-                    if to_server.write_all(&frame(&body)).await.is_err() {
-                        return;
-                    }
+        }
+    }
+}
+
+/// One message for the client, encoded.
+fn body_of(message: &impl serde::Serialize) -> Option<Vec<u8>> {
+    match serde_json::to_vec(message) {
+        Ok(body) => Some(body),
+        Err(e) => {
+            tracing::error!("cannot encode a message for the client: {e}");
+            None
+        }
+    }
+}
+
+/// Serves `service` on `input` until `exit` or the end of input, sending
+/// everything for the client to `out`. `eof` fires when input ends.
+pub async fn serve<R: AsyncRead + Unpin>(
+    service: LspService<Backend>,
+    socket: ClientSocket,
+    input: R,
+    out: Outgoing,
+    ending: &Ending,
+    eof: tokio::sync::oneshot::Sender<()>,
+) {
+    let (client_requests, mut client_responses) = socket.split();
+    let (client_requests, client_abort) = futures::stream::abortable(client_requests);
+    let (tasks, task_queue) = futures::channel::mpsc::channel(QUEUED_TASKS);
+    let (replies, requests) = (out.bodies.clone(), out.bodies.clone());
+
+    // Handlers, started in arrival order, at most MAX_CONCURRENCY at once.
+    let run_tasks = task_queue.buffer_unordered(MAX_CONCURRENCY).for_each(|reply: Option<Response>| {
+        let replies = replies.clone();
+        async move {
+            if let Some(body) = reply.as_ref().and_then(body_of) {
+                let _ = replies.send(body).await;
+            }
+        }
+    });
+    // The server's requests and notifications to the client.
+    let to_client = client_requests.for_each(|req: Request| {
+        let requests = requests.clone();
+        async move {
+            if let Some(body) = body_of(&req) {
+                let _ = requests.send(body).await;
+            }
+        }
+    });
+    let read_input = async move {
+        let (mut service, mut tasks, mut out, mut input) = (service, tasks, out, input);
+        let mut framer = Framer::new();
+        let mut buf = vec![0u8; 1 << 16];
+        'read: loop {
+            let n = match input.read(&mut buf).await {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) => {
+                    tracing::error!("reading stdin failed: {e}");
+                    break;
                 }
-                Event::Reply(bytes) => {
-                    tracing::warn!("malformed message from the client: {}", String::from_utf8_lossy(&bytes));
-                    if errors.try_send(bytes).is_err() {
-                        dropped += 1;
-                        if dropped.is_power_of_two() {
-                            tracing::warn!("{dropped} error replies dropped: the client is not reading them");
+            };
+            framer.push(&buf[..n]);
+            while let Some(event) = framer.next_event() {
+                match event {
+                    Event::Message(v) if v.get("method").is_some() => {
+                        let Some(req) = request(v, &mut out) else { continue };
+                        let exit = req.method() == "exit";
+                        match req.method() {
+                            "shutdown" => ending.shutdown.store(true, SeqCst),
+                            "exit" => ending.exit.store(true, SeqCst),
+                            _ => {}
+                        }
+                        if futures::future::poll_fn(|cx| service.poll_ready(cx)).await.is_err() {
+                            break 'read;
+                        }
+                        let task = service.call(req);
+                        let task = async move { task.await.unwrap_or(None) };
+                        if tasks.send(task).await.is_err() {
+                            break 'read;
+                        }
+                        // The protocol: exit at once (some clients never close stdin).
+                        if exit {
+                            break 'read;
                         }
                     }
+                    Event::Message(v) => match serde_json::from_value::<Response>(v) {
+                        Ok(res) => {
+                            if client_responses.send(res).await.is_err() {
+                                break 'read;
+                            }
+                        }
+                        Err(e) => tracing::warn!("skipped a response the server cannot read: {e}"),
+                    },
+                    Event::Reply(bytes) => out.error(bytes),
+                    Event::Skipped(why) => tracing::warn!("skipped input from the client: {why}"),
                 }
-                Event::Skipped(why) => tracing::warn!("skipped input from the client: {why}"),
             }
         }
-    }
-    let _ = to_server.shutdown().await;
+        let _ = eof.send(());
+        tasks.close_channel();
+        client_abort.abort();
+    };
+    futures::join!(run_tasks, to_client, read_input);
 }
 
-/// The `method` of a message body, when it is `shutdown` or `exit` (the
-/// only ones the exit code depends on). Other bodies, however large (a
-/// 20 MB `didOpen`), are not parsed a second time: only one that holds one of
-/// the two names is.
-fn method_of(body: &[u8]) -> Option<String> {
-    if memchr::memmem::find(body, b"\"shutdown\"").is_none() && memchr::memmem::find(body, b"\"exit\"").is_none() {
-        return None;
+/// The service's request for a message the framer passed on, or the error
+/// reply when it is not one (an id past what the protocol library reads).
+fn request(v: Value, out: &mut Outgoing) -> Option<Request> {
+    let id = v.get("id").cloned().unwrap_or(Value::Null);
+    match serde_json::from_value::<Request>(v) {
+        Ok(req) => Some(req),
+        Err(e) => {
+            let id = if id.is_string() || id.is_i64() { id } else { Value::Null };
+            out.error(error_frame(-32600, &format!("Invalid Request: {e}"), id));
+            None
+        }
     }
-    #[derive(serde::Deserialize)]
-    struct Method {
-        method: Option<String>,
-    }
-    serde_json::from_slice::<Method>(body).ok()?.method
 }
 
-/// Writes the server's frames and the error frames to `out`, one whole frame at a time.
-pub async fn merge_output<R, W>(from_server: R, mut errors: mpsc::Receiver<Vec<u8>>, mut out: W)
-where
-    R: AsyncRead + Unpin,
-    W: AsyncWrite + Unpin,
-{
-    let mut r = BufReader::new(from_server);
-    let (mut server_open, mut errors_open) = (true, true);
+/// Writes the server's messages and the error frames to `out`, one whole
+/// frame at a time, until both queues are closed and empty.
+pub async fn write_output<W: AsyncWrite + Unpin>(queues: Output, mut out: W) {
+    let Output { mut bodies, mut errors } = queues;
+    let (mut bodies_open, mut errors_open) = (true, true);
     loop {
-        tokio::select! {
-            f = read_frame(&mut r), if server_open => match f {
-                Ok(Some(Ok(body))) => {
-                    if out.write_all(&frame(&body)).await.is_err() { break; }
-                    let _ = out.flush().await;
+        let written = tokio::select! {
+            b = bodies.recv(), if bodies_open => match b {
+                Some(body) => {
+                    let header = format!("Content-Length: {}\r\n\r\n", body.len());
+                    match out.write_all(header.as_bytes()).await {
+                        Ok(()) => out.write_all(&body).await,
+                        e => e,
+                    }
                 }
-                Ok(Some(Err(_))) => {}
-                _ => server_open = false,
+                None => { bodies_open = false; continue }
             },
             e = errors.recv(), if errors_open => match e {
-                Some(bytes) => {
-                    if out.write_all(&bytes).await.is_err() { break; }
-                    let _ = out.flush().await;
-                }
-                None => errors_open = false,
+                Some(frame) => out.write_all(&frame).await,
+                None => { errors_open = false; continue }
             },
             else => break,
+        };
+        if written.is_err() {
+            break;
         }
+        let _ = out.flush().await;
     }
 }

@@ -19,7 +19,8 @@ fn messages(stream: &[u8], chunk: usize) -> Vec<Vec<u8>> {
     events(stream, chunk)
         .into_iter()
         .filter_map(|e| match e {
-            Event::Message(m) => Some(m),
+            // As the message's bytes (serde_json writes keys sorted, as `request` does).
+            Event::Message(m) => Some(m.to_string().into_bytes()),
             _ => None,
         })
         .collect()
@@ -128,7 +129,7 @@ fn over_large_frames_are_skipped_without_being_held() {
     }
     f.push(&[b'x'; 1]);
     f.push(&frame(&request(4)));
-    assert_eq!(f.next_event(), Some(Event::Message(request(4))));
+    assert_eq!(f.next_event(), Some(Event::Message(serde_json::from_slice(&request(4)).unwrap())));
 }
 
 #[test]
@@ -198,7 +199,7 @@ fn a_body_never_grows_its_buffer_past_its_length() {
         assert!(f.buf.capacity() <= body.len() + 4096, "{} for a body of {}", f.buf.capacity(), body.len());
     }
     match f.next_event() {
-        Some(Event::Message(m)) => assert_eq!(m, body.as_bytes()),
+        Some(Event::Message(m)) => assert_eq!(m.to_string(), body),
         other => panic!("the message, not {other:?}"),
     }
     assert!(f.buf.capacity() < 4096, "the buffer went with the body: {}", f.buf.capacity());
