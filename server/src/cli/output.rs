@@ -26,7 +26,7 @@ pub fn human(ws: &Workspace, findings: &[Finding], out: &mut impl Write, color: 
             Severity::Warning => paint("1;33", "warning"),
             Severity::Info => paint("1;36", "info"),
         };
-        writeln!(out, "{}:{line}:{col}: {sev}[{}]: {}", file.path, f.rule.code(), f.message)?;
+        writeln!(out, "{}:{line}:{col}: {sev}[{}]: {}", file.path, f.rule.code(), f.message(ws))?;
         for r in &f.related {
             let Some(rf) = ws.file(r.file) else { continue };
             let (l, c) = rf.line_col_1(r.range.start);
@@ -84,7 +84,7 @@ fn json_item(ws: &Workspace, f: &Finding) -> Option<serde_json::Value> {
         "end_column": end_column,
         "code": f.rule.code(),
         "severity": f.severity.as_str(),
-        "message": f.message,
+        "message": f.message(ws),
         "related": related,
         "fixable": f.safe_fix().is_some(),
     }))

@@ -288,11 +288,11 @@ fn triggers(
         let word = if slot == 0 { &e.trigger } else { &e.extras[slot - 1] };
         let detail = e.heading.and_then(|h| ws.heading(h)).map(|h| h.title.clone());
         out.push(Item {
-            label: word.clone(),
+            label: word.to_string(),
             kind: ItemKind::Trigger,
             range,
             filter: None,
-            insert: word.clone(),
+            insert: word.to_string(),
             detail,
             documentation: None,
         });
@@ -307,16 +307,16 @@ fn triggers(
             if e.op.token() != op {
                 continue;
             }
-            if out.len() >= MAX_ITEMS || out.iter().any(|i| i.label == e.trigger) {
+            if out.len() >= MAX_ITEMS || out.iter().any(|i| *i.label == *e.trigger) {
                 continue;
             }
             let detail = ws.heading(r.heading).map(|h| format!("{} (matches its section)", h.title));
             out.push(Item {
-                label: e.trigger.clone(),
+                label: e.trigger.to_string(),
                 kind: ItemKind::Trigger,
                 range,
                 filter: None,
-                insert: e.trigger.clone(),
+                insert: e.trigger.to_string(),
                 detail,
                 documentation: None,
             });

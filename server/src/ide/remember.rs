@@ -332,7 +332,7 @@ fn new_findings(ws: &Workspace, next: &Workspace) -> Result<(), String> {
             }
             None => {
                 let path = next.file(f.file).map_or("?", |x| x.path.as_str());
-                added.push(format!("{path}: {}[{}]: {}", f.severity.as_str(), f.rule.code(), f.message));
+                added.push(format!("{path}: {}[{}]: {}", f.severity.as_str(), f.rule.code(), f.message(next)));
             }
         }
     }

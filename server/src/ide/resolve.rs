@@ -316,7 +316,7 @@ fn find_file<'a>(ws: &'a Workspace, name: &str) -> Result<&'a SourceFile, String
 pub fn written(ws: &Workspace, id: EntryId) -> String {
     let e = ws.bindings().entry(id);
     let raw = ws.index().and_then(|(_, f, i)| Some(i.entry(e.line)?.trigger.slice(&f.text).to_string()));
-    format!("{} {}", e.op.token(), raw.unwrap_or_else(|| e.trigger.clone()))
+    format!("{} {}", e.op.token(), raw.unwrap_or_else(|| e.trigger.to_string()))
 }
 
 fn heading(ws: &Workspace, id: HeadingId) -> Option<(&str, &Heading)> {

@@ -76,7 +76,7 @@ pub fn diagnostic(ws: &Workspace, root: &Path, f: &Finding, enc: Encoding) -> Op
         code: Some(NumberOrString::String(f.rule.code().to_string())),
         code_description: href.map(|href| CodeDescription { href }),
         source: Some("memory-index".into()),
-        message: f.message.clone(),
+        message: f.message(ws).into_owned(),
         related_information: (!related.is_empty()).then_some(related),
         tags: None,
         data: None,

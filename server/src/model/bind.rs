@@ -36,13 +36,13 @@ pub struct EntryInfo {
     pub line: usize,
     pub op: Op,
     /// Normalized trigger (`writing mock tests`).
-    pub trigger: String,
+    /// Boxed strings and slices (16 bytes each, no spare room): an index of
+    /// a million entries keeps a million of these.
+    pub trigger: Box<str>,
     /// Normalized extras, empty ones dropped.
-    /// A boxed slice (16 bytes; most entries have none): an index of a
-    /// million entries keeps a million of these.
-    pub extras: Box<[String]>,
+    pub extras: Box<[Box<str>]>,
     /// The section index, when the entry is in one.
-    pub section: Option<usize>,
+    pub section: Option<u32>,
     /// The decision file the section names, when it exists.
     pub section_file: Option<FileId>,
     /// The semantic heading the entry binds.
@@ -97,7 +97,7 @@ struct ExactLink {
 /// (none for an empty trigger).
 fn exact_keys(info: &EntryInfo) -> impl Iterator<Item = &str> {
     let keys = if info.trigger.is_empty() { None } else { Some(std::iter::once(&info.trigger).chain(&info.extras)) };
-    keys.into_iter().flatten().map(String::as_str)
+    keys.into_iter().flatten().map(|k| &**k)
 }
 
 fn key_hash(s: &str) -> u64 {
@@ -246,10 +246,24 @@ impl Bindings {
         section_file: Option<FileId>,
         key: &mut String,
     ) -> EntryInfo {
-        let trigger = normalize(e.trigger.slice(text));
-        let extras = e.extras.iter().map(|r| normalize(r.slice(text))).filter(|s| !s.is_empty()).collect();
-        let mut info =
-            EntryInfo { line, op: e.op, trigger, extras, section, section_file, heading: None, structural: None };
+        let trigger = normalize(e.trigger.slice(text)).into_boxed_str();
+        let extras = e
+            .extras
+            .iter()
+            .map(|r| normalize(r.slice(text)))
+            .filter(|s| !s.is_empty())
+            .map(String::into_boxed_str)
+            .collect();
+        let mut info = EntryInfo {
+            line,
+            op: e.op,
+            trigger,
+            extras,
+            section: section.map(|s| s as u32),
+            section_file,
+            heading: None,
+            structural: None,
+        };
         if info.trigger.is_empty() {
             return info;
         }
@@ -325,6 +339,49 @@ impl Bindings {
             .min_by_key(|e| (std::cmp::Reverse(self.entries[e.0 as usize].extras.len()), e.0))
     }
 
+    /// For every entry (by position in `entries`), the copy kept among the
+    /// entries with its operator and trigger ([`kept_with`](Self::kept_with)):
+    /// itself when it is kept or has no trigger.
+    ///
+    /// Walks the exact table once, a chain of links per key hash, instead of
+    /// building a map of every trigger: an index of a million entries needs
+    /// no transient table of a million keys. Identical triggers share a chain
+    /// and are grouped in one pass of it.
+    pub fn kept_copies(&self) -> Vec<EntryId> {
+        let mut kept: Vec<EntryId> = (0..self.entries.len() as u32).map(EntryId).collect();
+        let mut chain: Vec<EntryId> = Vec::new();
+        for &head in self.exact_head.values() {
+            chain.clear();
+            let mut link = head;
+            while let Some(l) = self.exact_links.get(link as usize) {
+                link = l.prev;
+                if l.slot == 0 {
+                    chain.push(l.entry);
+                }
+            }
+            // Usually one trigger per chain; a hash shared by several
+            // triggers is split into groups of equal (operator, trigger).
+            while let Some(&first) = chain.last() {
+                let e = &self.entries[first.0 as usize];
+                let same = |id: &EntryId| {
+                    let o = &self.entries[id.0 as usize];
+                    o.op == e.op && o.trigger == e.trigger
+                };
+                let best = chain
+                    .iter()
+                    .filter(|id| same(id))
+                    .min_by_key(|id| (std::cmp::Reverse(self.entries[id.0 as usize].extras.len()), id.0))
+                    .copied()
+                    .unwrap_or(first);
+                for id in chain.iter().filter(|id| same(id)) {
+                    kept[id.0 as usize] = best;
+                }
+                chain.retain(|id| !same(id));
+            }
+        }
+        kept
+    }
+
     /// Every entry that has `key` as its trigger or one of its extras, in no particular order.
     pub fn entries_with_key(&self, key: &str) -> Vec<EntryId> {
         self.matches(key).map(|(e, _)| e).collect()
@@ -342,7 +399,7 @@ impl Bindings {
                     0 => Some(&e.trigger),
                     k => e.extras.get(k as usize - 1),
                 };
-                if text.is_some_and(|t| t == key) {
+                if text.is_some_and(|t| **t == *key) {
                     return Some((l.entry, l.slot));
                 }
             }

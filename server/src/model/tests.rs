@@ -102,7 +102,7 @@ fn retyping_an_entry_is_a_splice_and_adding_a_line_is_not() {
     let sp = ws.index_splice().expect("a retyped entry is a splice");
     assert_eq!(sp.lines, 4..5);
     assert_eq!(sp.base_entries.len(), 1);
-    assert_eq!(sp.base_entries[0].1.trigger, "alpah", "the base is the last state with derived values");
+    assert_eq!(&*sp.base_entries[0].1.trigger, "alpah", "the base is the last state with derived values");
     assert_eq!(ws.bindings().entries[0].heading.map(|h| h.idx), Some(1), "re-bound: `When Alpha` again");
     // Not built since: the next splice composes with this one.
     ws.set_file("agents/memory-index.md", FileText::from(index.replace("beta", "bet")));

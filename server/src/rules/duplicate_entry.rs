@@ -1,10 +1,7 @@
 //! `duplicate-entry`: the same operator and normalized trigger twice; every copy but the kept one is reported.
 
-use rustc_hash::FxHashMap as HashMap;
-
 use super::{q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
-use crate::model::EntryId;
 use crate::syntax::index::IndexFile;
 use crate::syntax::normalize;
 
@@ -35,8 +32,10 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                     .map(|r| r.slice(&src.text))
                     .filter(|raw| {
                         let norm = normalize(raw);
-                        let new =
-                            !norm.is_empty() && !k.extras.contains(&norm) && norm != k.trigger && !seen.contains(&norm);
+                        let new = !norm.is_empty()
+                            && !k.extras.iter().any(|x| **x == *norm)
+                            && *norm != *k.trigger
+                            && !seen.contains(&norm);
                         seen.push(norm);
                         new
                     })
@@ -78,22 +77,4 @@ fn with_extras(index: &IndexFile, line: usize, missing: &[&str]) -> String {
     } else {
         format!(" | {list}")
     }
-}
-
-/// For each entry (by position in `Bindings::entries`): the kept copy of its
-/// operator and trigger (itself when it is kept, or has no trigger).
-pub(crate) fn kept_copies(ctx: &Ctx) -> Vec<EntryId> {
-    let entries = &ctx.b().entries;
-    let mut kept: HashMap<(crate::syntax::index::Op, &str), EntryId> = HashMap::default();
-    for (i, e) in entries.iter().enumerate().filter(|(_, e)| !e.trigger.is_empty()) {
-        let slot = kept.entry((e.op, e.trigger.as_str())).or_insert(EntryId(i as u32));
-        if e.extras.len() > entries[slot.0 as usize].extras.len() {
-            *slot = EntryId(i as u32);
-        }
-    }
-    entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| kept.get(&(e.op, e.trigger.as_str())).copied().unwrap_or(EntryId(i as u32)))
-        .collect()
 }

@@ -33,16 +33,22 @@ pub struct Related {
 }
 
 /// One problem found by one rule.
+///
+/// An index of a million orphan entries holds a million of these, so a
+/// finding is kept small: its lists are boxed slices (most have one related
+/// location or none, and no fix), and `orphan-entry`'s message is built when
+/// it is shown ([`Finding::message`]) from what the finding holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     pub rule: Rule,
     pub severity: Severity,
     pub file: FileId,
     pub range: TextRange,
-    pub message: String,
-    pub related: Vec<Related>,
+    /// The message as found; empty for one built when shown.
+    text: Box<str>,
+    pub related: Box<[Related]>,
     /// Fixes, best first. At most one is safe.
-    pub fixes: Vec<Fix>,
+    pub fixes: Box<[Fix]>,
 }
 
 impl Finding {
@@ -52,15 +58,25 @@ impl Finding {
             severity: rule.default_severity(),
             file,
             range,
-            message: {
-                // `format!` leaves room to grow; a finding's message never does.
-                let mut m = crate::text::elide_owned(message.into(), MESSAGE_CHARS);
-                m.shrink_to_fit();
-                m
-            },
-            related: vec![],
-            fixes: vec![],
+            text: crate::text::elide_owned(message.into(), MESSAGE_CHARS).into_boxed_str(),
+            related: Box::default(),
+            fixes: Box::default(),
         }
+    }
+    /// What the finding says, for `ws`, the workspace it was found in.
+    pub fn message<'f>(&'f self, ws: &Workspace) -> std::borrow::Cow<'f, str> {
+        match self.rule {
+            Rule::OrphanEntry if self.text.is_empty() => std::borrow::Cow::Owned(orphan_entry::message(ws, self)),
+            _ => std::borrow::Cow::Borrowed(&self.text),
+        }
+    }
+    /// The message as found (empty for one built when shown): a cheap sort key.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+    /// Replaces the message.
+    pub(crate) fn set_message(&mut self, message: String) {
+        self.text = crate::text::elide_owned(message, MESSAGE_CHARS).into_boxed_str();
     }
     pub fn related(
         mut self,
@@ -72,11 +88,15 @@ impl Finding {
             std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(crate::text::elide_owned(s, MESSAGE_CHARS)),
             fixed => fixed,
         };
-        self.related.push(Related { file, range, message });
+        let mut related = std::mem::take(&mut self.related).into_vec();
+        related.push(Related { file, range, message });
+        self.related = related.into_boxed_slice();
         self
     }
     pub fn fix(mut self, fix: Fix) -> Self {
-        self.fixes.push(fix);
+        let mut fixes = std::mem::take(&mut self.fixes).into_vec();
+        fixes.push(fix);
+        self.fixes = fixes.into_boxed_slice();
         self
     }
     /// The safe fix, if any: what `fix` and fix-all apply.

@@ -142,7 +142,7 @@ impl Scope {
             for e in [old, now(*id)] {
                 if !e.trigger.is_empty() {
                     keys.insert(&e.trigger);
-                    keys.extend(e.extras.iter().map(String::as_str));
+                    keys.extend(e.extras.iter().map(|x| &**x));
                 }
             }
         }

@@ -21,7 +21,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             continue;
         };
         let l = index.range(e.line);
-        let section = e.section.map_or(String::new(), |s| index.sections[s].name_text.clone());
+        let section = e.section.map_or(String::new(), |s| index.sections[s as usize].name_text.clone());
         let target = ctx.path(h.file).to_string();
         let mut f = Finding::new(
             Rule::MisplacedEntry,

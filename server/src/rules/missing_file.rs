@@ -33,7 +33,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         );
         if empty {
             f.severity = Severity::Warning;
-            f.message.push_str(" (the section is empty)");
+            f.set_message(format!("{} (the section is empty)", f.text()));
             f = f.fix(Fix::new(
                 "Delete the empty section",
                 Applicability::Safe,

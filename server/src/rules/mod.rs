@@ -224,7 +224,7 @@ impl<'a> Ctx<'a> {
             return None;
         }
         let kept = match self.scope {
-            None => self.kept_copies.get_or_init(|| duplicate_entry::kept_copies(self))[id.0 as usize],
+            None => self.kept_copies.get_or_init(|| self.b().kept_copies())[id.0 as usize],
             Some(_) => self.b().kept_with(e.op, &e.trigger).unwrap_or(id),
         };
         (kept != id).then_some(kept)
@@ -459,7 +459,7 @@ fn order(ws: &Workspace, a: &Finding, b: &Finding) -> std::cmp::Ordering {
     }
     by_file
         .then_with(|| rest(a).cmp(&rest(b)))
-        .then_with(|| a.message.cmp(&b.message))
+        .then_with(|| a.text().cmp(b.text()))
         .then_with(|| related(a).cmp(related(b)))
 }
 

@@ -15,7 +15,7 @@ the trigger to match a heading, or rename that heading to match the trigger. Ent
 section whose file could not be read are not reported (its `unreadable-file` finding is).";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
-    let Some((id, src, index)) = ctx.index else {
+    let Some((id, _, index)) = ctx.index else {
         return;
     };
     let mut suggester = Suggester::new(ctx.ws);
@@ -40,23 +40,10 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         let Some(entry) = index.entry(e.line) else {
             continue;
         };
-        let wanted = format!("{}{}", e.op.title_prefix(), entry.trigger.slice(&src.text));
         let best = suggester.suggest(&e.trigger);
-        let mut msg = format!("no heading {} for this entry", q(&wanted));
+        // The message is built when shown (`message`), from the trigger and
+        // these: a million orphans hold no million messages.
         let mut f = Finding::new(Rule::OrphanEntry, id, entry.trigger, String::new());
-        let names: Vec<String> = best
-            .iter()
-            .filter_map(|(h, _)| {
-                let heading = ctx.ws.heading(*h)?;
-                Some(format!("{} ({})", q(&heading.title), ctx.loc(h.file, heading.range.start)))
-            })
-            .collect();
-        if !names.is_empty() {
-            msg.push_str(&format!("; did you mean {}?", names.join(", ")));
-        }
-        msg.shrink_to_fit(); // a million orphans hold a million messages
-        f.message = msg;
-        // The fixes are built when asked for (`rules::fixes`), from these.
         for (h, _) in &best {
             if let Some(heading) = ctx.ws.heading(*h) {
                 f = f.related(h.file, heading.range, RESEMBLES);
@@ -68,6 +55,31 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
 
 /// What an orphan's related locations say: the unindexed headings it resembles, best first.
 const RESEMBLES: &str = "unindexed heading this entry resembles";
+
+/// An orphan finding's message (see [`Finding::message`]): the heading its
+/// entry asks for, and the headings it resembles with their places.
+pub(crate) fn message(ws: &Workspace, f: &Finding) -> String {
+    let entry = ws.index().and_then(|(_, src, index)| {
+        let e = index.entry(src.line_index.line_of(f.range.start)).filter(|e| e.trigger == f.range)?;
+        Some((e.op, e.trigger.slice(&src.text)))
+    });
+    let Some((op, typed)) = entry else { return "no heading for this entry".into() };
+    let mut msg = format!("no heading {} for this entry", q(&format!("{}{typed}", op.title_prefix())));
+    let names: Vec<String> = f
+        .related
+        .iter()
+        .filter(|r| r.message == RESEMBLES)
+        .filter_map(|r| {
+            let file = ws.file(r.file)?;
+            let heading = file.decision()?.headings.iter().find(|h| h.range == r.range)?;
+            Some(format!("{} ({}:{})", q(&heading.title), file.path, file.line_col_1(r.range.start).0))
+        })
+        .collect();
+    if !names.is_empty() {
+        msg.push_str(&format!("; did you mean {}?", names.join(", ")));
+    }
+    crate::text::elide_owned(msg, super::MESSAGE_CHARS)
+}
 
 /// An orphan finding's fixes (see [`super::fixes`]): for each heading it
 /// resembles, change the trigger to match the heading, or rename the heading

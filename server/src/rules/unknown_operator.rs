@@ -28,7 +28,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             format!("unknown operator {}: entries start with `/when` or `/how`", q(word)),
         );
         if let Some(op) = intended(&word[1..]) {
-            f.message = format!("unknown operator {}: did you mean {}?", q(word), q(op));
+            f.set_message(format!("unknown operator {}: did you mean {}?", q(word), q(op)));
             f = f.fix(Fix::new(
                 format!("Replace with {op}"),
                 Applicability::Safe,

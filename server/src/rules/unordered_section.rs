@@ -31,7 +31,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                 let section = entries[start].section;
                 let end = start + entries[start..].iter().take_while(|e| e.section == section).count();
                 if let Some(s) = section {
-                    runs.push((s, start..end));
+                    runs.push((s as usize, start..end));
                 }
                 start = end;
             }

@@ -117,7 +117,7 @@ pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
                 stemmed.push(' ');
             }
             cand.push_str(c);
-            stemmed.push_str(entry_stems.get(i).and_then(|s| s.get(k)).map_or(c.as_str(), String::as_str));
+            stemmed.push_str(entry_stems.get(i).and_then(|s| s.get(k)).map_or(&**c, String::as_str));
             // Letters in order; else word forms (stems on both sides); else one
             // typo per long word. Each tier first checks that the candidate has
             // every letter the query needs.
@@ -167,7 +167,7 @@ pub fn entry_target(ws: &Workspace, e: &EntryInfo) -> Option<HeadingId> {
     let file = e.section_file?;
     let memo = ws.cached(Depends::Decisions, |_| DriftTargets::default());
     let lock = || memo.0.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(&hit) = lock().get(&file).and_then(|m| m.targets.get(e.trigger.as_str())) {
+    if let Some(&hit) = lock().get(&file).and_then(|m| m.targets.get(&*e.trigger)) {
         return hit;
     }
     let d = ws.file(file)?.decision()?;
@@ -199,7 +199,7 @@ pub fn entry_target(ws: &Workspace, e: &EntryInfo) -> Option<HeadingId> {
         Some((HeadingId { file, idx }, d.headings.get(idx as usize)?.title.as_str()))
     });
     let hit = similar::rank(&e.trigger, cands, 1).first().map(|(h, _)| *h);
-    lock().entry(file).or_default().targets.insert(e.trigger.clone(), hit);
+    lock().entry(file).or_default().targets.insert(e.trigger.to_string(), hit);
     hit
 }
 

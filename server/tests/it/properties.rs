@@ -61,7 +61,7 @@ fn shown(ws: &Workspace, findings: &[rules::Finding]) -> Vec<String> {
         .map(|f| {
             let related: Vec<String> =
                 f.related.iter().map(|r| format!("{}@{:?} {}", path(r.file), r.range, r.message)).collect();
-            format!("{}@{:?} {:?} {} {related:?} {:?}", path(f.file), f.range, f.rule, f.message, f.fixes)
+            format!("{}@{:?} {:?} {} {related:?} {:?}", path(f.file), f.range, f.rule, f.message(ws), f.fixes)
         })
         .collect()
 }

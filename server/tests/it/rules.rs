@@ -51,7 +51,7 @@ fn render(fixture: &str) -> String {
     let found = rules::check(&ws);
     let mut out = String::new();
     for (f, line) in found.iter().zip(summary(&ws, &found)) {
-        out.push_str(&format!("{line} {}: {}\n", f.severity.as_str(), f.message));
+        out.push_str(&format!("{line} {}: {}\n", f.severity.as_str(), f.message(&ws)));
         for r in &f.related {
             let file = ws.file(r.file).expect("related file");
             let (l, c) = file.line_col_1(r.range.start);

@@ -162,7 +162,7 @@ fn w20_setext_closing_hashes_and_spacing() {
 fn w21_messages_name_the_configured_paths() {
     let ws = workspace("//- memory-index.toml\nindex = \"kb/index.md\"\ndecisions = \"kb/d\"\n//- kb/index.md\n## kb/d/a.md\n/when x\n//- kb/d/a.md\n## When Y\nz\n");
     let f = rules::check(&ws);
-    assert!(f.iter().any(|f| f.message.contains("`kb/index.md`")), "{f:?}");
+    assert!(f.iter().any(|f| f.message(&ws).contains("`kb/index.md`")), "{f:?}");
     assert_eq!(summary(&ws, &f), ["unindexed-heading kb/d/a.md:1:4", "orphan-entry kb/index.md:2:7"]);
 }
 
@@ -195,8 +195,11 @@ fn reference_suite_equivalents() {
         "{collision:?}"
     );
     let ws = workspace("//- agents/memory-index.md\n## agents/decisions/a.md\n/when mock test\n/when mock testing\n//- agents/decisions/a.md\n## When Mock Testing\nx\n");
-    let msg =
-        rules::check(&ws).into_iter().find(|f| f.rule.code() == "collision").map(|f| f.message).unwrap_or_default();
+    let msg = rules::check(&ws)
+        .into_iter()
+        .find(|f| f.rule.code() == "collision")
+        .map(|f| f.message(&ws).into_owned())
+        .unwrap_or_default();
     assert!(
         msg.contains("/when mock test") && msg.contains("/when mock testing") && msg.contains("When Mock Testing"),
         "{msg}"

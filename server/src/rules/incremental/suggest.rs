@@ -217,13 +217,13 @@ pub(crate) fn affected_orphans(ws: &Workspace, toggled: &[(HeadingId, bool)], or
     let mut decided: rustc_hash::FxHashMap<&str, bool> = rustc_hash::FxHashMap::default();
     for o in orphans.with_any_key(&keys) {
         let Some(e) = b.entries.get(o as usize) else { continue };
-        if let Some(&changes) = decided.get(e.trigger.as_str()) {
+        if let Some(&changes) = decided.get(&*e.trigger) {
             if changes {
                 affected.push(o);
             }
             continue;
         }
-        let before = suggester.lists.0.lock().unwrap_or_else(|p| p.into_inner()).get(e.trigger.as_str()).cloned();
+        let before = suggester.lists.0.lock().unwrap_or_else(|p| p.into_inner()).get(&*e.trigger).cloned();
         let changes = match before {
             None => toggled.iter().any(|(_, keys, _)| similar::shared_keys(&e.trigger, keys) > 0),
             Some(before) => {
