@@ -3,6 +3,7 @@
 mod backend;
 mod capabilities;
 mod convert;
+mod docs;
 pub mod framing;
 mod handlers;
 mod publish;

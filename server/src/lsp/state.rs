@@ -1,4 +1,4 @@
-//! The server's state: one workspace per root folder, open documents on ropes, published diagnostics.
+//! The server's state: one workspace per root folder, open documents' versions (and texts outside the roots), published diagnostics.
 //!
 //! All mutation happens synchronously under one lock, in the order the client
 //! sent the notifications (see `server.rs`). Requests read a [`Snapshot`]:
@@ -14,14 +14,15 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ropey::Rope;
-use tower_lsp_server::ls_types::{Diagnostic, Position, TextDocumentContentChangeEvent, Uri};
+use tower_lsp_server::ls_types::{Diagnostic, TextDocumentContentChangeEvent, Uri};
 
 use super::convert;
+pub use super::docs::Doc;
 use crate::load;
 use crate::model::config::ConfigPatch;
 use crate::model::{FileText, Workspace};
 use crate::rules;
-use crate::text::{Encoding, TextRange};
+use crate::text::Encoding;
 
 /// Most diagnostics sent for one file (see [`State::changed_diagnostics`]).
 pub const MAX_DIAGNOSTICS_PER_FILE: usize = 1_000;
@@ -32,13 +33,6 @@ pub type Batch = (Uri, Vec<Diagnostic>, Option<i32>);
 /// Locks, recovering from a panic in an earlier holder.
 pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// An open document.
-#[derive(Debug)]
-pub struct Doc {
-    pub rope: Rope,
-    pub version: i32,
 }
 
 /// One workspace folder.
@@ -154,6 +148,9 @@ impl State {
         for (rel, text) in load::other_markdown(&path, &ws) {
             ws.set_file(&rel, text);
         }
+        // The open documents' texts as they are now (the replaced workspace
+        // may hold some of them).
+        let open: Vec<(Uri, String)> = self.docs.keys().filter_map(|u| Some((u.clone(), self.open_text(u)?))).collect();
         let canon = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         let i = match self.roots.iter().position(|r| r.path == path) {
             Some(i) => {
@@ -166,18 +163,65 @@ impl State {
                 self.roots.len() - 1
             }
         };
-        let open: Vec<(Uri, String)> = self.docs.iter().map(|(u, d)| (u.clone(), d.rope.to_string())).collect();
         for (uri, text) in open {
             if let Some((r, rel)) = self.locate_uri(&uri).filter(|(r, _)| *r == i) {
                 self.roots[r].ws_mut().set_file(&rel, FileText::from(text));
+                if let Some(d) = self.docs.get_mut(&uri) {
+                    d.own = None;
+                }
             }
         }
         Ok(i)
     }
 
+    /// The text of open document `uri`: its own, or the engine's copy.
+    pub fn open_text(&self, uri: &Uri) -> Option<String> {
+        if let Some(own) = &self.docs.get(uri)?.own {
+            return Some(own.to_string());
+        }
+        let (i, rel) = self.locate_uri(uri)?;
+        let ws = &self.roots[i].ws;
+        Some(ws.file(ws.file_id(&rel)?)?.text.clone())
+    }
+
+    /// Applies an open document's content changes, in order: to the engine's
+    /// copy in place (positions converted with its line index), or to the
+    /// document's own text outside every root.
+    pub fn apply_changes(&mut self, uri: &Uri, changes: Vec<TextDocumentContentChangeEvent>) {
+        let enc = self.enc;
+        let located = self.locate_uri(uri);
+        let Some(doc) = self.docs.get_mut(uri) else { return };
+        if let Some(own) = &mut doc.own {
+            for change in changes {
+                super::docs::apply_change(own, change, enc);
+            }
+            // Inside a root after all (its root came or went): the engine takes it over.
+            if let Some((i, rel)) = located {
+                let text = own.to_string();
+                doc.own = None;
+                self.roots[i].ws_mut().set_file(&rel, FileText::from(text));
+            }
+            return;
+        }
+        let Some((i, rel)) = located else { return };
+        super::docs::apply_to_engine(self.roots[i].ws_mut(), &rel, changes, enc);
+    }
+
     /// Removes a root; its diagnostics are cleared by the next [`State::take_changed`].
+    /// Its open documents keep their texts as their own.
     pub fn remove_root(&mut self, path: &Path) {
         let Some(i) = self.roots.iter().position(|r| r.path == path) else { return };
+        let held: Vec<(Uri, String)> = self
+            .docs
+            .iter()
+            .filter(|(u, d)| d.own.is_none() && self.locate_uri(u).is_some_and(|(r, _)| r == i))
+            .filter_map(|(u, _)| Some((u.clone(), self.open_text(u)?)))
+            .collect();
+        for (uri, text) in held {
+            if let Some(d) = self.docs.get_mut(&uri) {
+                d.own = Some(Rope::from_str(&text));
+            }
+        }
         let root = self.roots.remove(i);
         self.pending
             .extend(root.published.keys().filter_map(|rel| Some((convert::uri_of(&root.path, rel)?, Vec::new()))));
@@ -336,84 +380,10 @@ impl State {
     }
 }
 
-/// Applies one content change to a rope; ranges are clamped to the document.
-/// Returns the byte range it replaced and the new text (the same edit for the
-/// engine's copy), or None when the change replaced the whole document.
-pub fn apply_change(
-    rope: &mut Rope,
-    change: TextDocumentContentChangeEvent,
-    enc: Encoding,
-) -> Option<(TextRange, String)> {
-    match change.range {
-        None => {
-            *rope = Rope::from_str(&change.text);
-            None
-        }
-        Some(r) => {
-            let (a, b) = (char_index(rope, r.start, enc), char_index(rope, r.end, enc));
-            let (a, b) = (a.min(b), a.max(b));
-            let bytes = TextRange::new(rope.char_to_byte(a), rope.char_to_byte(b));
-            rope.remove(a..b);
-            rope.insert(a, &change.text);
-            Some((bytes, change.text))
-        }
-    }
-}
-
-/// Char index of a position: a line past the end is the end of the document;
-/// a column past the end of its line is the line's end (before its break).
-pub fn char_index(rope: &Rope, p: Position, enc: Encoding) -> usize {
-    let line = p.line as usize;
-    if line >= rope.len_lines() {
-        return rope.len_chars();
-    }
-    let start = rope.line_to_char(line);
-    let slice = rope.line(line);
-    let mut len = slice.len_chars();
-    if len > 0 && slice.char(len - 1) == '\n' {
-        len -= 1;
-    }
-    if len > 0 && slice.char(len - 1) == '\r' {
-        len -= 1;
-    }
-    let content = slice.slice(..len);
-    let col = p.character as usize;
-    start
-        + match enc {
-            Encoding::Utf16 => content.utf16_cu_to_char(col.min(content.len_utf16_cu())),
-            Encoding::Utf8 => content.byte_to_char(col.min(content.len_bytes())),
-        }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tower_lsp_server::ls_types::Range;
-
-    fn change(text: &str, (l1, c1): (u32, u32), (l2, c2): (u32, u32), new: &str, enc: Encoding) -> String {
-        let mut rope = Rope::from_str(text);
-        let range = Range { start: Position::new(l1, c1), end: Position::new(l2, c2) };
-        let edit = apply_change(
-            &mut rope,
-            TextDocumentContentChangeEvent { range: Some(range), range_length: None, text: new.into() },
-            enc,
-        );
-        // The byte edit it reports, applied to the old text, gives the same text (what the engine's copy gets).
-        let (bytes, inserted) = edit.expect("a range change reports its byte range");
-        let mut copy = text.to_string();
-        copy.replace_range(bytes.as_range(), &inserted);
-        assert_eq!(copy, rope.to_string());
-        rope.to_string()
-    }
-
-    #[test]
-    fn edits_follow_the_encoding_and_clamp() {
-        assert_eq!(change("a😀b\r\nc", (0, 3), (0, 4), "X", Encoding::Utf16), "a😀X\r\nc");
-        assert_eq!(change("a😀b\r\nc", (0, 5), (0, 6), "X", Encoding::Utf8), "a😀X\r\nc");
-        assert_eq!(change("ab\r\ncd", (0, 99), (0, 99), "!", Encoding::Utf16), "ab!\r\ncd");
-        assert_eq!(change("ab", (7, 0), (9, 9), "!", Encoding::Utf8), "ab!");
-        assert_eq!(change("a\rb", (1, 0), (1, 1), "X", Encoding::Utf16), "a\rX", "a lone CR ends a line, as in LSP");
-    }
+    use crate::text::TextRange;
 
     /// A request's snapshot is not changed by an edit that comes while it is
     /// read, the edit does not wait for it, and what was derived before is

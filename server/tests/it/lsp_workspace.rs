@@ -32,6 +32,57 @@ fn folders_are_added_and_removed_at_run_time() {
     assert_eq!(c.shutdown(), Some(0));
 }
 
+/// An open document's unsaved text survives every change of the roots: it
+/// is kept as the document's own outside the roots, handed to the engine
+/// when a root containing it is added, kept when that root is reloaded (a
+/// configuration change) and taken back when the root is removed. Each step
+/// is checked through an edit whose range only fits the unsaved text.
+#[test]
+fn open_documents_keep_their_edits_across_folder_and_config_changes() {
+    let (a, b) = (demo_copy(), demo_copy());
+    let (ra, rb) = (a.path().canonicalize().expect("a"), b.path().canonicalize().expect("b"));
+    let mut c = Client::spawn();
+    c.initialize(&ra, true, json!({}));
+    let ops = uri(&rb.join("agents/decisions/operations.md"));
+    let folder = json!([{"uri": uri(&rb), "name": "b"}]);
+    let unindexed = |d: &[Value], title: &str| {
+        d.len() == 1
+            && d[0]["code"] == "unindexed-heading"
+            && d[0]["message"].as_str().is_some_and(|m| m.contains(title))
+    };
+    // Line 4 of the open text is the unsaved heading; the disk has no such line.
+    let rename = |c: &mut Client, version: i64, col: (u32, u32), to: &str| {
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": ops, "version": version}, "contentChanges": [
+                {"range": {"start": {"line": 4, "character": col.0}, "end": {"line": 4, "character": col.1}}, "text": to}]}),
+        );
+    };
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": ops, "languageId": "markdown", "version": 1,
+        "text": "# Ops\n\n## When Deploying During Sailings\nx\n## When Zeta Unindexed\nz\n"}}),
+    );
+    rename(&mut c, 2, (8, 12), "Eta");
+    c.notify("workspace/didChangeWorkspaceFolders", json!({"event": {"added": folder, "removed": []}}));
+    c.diagnostics(&ops, |d| unindexed(d, "When Eta Unindexed"));
+    rename(&mut c, 3, (8, 11), "Theta");
+    c.diagnostics(&ops, |d| unindexed(d, "When Theta Unindexed"));
+    fs::write(rb.join("memory-index.toml"), "[rules]\nmissing-operator = \"off\"\n").expect("write");
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&rb.join("memory-index.toml")), "type": 1}]}),
+    );
+    rename(&mut c, 4, (8, 13), "Iota");
+    c.diagnostics(&ops, |d| unindexed(d, "When Iota Unindexed"));
+    c.notify("workspace/didChangeWorkspaceFolders", json!({"event": {"added": [], "removed": folder}}));
+    c.diagnostics(&ops, |d| d.is_empty());
+    rename(&mut c, 5, (8, 12), "Kappa");
+    c.notify("workspace/didChangeWorkspaceFolders", json!({"event": {"added": folder, "removed": []}}));
+    c.diagnostics(&ops, |d| unindexed(d, "When Kappa Unindexed"));
+    assert_eq!(c.shutdown(), Some(0));
+}
+
 #[test]
 fn configuration_from_init_options_and_did_change_configuration() {
     let tmp = demo_copy();

@@ -7,25 +7,26 @@ use tower_lsp_server::ls_types::*;
 
 use crate::lsp::backend::*;
 use crate::lsp::convert;
-use crate::lsp::state::apply_change;
 use crate::model::FileText;
-use crate::text::TextRange;
 
 pub(in crate::lsp) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
     let doc = params.text_document;
     {
         let mut st = lock(&b.state);
-        st.docs
-            .insert(doc.uri.clone(), crate::lsp::state::Doc { rope: Rope::from_str(&doc.text), version: doc.version });
-        if let Some((i, rel)) = Backend::locate_or_adopt(&mut st, &doc.uri) {
-            // Opened as it is on disk (the usual case): the engine's copy
-            // stays, and a snapshot a request reads is not copied for it.
-            let text = FileText::from(doc.text);
-            if st.roots[i].ws.unchanged(&rel, &text).is_none() {
-                st.roots[i].ws_mut().set_file(&rel, text);
+        let own = match Backend::locate_or_adopt(&mut st, &doc.uri) {
+            Some((i, rel)) => {
+                // Opened as it is on disk (the usual case): the engine's copy
+                // stays, and a snapshot a request reads is not copied for it.
+                let text = FileText::from(doc.text);
+                if st.roots[i].ws.unchanged(&rel, &text).is_none() {
+                    st.roots[i].ws_mut().set_file(&rel, text);
+                }
+                st.mark_dirty(i);
+                None
             }
-            st.mark_dirty(i);
-        }
+            None => Some(Rope::from_str(&doc.text)),
+        };
+        st.docs.insert(doc.uri, crate::lsp::state::Doc { version: doc.version, own });
     }
     b.wake.notify_one();
 }
@@ -36,7 +37,6 @@ pub(in crate::lsp) async fn did_change(b: &Backend, params: DidChangeTextDocumen
     let t = std::time::Instant::now();
     {
         let mut st = lock(&b.state);
-        let enc = st.enc;
         let Some(doc) = st.docs.get_mut(&uri) else {
             tracing::warn!("didChange for a document that is not open: {}", uri.as_str());
             return;
@@ -45,33 +45,9 @@ pub(in crate::lsp) async fn did_change(b: &Backend, params: DidChangeTextDocumen
             tracing::warn!("ignoring stale didChange (version {version} <= {})", doc.version);
             return;
         }
-        let before = doc.rope.len_bytes();
-        // The same edits for the engine's copy, unless one replaced everything.
-        let mut edits: Option<Vec<(TextRange, String)>> = Some(Vec::new());
-        for change in params.content_changes {
-            let edit = apply_change(&mut doc.rope, change, enc);
-            edits = edits.zip(edit).map(|(mut all, e)| {
-                all.push(e);
-                all
-            });
-        }
         doc.version = version;
-        let rope = doc.rope.clone();
-        if let Some((i, rel)) = st.locate_uri(&uri) {
-            let ws = st.roots[i].ws_mut();
-            // Edited in place when the engine holds the text the edits apply to
-            // (no copy of the document, no comparison to find what changed).
-            let in_sync = ws.file_id(&rel).and_then(|id| ws.file(id)).is_some_and(|f| f.text.len() == before);
-            let edited = match edits.filter(|_| in_sync) {
-                Some(edits) => {
-                    let edits: Vec<(TextRange, &str)> = edits.iter().map(|(r, t)| (*r, t.as_str())).collect();
-                    ws.edit_file(&rel, &edits).is_some()
-                }
-                None => false,
-            };
-            if !edited {
-                ws.set_file(&rel, FileText::from(rope.to_string()));
-            }
+        st.apply_changes(&uri, params.content_changes);
+        if let Some((i, _)) = st.locate_uri(&uri) {
             st.mark_dirty(i);
         }
     }
