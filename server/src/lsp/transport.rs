@@ -206,9 +206,13 @@ fn request(v: Value, out: &mut Outgoing) -> Option<Request> {
 }
 
 /// Writes the server's messages and the error frames to `out`, one whole
-/// frame at a time, until both queues are closed and empty.
-pub async fn write_output<W: AsyncWrite + Unpin>(queues: Output, mut out: W) {
+/// frame at a time, until both queues are closed and empty. Output is
+/// buffered and flushed whenever nothing more is queued: a burst (the
+/// diagnostics of every file after a load) leaves in a few writes, and no
+/// message waits behind an empty queue.
+pub async fn write_output<W: AsyncWrite + Unpin>(queues: Output, out: W) {
     let Output { mut bodies, mut errors } = queues;
+    let mut out = tokio::io::BufWriter::with_capacity(64 * 1024, out);
     let (mut bodies_open, mut errors_open) = (true, true);
     loop {
         let written = tokio::select! {
@@ -231,6 +235,9 @@ pub async fn write_output<W: AsyncWrite + Unpin>(queues: Output, mut out: W) {
         if written.is_err() {
             break;
         }
-        let _ = out.flush().await;
+        if bodies.is_empty() && errors.is_empty() && out.flush().await.is_err() {
+            break;
+        }
     }
+    let _ = out.flush().await;
 }
