@@ -6,6 +6,7 @@ mod convert;
 mod docs;
 pub mod framing;
 mod handlers;
+mod memory;
 mod publish;
 mod remember;
 mod server;

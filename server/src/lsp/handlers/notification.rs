@@ -11,6 +11,7 @@ use crate::model::FileText;
 
 pub(in crate::lsp) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
     let doc = params.text_document;
+    let bytes = doc.text.len();
     {
         let mut st = lock(&b.state);
         let own = match Backend::locate_or_adopt(&mut st, &doc.uri) {
@@ -29,12 +30,15 @@ pub(in crate::lsp) async fn did_open(b: &Backend, params: DidOpenTextDocumentPar
         st.docs.insert(doc.uri, crate::lsp::state::Doc { version: doc.version, own });
     }
     b.wake.notify_one();
+    crate::lsp::memory::after_document(bytes);
 }
 
 pub(in crate::lsp) async fn did_change(b: &Backend, params: DidChangeTextDocumentParams) {
     let uri = params.text_document.uri;
     let version = params.text_document.version;
     let t = std::time::Instant::now();
+    // The size of a change that replaced the whole document, if any.
+    let whole;
     {
         let mut st = lock(&b.state);
         let Some(doc) = st.docs.get_mut(&uri) else {
@@ -46,6 +50,7 @@ pub(in crate::lsp) async fn did_change(b: &Backend, params: DidChangeTextDocumen
             return;
         }
         doc.version = version;
+        whole = params.content_changes.iter().filter(|c| c.range.is_none()).map(|c| c.text.len()).max();
         st.apply_changes(&uri, params.content_changes);
         if let Some((i, _)) = st.locate_uri(&uri) {
             st.mark_dirty(i);
@@ -53,6 +58,7 @@ pub(in crate::lsp) async fn did_change(b: &Backend, params: DidChangeTextDocumen
     }
     tracing::debug!("didChange v{version} applied in {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
     b.wake.notify_one();
+    crate::lsp::memory::after_document(whole.unwrap_or(0));
 }
 
 pub(in crate::lsp) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
