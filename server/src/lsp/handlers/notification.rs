@@ -37,8 +37,8 @@ pub(in crate::lsp) async fn did_change(b: &Backend, params: DidChangeTextDocumen
     let uri = params.text_document.uri;
     let version = params.text_document.version;
     let t = std::time::Instant::now();
-    // The size of a change that replaced the whole document, if any.
-    let whole;
+    // The size of a change that replaces the whole document (0 without one).
+    let whole = params.content_changes.iter().filter(|c| c.range.is_none()).map(|c| c.text.len()).max().unwrap_or(0);
     {
         let mut st = lock(&b.state);
         let Some(doc) = st.docs.get_mut(&uri) else {
@@ -50,7 +50,6 @@ pub(in crate::lsp) async fn did_change(b: &Backend, params: DidChangeTextDocumen
             return;
         }
         doc.version = version;
-        whole = params.content_changes.iter().filter(|c| c.range.is_none()).map(|c| c.text.len()).max();
         st.apply_changes(&uri, params.content_changes);
         if let Some((i, _)) = st.locate_uri(&uri) {
             st.mark_dirty(i);
@@ -58,7 +57,7 @@ pub(in crate::lsp) async fn did_change(b: &Backend, params: DidChangeTextDocumen
     }
     tracing::debug!("didChange v{version} applied in {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
     b.wake.notify_one();
-    crate::lsp::memory::after_document(whole.unwrap_or(0));
+    crate::lsp::memory::after_document(whole);
 }
 
 pub(in crate::lsp) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
