@@ -252,3 +252,59 @@ fn exit_without_shutdown_exits_1() {
     };
     assert_eq!(code, Some(1));
 }
+
+/// A client that writes and never reads cannot grow the server: replies to
+/// malformed frames past a bounded queue are dropped, and once answers to
+/// valid requests back up, the server stops reading until they are taken.
+/// (The hostile-input report saw about 80 MB/s of growth.) The replies to
+/// 30 MB of malformed frames would be about 90 MB if they were held.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_client_that_never_reads_cannot_grow_the_server() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+        .arg("serve")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn server");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Held, never read: the server's output backs up in the pipe.
+    let _stdout = child.stdout.take().expect("stdout");
+    // 30 MB of malformed frames (each answered with an error), then 10 MB
+    // of valid requests (each answered).
+    let writer = std::thread::spawn(move || {
+        let frames = |body: &[u8]| -> Vec<u8> {
+            let one = [format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes(), body].concat();
+            one.repeat(1_000)
+        };
+        let bad = frames(br#"{"id":1,"method":"x"}"#);
+        let good = frames(br#"{"jsonrpc":"2.0","id":2,"method":"workspace/symbol","params":{"query":"x"}}"#);
+        let mut sent = 0usize;
+        while sent < 40 << 20 {
+            let chunk = if sent < 30 << 20 { &bad } else { &good };
+            if stdin.write_all(chunk).is_err() {
+                break; // the server stopped reading and was ended
+            }
+            sent += chunk.len();
+        }
+    });
+    let status = |field: &str| {
+        fs::read_to_string(format!("/proc/{}/status", child.id()))
+            .ok()
+            .and_then(|s| s.lines().find(|l| l.starts_with(field))?.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(4);
+    while std::time::Instant::now() < deadline && !writer.is_finished() {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let peak_kb = status("VmHWM:");
+    assert!(child.try_wait().expect("status").is_none(), "the server is still running");
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = writer.join();
+    assert!(peak_kb > 0 && peak_kb < 64 * 1024, "the server grew to {peak_kb} KB");
+}
