@@ -19,7 +19,9 @@
 //! So no file is ever reported both ways, and no file goes unreported.
 //! Pushes to a pulling client happen holding `pushing`, after reading
 //! whether it pulls the workspace; `workspace/diagnostic` sets that before it
-//! waits for `pushing`, so a push it would not want never follows its answer.
+//! waits for `pushing`, so a push it would not want never follows its answer
+//! (the transport writes a message the server queued before a reply,
+//! `transport.rs`).
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};

@@ -114,24 +114,23 @@ pub async fn serve<R: AsyncRead + Unpin>(
     let (client_requests, mut client_responses) = socket.split();
     let (client_requests, client_abort) = futures::stream::abortable(client_requests);
     let (tasks, task_queue) = futures::channel::mpsc::channel(QUEUED_TASKS);
-    let (replies, requests) = (out.bodies.clone(), out.bodies.clone());
+    let bodies = out.bodies.clone();
 
-    // Handlers, started in arrival order, at most MAX_CONCURRENCY at once.
-    let run_tasks = task_queue.buffer_unordered(MAX_CONCURRENCY).for_each(|reply: Option<Response>| {
-        let replies = replies.clone();
+    // Handlers, started in arrival order, at most MAX_CONCURRENCY at once;
+    // their replies and the server's own requests and notifications leave
+    // through one stream that takes the server's messages first. A
+    // notification the server queued before a handler finished (a push of
+    // diagnostics that `workspace/diagnostic` waited for) is then always
+    // written before that handler's reply.
+    let replies = task_queue
+        .buffer_unordered(MAX_CONCURRENCY)
+        .filter_map(|reply: Option<Response>| async move { reply.as_ref().and_then(body_of) });
+    let requests = client_requests.filter_map(|req: Request| async move { body_of(&req) });
+    let server_first = |_: &mut ()| futures::stream::PollNext::Left;
+    let to_client = futures::stream::select_with_strategy(requests, replies, server_first).for_each(|body| {
+        let bodies = bodies.clone();
         async move {
-            if let Some(body) = reply.as_ref().and_then(body_of) {
-                let _ = replies.send(body).await;
-            }
-        }
-    });
-    // The server's requests and notifications to the client.
-    let to_client = client_requests.for_each(|req: Request| {
-        let requests = requests.clone();
-        async move {
-            if let Some(body) = body_of(&req) {
-                let _ = requests.send(body).await;
-            }
+            let _ = bodies.send(body).await;
         }
     });
     let read_input = async move {
@@ -188,7 +187,7 @@ pub async fn serve<R: AsyncRead + Unpin>(
         tasks.close_channel();
         client_abort.abort();
     };
-    futures::join!(run_tasks, to_client, read_input);
+    futures::join!(to_client, read_input);
 }
 
 /// The service's request for a message the framer passed on, or the error
