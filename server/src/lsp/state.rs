@@ -148,27 +148,36 @@ impl State {
         for (rel, text) in load::other_markdown(&path, &ws) {
             ws.set_file(&rel, text);
         }
-        // The open documents' texts as they are now (the replaced workspace
-        // may hold some of them).
-        let open: Vec<(Uri, String)> = self.docs.keys().filter_map(|u| Some((u.clone(), self.open_text(u)?))).collect();
+        // Where each open document's text is now (a root's workspace, the
+        // one replaced here perhaps, or its own): read once the new root's
+        // documents are known, so no other document is copied.
+        let holders: Vec<(Uri, Option<(usize, String)>)> =
+            self.docs.keys().map(|u| (u.clone(), self.locate_uri(u))).collect();
         let canon = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        let i = match self.roots.iter().position(|r| r.path == path) {
+        let (i, replaced) = match self.roots.iter().position(|r| r.path == path) {
             Some(i) => {
-                self.roots[i].ws = Arc::new(ws);
                 self.roots[i].dirty = true;
-                i
+                (i, Some(std::mem::replace(&mut self.roots[i].ws, Arc::new(ws))))
             }
             None => {
                 self.roots.push(Root { path, canon, ws: Arc::new(ws), published: HashMap::new(), dirty: true });
-                self.roots.len() - 1
+                (self.roots.len() - 1, None)
             }
         };
-        for (uri, text) in open {
-            if let Some((r, rel)) = self.locate_uri(&uri).filter(|(r, _)| *r == i) {
-                self.roots[r].ws_mut().set_file(&rel, FileText::from(text));
-                if let Some(d) = self.docs.get_mut(&uri) {
-                    d.own = None;
+        for (uri, holder) in holders {
+            let Some((_, rel)) = self.locate_uri(&uri).filter(|(r, _)| *r == i) else { continue };
+            let text = match (self.docs.get(&uri).and_then(|d| d.own.as_ref()), holder) {
+                (Some(own), _) => Some(own.to_string()),
+                (None, Some((h, held_as))) => {
+                    let ws = if h == i { replaced.as_ref() } else { self.roots.get(h).map(|r| &r.ws) };
+                    ws.and_then(|ws| Some(ws.file(ws.file_id(&held_as)?)?.text.clone()))
                 }
+                (None, None) => None,
+            };
+            let Some(text) = text else { continue };
+            self.roots[i].ws_mut().set_file(&rel, FileText::from(text));
+            if let Some(d) = self.docs.get_mut(&uri) {
+                d.own = None;
             }
         }
         Ok(i)
