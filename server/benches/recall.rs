@@ -63,7 +63,7 @@ fn files_of(root: &Path) -> Vec<PathBuf> {
 }
 
 fn row(name: &str, root: &Path, bin: &Path) {
-    let ws = memory_index_lsp::load::load(root).expect("load");
+    let ws = memory_index_lsp::project::load::load(root).expect("load");
     let _ = recall(&ws, PROMPT, 5);
     let inproc = median(
         (0..200)

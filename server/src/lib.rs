@@ -4,11 +4,13 @@
 //! `text` (offsets, lines, encodings, token counts) → `edit` (text edits,
 //! fixes as data) and `syntax` (lossless parsers) → `model` (workspace,
 //! config, binding, caches) → `search` (fuzzy and trigger matching, recall) →
-//! `rules` (one rule per file and a registry line) → `ide` (features) and
-//! `load` (reading a root) → the front ends `cli`, `lsp`, `mcp`, `hook` (IO
-//! and protocols; they may use each other, never in a cycle). Only `load`,
-//! `cli`, `lsp` and `hook` touch the file system. `tests/it/tidy.rs`
-//! enforces the order and that no modules form an import cycle.
+//! `rules` (one rule per file and a registry line) → `ide` (features, pure)
+//! → `project`, the service layer (finding the project, loading it, the
+//! guarded reader, the safe writer, the memory's lock) → the front ends
+//! `cli`, `lsp`, `mcp`, `hook` (arguments and protocols), none of which
+//! imports another. Only `project` and the front ends touch the file system.
+//! `tests/it/tidy.rs` enforces the order and that no modules form an import
+//! cycle.
 //!
 //! Incremental by layer: a workspace re-parses only the file that changed,
 //! keeps what it derived from files that did not (`model::Depends`), and
@@ -35,7 +37,7 @@ pub mod cli;
 pub mod edit;
 pub mod hook;
 pub mod ide;
-pub mod load;
+pub mod project;
 pub mod lsp;
 pub mod mcp;
 pub mod model;

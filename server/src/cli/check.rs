@@ -3,7 +3,8 @@
 use std::path::Path;
 
 use super::{output, parse_root_args, usage_error};
-use crate::{load, rules};
+use crate::project::load;
+use crate::rules;
 
 /// Runs `check`; returns the exit code.
 pub fn run(args: &[String]) -> i32 {

@@ -14,6 +14,9 @@ use super::usage_error;
 use crate::ide::eval::{self, Metrics, Outcome};
 use crate::search::recall::Features;
 
+/// Largest labelled file read (bytes): a FIFO, a device or a larger file is refused, never read without end.
+const MAX_FILE: u64 = 64 << 20;
+
 /// Runs `eval`; returns the exit code.
 pub fn run(args: &[String]) -> i32 {
     let (mut root, mut file, mut threshold, mut json, mut misses, mut features) =
@@ -45,11 +48,8 @@ pub fn run(args: &[String]) -> i32 {
         }
     }
     let Some(file) = file else { return usage_error("eval needs a FILE of kind<TAB>query<TAB>expected lines") };
-    let text = match std::fs::read(&file) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(_) => return usage_error(&format!("cannot read {file}: it is not valid UTF-8")),
-        },
+    let text = match crate::project::read::read_text(None, std::path::Path::new(&file), MAX_FILE) {
+        Ok(t) => t,
         Err(e) => return usage_error(&format!("cannot read {file}: {e}")),
     };
     let cases = match eval::parse(&text) {
@@ -108,7 +108,8 @@ fn human(
     for (k, m) in table {
         let _ = writeln!(
             s,
-            "| {k} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            k.replace('|', "\\|"),
             m.cases,
             pct(Some(m.top1)),
             pct(Some(m.answered)),

@@ -1,6 +1,7 @@
 //! `memory-index-lsp fix [ROOT] [--dry-run]`: applies every safe fix, then reports like `check`.
 //!
-//! Writes only files whose text changed, through [`super::write::replace`]
+//! Holds the memory's lock while it reads, fixes and writes. Writes only
+//! files whose text changed, through [`crate::project::write::replace`]
 //! (atomically, never through a planted link, owner and mode kept, and only
 //! if the file is still what was read), and never a file that was not valid
 //! UTF-8. When another program changed a file meanwhile, `fix` starts over
@@ -10,9 +11,11 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::{check::missing_workspace, output, parse_root_args, usage_error, write};
+use super::{check::missing_workspace, output, parse_root_args, usage_error};
+use crate::project::{diff, lock, write};
 use crate::ide::fix_all;
-use crate::{load, rules};
+use crate::project::load;
+use crate::rules;
 
 /// Runs `fix`; returns the exit code.
 pub fn run(args: &[String]) -> i32 {
@@ -23,6 +26,17 @@ pub fn run(args: &[String]) -> i32 {
     let default = super::default_root();
     let root = Path::new(opts.root.as_deref().unwrap_or(&default));
     let mut stderr = std::io::stderr();
+    let _lock = if opts.dry_run {
+        None
+    } else {
+        match lock::acquire(root) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                let _ = writeln!(stderr, "memory-index-lsp: {e}");
+                return 2;
+            }
+        }
+    };
     for attempt in 1..=ATTEMPTS {
         let mut ws = match load::load_with(root, opts.config.as_deref().map(Path::new)) {
             Ok(ws) => ws,
@@ -37,7 +51,7 @@ pub fn run(args: &[String]) -> i32 {
         for (path, new_text) in &result.changed {
             let old = originals.iter().find(|(p, _)| p == path).map_or("", |(_, t)| t.as_str());
             if opts.dry_run {
-                print!("{}", unified_diff(path, old, new_text));
+                print!("{}", diff::unified(path, old, new_text));
                 continue;
             }
             match write::replace(&root.join(path), old, new_text) {
@@ -72,13 +86,4 @@ pub fn run(args: &[String]) -> i32 {
 }
 
 /// How many times `fix` starts over when a file changes under it.
-pub const ATTEMPTS: usize = 5;
-
-/// A unified diff of one file (`--- a/PATH` / `+++ b/PATH`, 3 lines of context).
-pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
-    similar::TextDiff::from_lines(old, new)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{path}"), &format!("b/{path}"))
-        .to_string()
-}
+pub const ATTEMPTS: usize = crate::project::remember::ATTEMPTS;

@@ -11,13 +11,15 @@
 
 mod settings;
 
-use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::fix::unified_diff;
 use super::usage_error;
-use crate::load;
+use crate::project::read::{self, ReadError};
+use crate::project::{diff, load, lock, write};
+
+/// Largest settings or skill file read (bytes).
+const MAX_READ: u64 = 1 << 20;
 
 /// The plugin's skills and hooks, one copy in the repository.
 const WHEN_SKILL: &str = include_str!("../../../editors/claude-code/skills/when/SKILL.md");
@@ -52,6 +54,17 @@ pub fn run(args: &[String]) -> i32 {
         }
     }
     let root = PathBuf::from(root.unwrap_or("."));
+    let _lock = if dry_run {
+        None
+    } else {
+        match lock::acquire(&root) {
+            Ok(l) => Some(l),
+            Err(e) => {
+                let _ = writeln!(std::io::stderr(), "memory-index-lsp init: {e}; nothing was written");
+                return 2;
+            }
+        }
+    };
     let changes = match plan(&root) {
         Ok(c) => c,
         Err(e) => {
@@ -66,17 +79,18 @@ pub fn run(args: &[String]) -> i32 {
     }
     for c in &changes {
         if dry_run {
-            print!("{}", unified_diff(&c.rel, c.old.as_deref().unwrap_or(""), &c.new));
+            print!("{}", diff::unified(&c.rel, c.old.as_deref().unwrap_or(""), &c.new));
             continue;
         }
         let path = root.join(&c.rel);
-        if let Err(e) = path.parent().map_or(Ok(()), fs::create_dir_all) {
+        let canon = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+        if let Err(e) = path.parent().map_or(Ok(()), |d| write::ensure_dir_inside(&canon, d)) {
             let _ = writeln!(stderr, "memory-index-lsp init: cannot create the folder of {}: {e}", c.rel);
             return 2;
         }
         let written = match &c.old {
-            Some(old) => super::write::replace(&path, old, &c.new),
-            None => super::write::create(&path, &c.new),
+            Some(old) => write::replace(&path, old, &c.new),
+            None => write::create(&path, &c.new),
         };
         if let Err(e) = written {
             let _ = writeln!(
@@ -104,9 +118,11 @@ fn plan(root: &Path) -> Result<Vec<Change>, String> {
             root.join(&index_rel).display()
         ));
     };
+    let canon = std::fs::canonicalize(root).map_err(|e| format!("cannot resolve {}: {e}", root.display()))?;
+    let read = |rel: &str| read_inside(&canon, &root.join(rel), rel);
     let mut changes = Vec::new();
     for (rel, text) in [(".claude/skills/when/SKILL.md", WHEN_SKILL), (".claude/skills/how/SKILL.md", HOW_SKILL)] {
-        match read(&root.join(rel))? {
+        match read(rel)? {
             None => changes.push(Change { rel: rel.into(), old: None, new: text.into(), what: "the skill".into() }),
             Some(old) if old != text => {
                 let _ = writeln!(
@@ -121,7 +137,7 @@ fn plan(root: &Path) -> Result<Vec<Change>, String> {
         .map_err(|e| format!("internal: hooks.json: {e}"))?;
     let wanted = hooks.get("hooks").and_then(|h| h.as_object()).ok_or("internal: hooks.json has no hooks object")?;
     let settings_rel = ".claude/settings.json";
-    let old = read(&root.join(settings_rel))?;
+    let old = read(settings_rel)?;
     let (new, added) = settings::merge(old.as_deref(), wanted).map_err(|e| format!("{settings_rel}: {e}"))?;
     if !added.is_empty() {
         changes.push(Change { rel: settings_rel.into(), old, new, what: format!("hooks for {}", added.join(", ")) });
@@ -145,11 +161,13 @@ fn plan(root: &Path) -> Result<Vec<Change>, String> {
     Ok(changes)
 }
 
-/// A file's text; None when it does not exist; an error when it cannot be read.
-fn read(path: &Path) -> Result<Option<String>, String> {
-    match fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| format!("{} is not valid UTF-8", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+/// A file's text through the guarded reader: None when it does not exist;
+/// an error naming `rel` when it is a link out of the project, a FIFO, a
+/// device, over [`MAX_READ`] or not UTF-8 (nothing is written then).
+fn read_inside(canon_root: &Path, path: &Path, rel: &str) -> Result<Option<String>, String> {
+    match read::read_text(Some(canon_root), path, MAX_READ) {
+        Ok(t) => Ok(Some(t)),
+        Err(ReadError::NotFound) => Ok(None),
+        Err(e) => Err(format!("cannot read {rel}: {e}")),
     }
 }

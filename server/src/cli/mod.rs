@@ -14,7 +14,6 @@ pub mod recall_stats;
 pub mod remember;
 pub mod resolve;
 pub mod search;
-pub mod write;
 
 use std::io::Write;
 
@@ -85,23 +84,15 @@ pub fn run(args: &[String]) -> Option<i32> {
     })
 }
 
-/// The project root for agent-facing commands: `--root`, else
-/// `$CLAUDE_PROJECT_DIR` (as agents' skills set it), else the current
-/// directory; from the latter two, the nearest folder at or above with
-/// `memory-index.toml` or `agents/memory-index.md` (as git, cargo and ruff
-/// find theirs), so a command run in `agents/decisions/` finds the project.
+/// The project root of a command: `--root`, else by `project::root`'s rule
+/// (`$CLAUDE_PROJECT_DIR`, else the working directory, then upward).
 pub(crate) fn project_root(flag: Option<std::path::PathBuf>) -> std::path::PathBuf {
-    if let Some(root) = flag {
-        return root;
-    }
-    let start = std::env::var_os("CLAUDE_PROJECT_DIR").map_or_else(|| std::path::PathBuf::from("."), Into::into);
-    crate::load::find_root(&start).unwrap_or(start)
+    crate::project::root(flag.as_deref(), None)
 }
 
-/// `check`'s and `fix`'s ROOT when none is given: the nearest project folder
-/// at or above the current directory, else the current directory.
+/// `check`'s and `fix`'s ROOT when none is given: [`project_root`] without a flag.
 pub(crate) fn default_root() -> String {
-    crate::load::find_root(std::path::Path::new(".")).map_or_else(|| ".".into(), |p| p.display().to_string())
+    project_root(None).display().to_string()
 }
 
 /// Loads the project of an agent command ([`project_root`] of `--root`);
@@ -111,7 +102,7 @@ pub(crate) fn load_project(
     flag: Option<std::path::PathBuf>,
 ) -> Result<(std::path::PathBuf, crate::model::Workspace), i32> {
     let root = project_root(flag);
-    let ws = crate::load::load(&root).map_err(|e| usage_error(&e.to_string()))?;
+    let ws = crate::project::load::load(&root).map_err(|e| usage_error(&e.to_string()))?;
     require_workspace(&ws, &root)?;
     Ok((root, ws))
 }

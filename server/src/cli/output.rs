@@ -2,8 +2,7 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use serde_json::json;
-
+use crate::ide::report;
 use crate::model::Workspace;
 use crate::rules::{Finding, Severity};
 
@@ -57,44 +56,11 @@ pub fn summary(ws: &Workspace, findings: &[Finding]) -> String {
     )
 }
 
-/// The JSON array of findings (spec: one object per finding).
-pub fn json(ws: &Workspace, findings: &[Finding]) -> serde_json::Value {
-    serde_json::Value::Array(findings.iter().filter_map(|f| json_item(ws, f)).collect())
-}
-
-/// One finding as its JSON object.
-fn json_item(ws: &Workspace, f: &Finding) -> Option<serde_json::Value> {
-    let file = ws.file(f.file)?;
-    let (line, column) = file.line_col_1(f.range.start);
-    let (end_line, end_column) = file.line_col_1(f.range.end);
-    let related: Vec<serde_json::Value> = f
-        .related
-        .iter()
-        .filter_map(|r| {
-            let rf = ws.file(r.file)?;
-            let (l, c) = rf.line_col_1(r.range.start);
-            Some(json!({"file": rf.path, "line": l, "column": c, "message": r.message}))
-        })
-        .collect();
-    Some(json!({
-        "file": file.path,
-        "line": line,
-        "column": column,
-        "end_line": end_line,
-        "end_column": end_column,
-        "code": f.rule.code(),
-        "severity": f.severity.as_str(),
-        "message": f.message(ws),
-        "related": related,
-        "fixable": f.safe_fix().is_some(),
-    }))
-}
-
-/// Writes [`json`] pretty-printed, one finding at a time (never the whole
+/// Writes [`report::json`] pretty-printed, one finding at a time (never the whole
 /// array in memory: a million findings stream out).
 fn write_json(ws: &Workspace, findings: &[Finding], out: &mut impl Write) -> io::Result<()> {
     let mut first = true;
-    for item in findings.iter().filter_map(|f| json_item(ws, f)) {
+    for item in findings.iter().filter_map(|f| report::json_item(ws, f)) {
         out.write_all(if first { b"[\n  " } else { b",\n  " })?;
         first = false;
         let text = serde_json::to_string_pretty(&item).map_err(io::Error::from)?;

@@ -12,14 +12,16 @@
 //! malformed lines are counted and skipped. Exit 0; 2 for usage errors.
 
 use std::fmt::Write as _;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::usage_error;
-use crate::ide::recall_stats::{self, Stats};
+use crate::ide::recall_stats::{Session, Stats};
+use crate::project::read::{self, Line};
 
-/// Largest transcript read (bytes); the rest of a larger file is not read.
+/// Largest transcript read (bytes); a larger file is read this far and said so.
 const MAX_TRANSCRIPT: u64 = 256 << 20;
+/// Longest line parsed (bytes): a longer one is skipped without being held, and counted as malformed.
+pub const MAX_LINE: usize = 4 << 20;
 
 const HELP: &str = "\
 memory-index-lsp recall-stats [--root DIR] [--threshold C] [--json] [PATHS]...
@@ -70,8 +72,10 @@ pub fn run(args: &[String]) -> i32 {
         match std::fs::metadata(p) {
             Ok(m) if m.is_dir() => match std::fs::read_dir(p) {
                 Ok(rd) => {
+                    // Only regular files: a FIFO named `x.jsonl` in the folder is passed over, never opened.
                     let mut found: Vec<PathBuf> = rd
                         .filter_map(Result::ok)
+                        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
                         .map(|e| e.path())
                         .filter(|f| f.extension().is_some_and(|x| x == "jsonl"))
                         .collect();
@@ -80,17 +84,19 @@ pub fn run(args: &[String]) -> i32 {
                 }
                 Err(e) => unreadable.push(format!("{}: {e}", p.display())),
             },
-            Ok(m) if m.is_file() => files.push(p.clone()),
-            Ok(_) => unreadable.push(format!("{}: not a regular file", p.display())),
+            Ok(_) => files.push(p.clone()),
             Err(e) => unreadable.push(format!("{}: {e}", p.display())),
         }
     }
     let mut sessions: Vec<Stats> = Vec::new();
     for f in &files {
-        match read_bounded(f) {
-            Ok(text) => {
-                let name = f.file_stem().map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into_owned());
-                sessions.push(recall_stats::session(&ws, &name, &text, threshold));
+        let name = f.file_stem().map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into_owned());
+        match read_session(f, &name) {
+            Ok((session, whole)) => {
+                if !whole {
+                    unreadable.push(format!("{}: only its first {} MiB were read", f.display(), MAX_TRANSCRIPT >> 20));
+                }
+                sessions.push(session.finish(&ws, threshold));
             }
             Err(e) => unreadable.push(format!("{}: {e}", f.display())),
         }
@@ -123,15 +129,18 @@ fn default_dir(root: &Path) -> Option<PathBuf> {
     Some(PathBuf::from(home).join(".claude/projects").join(name))
 }
 
-/// Reads a regular file up to [`MAX_TRANSCRIPT`] bytes, invalid UTF-8 replaced.
-fn read_bounded(p: &Path) -> std::io::Result<String> {
-    let f = std::fs::File::open(p)?;
-    if !f.metadata()?.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    let mut buf = Vec::new();
-    f.take(MAX_TRANSCRIPT).read_to_end(&mut buf)?;
-    Ok(String::from_utf8_lossy(&buf).into_owned())
+/// Reads one transcript through the guarded reader (a FIFO or device is
+/// refused, never opened for reading), line by line, each line bounded by
+/// [`MAX_LINE`]; the bool says whether it was read to its end.
+fn read_session(p: &Path, name: &str) -> Result<(Session, bool), String> {
+    let file = read::open_regular(None, p).map_err(|e| e.to_string())?;
+    let mut session = Session::new(name);
+    let whole = read::lines(file, MAX_LINE, MAX_TRANSCRIPT, |l| match l {
+        Line::Text(t) => session.line(t),
+        Line::TooLong(_) => session.skipped_line(),
+    })
+    .map_err(|e| e.to_string())?;
+    Ok((session, whole))
 }
 
 fn table(sessions: &[Stats], total: &Stats, threshold: f64) -> String {

@@ -83,8 +83,9 @@ fn block(ws: &Workspace, entry: crate::model::EntryId, id: HeadingId, confidence
         (Some(f), Some(h)) => (f.path.as_str(), h.name(), h.line + 1),
         _ => ("", "", 0),
     };
-    let mut out = format!("[memory-index] {written} \u{2192} {title} ({path}:{line}, confidence {confidence:.2})");
-    let body = resolve::body_of(ws, id);
+    let mut out = format!("{MARKER} {written} \u{2192} {title} ({path}:{line}, confidence {confidence:.2})");
+    let body = defang(resolve::body_of(ws, id));
+    let body = body.as_ref();
     if body.is_empty() {
         return out;
     }
@@ -97,6 +98,30 @@ fn block(ws: &Workspace, entry: crate::model::EntryId, id: HeadingId, confidence
         out.push_str(&format!("\nRun `{written}` for the rest."));
     }
     out
+}
+
+/// The block header's marker: only the hook writes a line that starts with it.
+pub const MARKER: &str = "[memory-index]";
+
+/// A body as data: a line that would start like a block header (`[memory-index] …`,
+/// after any indentation) gets a backslash before it, so a decision's text can
+/// never pass for another block with a title, source and confidence of its own.
+pub fn defang(body: &str) -> std::borrow::Cow<'_, str> {
+    if !body.contains(MARKER) {
+        return body.into();
+    }
+    let mut out = String::with_capacity(body.len() + 8);
+    for line in body.split_inclusive('\n') {
+        let rest = line.trim_start();
+        if rest.starts_with(MARKER) {
+            out.push_str(&line[..line.len() - rest.len()]);
+            out.push('\\');
+            out.push_str(rest);
+        } else {
+            out.push_str(line);
+        }
+    }
+    out.into()
 }
 
 /// The longest prefix of `text` made of whole lines with at most `max` characters.

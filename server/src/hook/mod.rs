@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use event::{Event, Input};
 use inject::Limits;
 
-use crate::load;
+use crate::project::load;
 use crate::model::Workspace;
 
 /// Larger input is ignored (a hook's JSON is a few kilobytes).
@@ -80,7 +80,8 @@ fn read_input(r: &mut impl Read) -> Result<Vec<u8>, String> {
 }
 
 /// The JSON to print for `input`, None for silence, or why nothing could be said.
-/// The workspace is found from the input's `cwd`, else `project_dir`; session
+/// The workspace is found by `project::root`'s rule: from `project_dir`
+/// (`$CLAUDE_PROJECT_DIR`), else the input's `cwd`, upward; session
 /// state lives in `state_dir` (none: nothing is remembered).
 pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Path>) -> Result<Option<String>, String> {
     let text = match &input.event {
@@ -92,17 +93,16 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
         Event::SessionStart => None,
         _ => return Ok(None),
     };
-    let start = input
-        .cwd
-        .as_ref()
-        .map(PathBuf::from)
-        .or_else(|| project_dir.map(Path::to_path_buf))
-        .unwrap_or_else(|| ".".into());
-    let Some(root) = load::find_root(&start) else {
-        return Err(format!(
-            "no memory index at or above {} (looked for memory-index.toml or agents/memory-index.md); nothing to recall",
-            start.display()
-        ));
+    // The project is the agent's ($CLAUDE_PROJECT_DIR), not wherever it `cd`ed to.
+    let cwd = input.cwd.as_ref().map(PathBuf::from);
+    let root = match crate::project::root::locate(None, project_dir, cwd.as_deref()) {
+        Ok(root) => root,
+        Err(start) => {
+            return Err(format!(
+                "no memory index at or above {} (looked for memory-index.toml or agents/memory-index.md); nothing to recall",
+                start.display()
+            ))
+        }
     };
     let ws = load::load(&root).map_err(|e| e.to_string())?;
     if !ws.config().recall.hook {
@@ -134,7 +134,13 @@ fn recall_once(
     };
     let limits = Limits { threshold, max_decisions: r.max_decisions as usize, max_chars: r.max_chars as usize };
     let mut session = match (session_id, state_dir) {
-        (Some(id), Some(dir)) => Some(session::Session::open(dir, id)),
+        (Some(id), Some(dir)) => match session::Session::open(dir, id) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                note(&format!("no session state ({e}); decisions may be injected again"));
+                None
+            }
+        },
         _ => None,
     };
     if session.as_ref().is_some_and(session::Session::full) {

@@ -2,17 +2,21 @@
 //!
 //! One file per session, named by a hash of the session id (never the id
 //! itself, so `../../x` names a file like any other), holding one decision
-//! key per line. Lines are appended with one `write` on a file opened with
-//! `O_APPEND`, so hooks of the same session running at once never interleave
-//! inside a line, and other sessions never share the file. A session
+//! key per line. A [`Session`] holds the file open and locked (`flock`)
+//! from reading what was injected to recording what is injected now, so
+//! hooks of one session running at once (Claude Code runs matching hooks in
+//! parallel) take turns and never inject a decision twice. The file is
+//! opened without following a link (a link planted at its name is refused,
+//! never written through) and without blocking, and must be a regular file
+//! (a FIFO there is refused at once). A session
 //! remembers at most [`MAX_KEYS`] decisions (then the hook stays silent for
 //! it); when a new session file is created, files untouched for
 //! [`MAX_AGE`] are removed and at most [`MAX_SESSIONS`] are kept.
 
-use std::fs::{self, OpenOptions};
+use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 /// Overrides the state directory (`<cache>/memory-index-lsp`), for tests.
 pub const CACHE_ENV: &str = "MEMORY_INDEX_LSP_CACHE_DIR";
@@ -24,6 +28,8 @@ pub const MAX_SESSIONS: usize = 1000;
 pub const MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 /// A state file is read up to this size (512 keys fit easily).
 const MAX_FILE_BYTES: u64 = 256 * 1024;
+/// How long a hook waits for another hook of its session to finish.
+pub const LOCK_WAIT: Duration = Duration::from_secs(5);
 const SUFFIX: &str = ".seen";
 
 /// The sessions directory: `$MEMORY_INDEX_LSP_CACHE_DIR/sessions`, else
@@ -40,22 +46,44 @@ pub fn dir() -> Option<PathBuf> {
     Some(base.join("sessions"))
 }
 
-/// One session's state.
+/// One session's state, open and locked until dropped.
 #[derive(Debug)]
 pub struct Session {
     path: PathBuf,
+    file: File,
     keys: Vec<String>,
 }
 
 impl Session {
-    /// Opens `session_id`'s state under `dir` (empty when new or unreadable).
-    pub fn open(dir: &Path, session_id: &str) -> Session {
+    /// Opens `session_id`'s state under `dir` and waits for its lock (up to
+    /// [`LOCK_WAIT`]); Err says why there is no state (a link or FIFO at its
+    /// name, no room, another hook that does not finish).
+    pub fn open(dir: &Path, session_id: &str) -> Result<Session, String> {
         let path = dir.join(format!("{:016x}{SUFFIX}", fnv1a(session_id.as_bytes())));
-        let mut text = String::new();
-        if let Ok(f) = fs::File::open(&path) {
-            let _ = f.take(MAX_FILE_BYTES).read_to_string(&mut text);
+        create_private_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let mut o = OpenOptions::new();
+        o.read(true).append(true).create(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            o.mode(0o600).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC);
         }
-        Session { path, keys: text.lines().filter(|l| !l.is_empty()).map(str::to_string).collect() }
+        let file = o.open(&path).map_err(|e| {
+            if e.raw_os_error() == Some(libc::ELOOP) {
+                format!("{} is a symbolic link; it is not followed", path.display())
+            } else {
+                format!("cannot open {}: {e}", path.display())
+            }
+        })?;
+        let meta = file.metadata().map_err(|e| e.to_string())?;
+        if !meta.is_file() {
+            return Err(format!("{} is not a regular file (a FIFO or device?); it is not used", path.display()));
+        }
+        lock(&file).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut text = String::new();
+        let _ = (&file).take(MAX_FILE_BYTES).read_to_string(&mut text);
+        let keys = text.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+        Ok(Session { path, file, keys })
     }
 
     /// Whether `key` was injected before in this session.
@@ -68,28 +96,57 @@ impl Session {
         self.keys.len() >= MAX_KEYS
     }
 
-    /// Appends `keys` in one write; a new file first sweeps old sessions away.
+    /// Appends `keys` in one write; the session's first keys sweep old sessions away.
     pub fn record(&mut self, keys: &[String]) -> std::io::Result<()> {
         if keys.is_empty() {
             return Ok(());
         }
-        let dir = self.path.parent().unwrap_or(Path::new("."));
-        fs::create_dir_all(dir)?;
-        let new = !self.path.exists();
+        let new = self.keys.is_empty();
         let mut buf = String::new();
         for k in keys {
             buf.push_str(&k.replace(['\n', '\r'], " "));
             buf.push('\n');
         }
-        let mut opts = OpenOptions::new();
-        opts.create(true).append(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-        opts.open(&self.path)?.write_all(buf.as_bytes())?;
+        (&self.file).write_all(buf.as_bytes())?;
         self.keys.extend(keys.iter().cloned());
         if new {
-            sweep(dir, &self.path, SystemTime::now());
+            if let Some(dir) = self.path.parent() {
+                sweep(dir, &self.path, SystemTime::now());
+            }
         }
+        Ok(())
+    }
+}
+
+/// The sessions folder, readable by its owner only.
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut b = fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(dir)
+}
+
+/// Takes `file`'s exclusive lock, waiting up to [`LOCK_WAIT`].
+fn lock(file: &File) -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let start = Instant::now();
+        loop {
+            // SAFETY: flock on a descriptor the caller owns; no memory is passed.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                return Ok(());
+            }
+            if start.elapsed() > LOCK_WAIT {
+                return Err("another hook of this session held its state too long".into());
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, Instant::now());
         Ok(())
     }
 }

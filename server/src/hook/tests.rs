@@ -135,13 +135,22 @@ fn strict_thresholds_and_hook_off_are_silent() {
 }
 
 #[test]
-fn the_workspace_comes_from_cwd_else_the_project_dir() {
+fn the_workspace_comes_from_the_project_dir_else_cwd() {
     let ws = workspace(CONFIG);
+    let other = workspace("[recall]\nhook = false\n");
     let none = tempfile::tempdir().unwrap();
     let no_cwd = input(serde_json::json!({"hook_event_name": "SessionStart"}));
     assert!(respond(&no_cwd, Some(ws.path()), None).unwrap().is_some());
+    // The agent `cd`ed into a folder without a memory, or into another checkout: still this project's memory.
     let elsewhere = input(serde_json::json!({"hook_event_name": "SessionStart", "cwd": none.path()}));
-    let err = respond(&elsewhere, Some(ws.path()), None).unwrap_err();
+    assert!(respond(&elsewhere, Some(ws.path()), None).unwrap().is_some());
+    let other_checkout = input(serde_json::json!({"hook_event_name": "SessionStart", "cwd": other.path()}));
+    assert!(respond(&other_checkout, Some(ws.path()), None).unwrap().is_some(), "not the other checkout's (silent) memory");
+    // Inside the project's sub-folder as CLAUDE_PROJECT_DIR: found upward.
+    assert!(respond(&no_cwd, Some(&ws.path().join("src/deep")), None).unwrap().is_some());
+    // Without CLAUDE_PROJECT_DIR the event's cwd is the start.
+    assert_eq!(respond(&other_checkout, None, None), Ok(None));
+    let err = respond(&elsewhere, None, None).unwrap_err();
     assert!(err.contains("no memory index"), "{err}");
     let other_event = input(serde_json::json!({"hook_event_name": "Stop", "cwd": none.path()}));
     assert_eq!(respond(&other_event, None, None), Ok(None));

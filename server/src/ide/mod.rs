@@ -13,6 +13,7 @@ pub mod quick_fix;
 pub mod recall_stats;
 pub mod remember;
 pub mod rename;
+pub mod report;
 pub mod resolve;
 pub mod search;
 pub mod symbols;

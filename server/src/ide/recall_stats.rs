@@ -15,7 +15,8 @@
 //!   line `# Title` as `resolve` prints it, from a `/when` skill, an MCP
 //!   call or a `resolve` command (**fetched**).
 //!
-//! Lines that are not JSON objects are counted as malformed and skipped;
+//! Lines that are not JSON objects (or that the reader skipped as too long)
+//! are counted as malformed and skipped;
 //! nothing here fails on bad input. Strings are searched wherever they sit
 //! in a line, so the count does not depend on one client version's field
 //! names for hook output or tool results.
@@ -64,54 +65,89 @@ struct Turn {
 
 /// Counts one transcript's text. `name` labels the session when the lines do not carry a `sessionId`.
 pub fn session(ws: &Workspace, name: &str, text: &str, threshold: f64) -> Stats {
-    let mut stats = Stats { session: name.to_string(), ..Default::default() };
-    let mut turns: Vec<Turn> = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+    let mut s = Session::new(name);
+    text.lines().for_each(|l| s.line(l));
+    s.finish(ws, threshold)
+}
+
+/// Most text kept from what reached the agent in one turn (the hook's
+/// output comes first in a turn; a turn that reads huge files keeps this much).
+pub const MAX_TURN_CONTEXT: usize = 4 << 20;
+
+/// One transcript, fed a line at a time (a caller reading a large file never holds more than a line of it).
+#[derive(Debug)]
+pub struct Session {
+    stats: Stats,
+    name: String,
+    turns: Vec<Turn>,
+}
+
+impl Session {
+    /// A session labelled `name` until a line carries a `sessionId`.
+    pub fn new(name: &str) -> Session {
+        Session { stats: Stats { session: name.to_string(), ..Default::default() }, name: name.into(), turns: vec![] }
+    }
+
+    /// A line the reader skipped (too long to parse): counted as malformed.
+    pub fn skipped_line(&mut self) {
+        self.stats.malformed_lines += 1;
+    }
+
+    /// One line of the transcript.
+    pub fn line(&mut self, line: &str) {
+        if line.trim().is_empty() {
+            return;
+        }
         let Ok(v) = serde_json::from_str::<Value>(line) else {
-            stats.malformed_lines += 1;
-            continue;
+            self.stats.malformed_lines += 1;
+            return;
         };
         if !v.is_object() {
-            stats.malformed_lines += 1;
-            continue;
+            self.stats.malformed_lines += 1;
+            return;
         }
         if let Some(id) = v.get("sessionId").and_then(Value::as_str) {
-            if stats.session == name && !id.is_empty() {
-                stats.session = id.to_string();
+            if self.stats.session == self.name && !id.is_empty() {
+                self.stats.session = id.to_string();
             }
         }
         if v.get("isSidechain").and_then(Value::as_bool) == Some(true) {
-            continue;
+            return;
         }
         if let Some(prompt) = prompt_of(&v) {
-            turns.push(Turn { prompt, context: String::new() });
-            continue;
+            self.turns.push(Turn { prompt, context: String::new() });
+            return;
         }
         // What reached the agent: tool results and skill output (user lines),
         // hook output (attachments) and system messages. Not the model's own
         // words, and not the client's copies of earlier requests
         // (`api-request-*` lines repeat the whole conversation).
         if !matches!(v.get("type").and_then(Value::as_str), Some("user" | "attachment" | "system")) {
-            continue;
+            return;
         }
-        if let Some(turn) = turns.last_mut() {
+        if let Some(turn) = self.turns.last_mut() {
             collect_strings(&v, &mut turn.context);
         }
     }
-    for t in &turns {
-        stats.prompts += 1;
-        let Some(top) = recall(ws, &t.prompt, 1).into_iter().next().filter(|r| r.confidence >= threshold) else {
-            continue;
-        };
-        stats.opportunities += 1;
-        let Some(title) = ws.heading(top.heading).map(|h| h.title.as_str()) else { continue };
-        let injected = t.context.contains(&format!(" → {title} ("));
-        let fetched = t.context.lines().any(|l| l.trim_end() == format!("# {title}"));
-        stats.injected += usize::from(injected);
-        stats.fetched += usize::from(fetched && !injected);
-        stats.reached += usize::from(injected || fetched);
+
+    /// The counts, each turn's prompt ranked on `ws` at `threshold`.
+    pub fn finish(self, ws: &Workspace, threshold: f64) -> Stats {
+        let mut stats = self.stats;
+        for t in &self.turns {
+            stats.prompts += 1;
+            let Some(top) = recall(ws, &t.prompt, 1).into_iter().next().filter(|r| r.confidence >= threshold) else {
+                continue;
+            };
+            stats.opportunities += 1;
+            let Some(title) = ws.heading(top.heading).map(|h| h.title.as_str()) else { continue };
+            let injected = t.context.contains(&format!(" → {title} ("));
+            let fetched = t.context.lines().any(|l| l.trim_end() == format!("# {title}"));
+            stats.injected += usize::from(injected);
+            stats.fetched += usize::from(fetched && !injected);
+            stats.reached += usize::from(injected || fetched);
+        }
+        stats
     }
-    stats
 }
 
 /// The prompt a line carries, if it is one a person typed.
@@ -158,7 +194,7 @@ fn between<'a>(s: &'a str, open: &str, close: &str) -> Option<&'a str> {
 /// Appends every string value of `v` (at any depth), one per line.
 fn collect_strings(v: &Value, out: &mut String) {
     match v {
-        Value::String(s) => {
+        Value::String(s) if out.len() + s.len() < MAX_TURN_CONTEXT => {
             out.push_str(s);
             out.push('\n');
         }

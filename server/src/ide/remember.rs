@@ -28,6 +28,8 @@
 //!   `max-lines`, …): otherwise the refusal lists them.
 
 use super::{compress, resolve};
+use checks::{keeps_structure, plain_text, shown};
+pub use checks::invisible;
 use crate::edit;
 use crate::model::{FileProblem, HeadingId, Workspace};
 use crate::rules::{self, placement};
@@ -97,7 +99,13 @@ pub fn plan(ws: &Workspace, req: &Request) -> Result<Plan, String> {
     }
     let extras: Vec<String> = req.extras.iter().map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect();
     if let Some(bad) = extras.iter().find(|e| e.contains(['|', ',', '\n', '\r'])) {
-        return Err(format!("an extra cannot contain `|`, `,` or a line break: `{bad}`"));
+        return Err(format!("an extra cannot contain `|`, `,` or a line break: `{}`", shown(bad)));
+    }
+    for e in &extras {
+        plain_text("an extra", e)?;
+        if e.chars().count() > MAX_TITLE_CHARS {
+            return Err(format!("an extra is longer than {MAX_TITLE_CHARS} characters: `{}`", shown(e)));
+        }
     }
     let (index_path, index_old) = match ws.index() {
         Some((_, f, _)) if f.problem.is_none() => (f.path.clone(), f.text.to_string()),
@@ -108,6 +116,13 @@ pub fn plan(ws: &Workspace, req: &Request) -> Result<Plan, String> {
     };
     let key = normalize(&heading_title);
     if let Some(&h) = ws.bindings().headings_titled(&key).first() {
+        let unindexed = ws.bindings().entries_of(h).is_empty();
+        let same_file = req.file.as_deref().is_none_or(|f| {
+            file_name(f).is_ok_and(|n| ws.file(h.file).is_some_and(|x| x.path == ws.decision_path(&n)))
+        });
+        if unindexed && same_file {
+            return complete(ws, req, op, h, &trigger, &extras, &key, (index_path, index_old));
+        }
         return Err(format!("`{heading_title}` exists already at {}", location(ws, h)));
     }
     if req.body.trim().is_empty() {
@@ -192,6 +207,7 @@ pub fn plan(ws: &Workspace, req: &Request) -> Result<Plan, String> {
         .copied()
         .find(|h| next.file(h.file).is_some_and(|f| f.path == decision_path))
         .ok_or_else(|| format!("`{heading}` would not be read as a heading in {decision_path}"))?;
+    keeps_structure(&next, hid, &decision_new, line)?;
     let entry = if extras.is_empty() {
         format!("{} {trigger}", op.token())
     } else {
@@ -233,25 +249,92 @@ fn clean_title(op: Op, raw: &str) -> Result<String, String> {
             "the title is longer than {MAX_TITLE_CHARS} characters: name the decision, put the detail in the body"
         ));
     }
-    if raw.contains(['\n', '\r'])
-        || t.chars().any(char::is_control)
-        || t.contains('|')
-        || t.starts_with(['/', '.', '#'])
-    {
-        return Err(format!("`{t}` cannot be a heading title: one line, no `|`, not starting with `/`, `.` or `#`"));
+    if raw.contains(['\n', '\r']) || t.contains('|') || t.starts_with(['/', '.', '#']) {
+        return Err(format!(
+            "`{}` cannot be a heading title: one line, no `|`, not starting with `/`, `.` or `#`",
+            shown(&t)
+        ));
+    }
+    plain_text("the title", &t)?;
+    if t.contains('`') {
+        return Err("the title contains a backtick: an index trigger is plain words and cannot hold code; \
+             write the title in words and put the command or name in the body or in --extras"
+            .into());
     }
     Ok(t)
+}
+
+/// Completes a remember that was interrupted after its decision file was
+/// written: the heading `h` is there, without its entry; the plan adds only
+/// the entry (the section is kept as it is).
+#[allow(clippy::too_many_arguments)]
+fn complete(
+    ws: &Workspace,
+    req: &Request,
+    op: Op,
+    h: HeadingId,
+    trigger: &str,
+    extras: &[String],
+    key: &str,
+    (index_path, index_old): (String, String),
+) -> Result<Plan, String> {
+    let f = ws.file(h.file).ok_or("the heading's file is gone")?;
+    let heading = ws.heading(h).ok_or("the heading is gone")?;
+    let entry = if extras.is_empty() {
+        format!("{} {trigger}", op.token())
+    } else {
+        format!("{} {trigger} | {}", op.token(), extras.join(", "))
+    };
+    let insert = placement::insert_entry(ws, h, &entry).ok_or("the index cannot be read")?;
+    let (index_new, _) = edit::apply(&index_old, &[insert]);
+    let mut next = ws.clone();
+    next.set_file(&index_path, index_new.clone().into());
+    verify(&next, op, trigger, extras, key)?;
+    new_findings(ws, &next)?;
+    let body = resolve::body_of(ws, h);
+    let mut notes = vec![format!(
+        "completed: `{}` was in {} without its index entry (an interrupted remember); added the entry",
+        heading.title, f.path
+    )];
+    if normalize(body) != normalize(&req.body) {
+        notes.push(format!("the section's text in {} was kept as it is; edit it there if it should change", f.path));
+    }
+    Ok(Plan {
+        decision_path: f.path.clone(),
+        decision_old: Some(f.text.to_string()),
+        decision_new: f.text.to_string(),
+        index_path,
+        index_old,
+        index_new,
+        heading: f.text.get(heading.range.start..heading.range.end).unwrap_or("").trim_end().into(),
+        line: heading.line as usize + 1,
+        entry,
+        notes,
+    })
+}
+
+/// Whether `plan`'s entry resolves to its heading in `ws` (read back after writing).
+pub fn landed(ws: &Workspace, plan: &Plan) -> bool {
+    let line = plan.entry.split('|').next().unwrap_or("").trim();
+    let Some((op, trigger)) = line.split_once(' ') else { return false };
+    let word = if op == "/how" { "how" } else { "when" };
+    let title = plan.heading.trim_start_matches('#').trim();
+    match resolve::locate(ws, &format!("{word} {trigger}")) {
+        Some(resolve::Located::Heading(h)) => ws.heading(h).is_some_and(|x| x.key == normalize(title)),
+        _ => false,
+    }
 }
 
 /// `name` as a file of the decisions directory: a plain `*.md` name, nothing else.
 fn file_name(name: &str) -> Result<String, String> {
     let n = name.trim();
     let n = if n.ends_with(".md") { n.to_string() } else { format!("{n}.md") };
-    let plain = !n.contains(['/', '\\', ':']) && !n.starts_with('.') && n.len() > 3 && !n.chars().any(char::is_control);
+    plain_text("the file name", &n)?;
+    let plain = !n.contains(['/', '\\', ':']) && !n.starts_with('.') && n.len() > 3;
     if plain {
         Ok(n)
     } else {
-        Err(format!("`{name}` is not a file name inside the decisions directory: pass a name like `cli.md`"))
+        Err(format!("`{}` is not a file name inside the decisions directory: pass a name like `cli.md`", shown(name)))
     }
 }
 
@@ -346,6 +429,8 @@ fn new_findings(ws: &Workspace, next: &Workspace) -> Result<(), String> {
         ))
     }
 }
+
+mod checks;
 
 #[cfg(test)]
 mod tests;

@@ -200,7 +200,7 @@ impl Backend {
         if !st.roots.is_empty() {
             return None;
         }
-        let root = crate::load::find_root(convert::path_of(uri)?.parent()?)?;
+        let root = crate::project::find_root(convert::path_of(uri)?.parent()?)?;
         st.load_root(root).ok()?;
         st.locate_uri(uri)
     }

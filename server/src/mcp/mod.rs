@@ -24,6 +24,7 @@ use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler, ServiceExt
 use serde::Deserialize;
 
 use crate::ide::{remember, resolve, search};
+use crate::project::diff;
 use crate::model::Workspace;
 use crate::syntax::index::Op;
 
@@ -39,15 +40,12 @@ pub fn run(args: &[String]) -> i32 {
             }
             "--root" => match it.next() {
                 Some(r) => root = Some(PathBuf::from(r)),
-                None => return crate::cli::usage_error("--root needs a directory"),
+                None => return usage_error("--root needs a directory"),
             },
-            s => return crate::cli::usage_error(&format!("unexpected argument `{s}`")),
+            s => return usage_error(&format!("unexpected argument `{s}`")),
         }
     }
-    let root = root
-        .or_else(|| std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from))
-        .or_else(|| std::env::current_dir().ok().and_then(|d| crate::load::find_root(&d)))
-        .unwrap_or_else(|| PathBuf::from("."));
+    let root = crate::project::root(root.as_deref(), None);
     let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -116,6 +114,49 @@ struct RememberArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 struct CheckArgs {}
 
+/// Longest query `resolve` takes (characters): a trigger is a few words.
+const MAX_QUERY: usize = 1000;
+/// Longest error message (bytes): user text it quotes is cut there.
+const MAX_MESSAGE: usize = 4096;
+/// Longest diff shown whole (bytes); a longer one is summarised.
+const MAX_DIFF: usize = 16 * 1024;
+
+/// Prints `msg` on stderr; returns exit code 2.
+fn usage_error(msg: &str) -> i32 {
+    eprintln!("memory-index-lsp mcp: {msg}\nRun `memory-index-lsp mcp --help` for usage.");
+    2
+}
+
+/// At most `max` bytes of `text`, cut at a character boundary with a note of how much was left out.
+fn bounded(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} more bytes not shown)", &text[..end], text.len() - end)
+}
+
+/// A diff whole when short, else its first lines up to `max` bytes and how many lines were left out.
+fn summarised(diff: &str, max: usize) -> String {
+    if diff.len() <= max {
+        return diff.to_string();
+    }
+    let mut out = String::new();
+    let mut lines = diff.split_inclusive('\n');
+    for l in lines.by_ref() {
+        if out.len() + l.len() > max {
+            break;
+        }
+        out.push_str(l);
+    }
+    let rest = lines.count() + 1;
+    out.push_str(&format!("… {rest} more lines of the diff not shown ({} bytes in all)\n", diff.len()));
+    out
+}
+
 /// A tool error: the message, flagged so the agent knows the call failed.
 fn failed(msg: impl Into<String>) -> Result<CallToolResult, ErrorData> {
     Ok(CallToolResult::error(vec![ContentBlock::text(msg.into())]))
@@ -127,7 +168,7 @@ fn ok(text: impl Into<String>) -> Result<CallToolResult, ErrorData> {
 
 impl Memory {
     fn load(&self) -> Result<Workspace, String> {
-        crate::load::load(&self.root).map_err(|e| e.to_string())
+        crate::project::load::load(&self.root).map_err(|e| e.to_string())
     }
 }
 
@@ -149,9 +190,16 @@ impl Memory {
             Some(o) => return failed(format!("operator must be \"when\" or \"how\", not \"{o}\"")),
             None => a.query,
         };
+        if query.chars().count() > MAX_QUERY {
+            return failed(format!(
+                "the query has {} characters, over the limit of {MAX_QUERY}: pass a trigger (a few words), or call \
+                 search with the text",
+                query.chars().count()
+            ));
+        }
         match resolve::resolve(&ws, &query, true) {
             Ok(r) => ok(r.text),
-            Err(e) => failed(e),
+            Err(e) => failed(bounded(&e, MAX_MESSAGE)),
         }
     }
 
@@ -177,10 +225,6 @@ impl Memory {
         let Some(op) = Op::from_word(a.operator.trim()) else {
             return failed(format!("operator must be \"when\" or \"how\", not \"{}\"", a.operator.trim()));
         };
-        let ws = match self.load() {
-            Ok(ws) => ws,
-            Err(e) => return failed(e),
-        };
         let req = remember::Request {
             op: Some(op),
             title: a.title,
@@ -190,24 +234,19 @@ impl Memory {
             body: a.body,
             force: a.force.unwrap_or(false),
         };
-        let plan = match remember::plan(&ws, &req) {
+        let dry_run = a.dry_run.unwrap_or(false);
+        let plan = match crate::project::remember::remember(&self.root, &req, dry_run) {
             Ok(p) => p,
-            Err(why) => return failed(format!("not remembered: {why}")),
+            Err(why) => return failed(bounded(&format!("not remembered: {why}"), MAX_MESSAGE)),
         };
         let diff = format!(
             "{}{}",
-            crate::cli::fix::unified_diff(
-                &plan.decision_path,
-                plan.decision_old.as_deref().unwrap_or(""),
-                &plan.decision_new
-            ),
-            crate::cli::fix::unified_diff(&plan.index_path, &plan.index_old, &plan.index_new)
+            diff::unified(&plan.decision_path, plan.decision_old.as_deref().unwrap_or(""), &plan.decision_new),
+            diff::unified(&plan.index_path, &plan.index_old, &plan.index_new)
         );
-        if a.dry_run.unwrap_or(false) {
+        let diff = summarised(&diff, MAX_DIFF);
+        if dry_run {
             return ok(format!("Dry run, nothing written:\n{diff}"));
-        }
-        if let Err(why) = crate::cli::remember::write_plan(&self.root, &plan) {
-            return failed(format!("not remembered: {why}; call remember again"));
         }
         let notes = plan.notes.iter().map(|n| format!("{n}\n")).collect::<String>();
         ok(format!(
@@ -228,7 +267,7 @@ impl Memory {
             Err(e) => return failed(e),
         };
         let findings = crate::rules::check(&ws);
-        ok(crate::cli::output::json(&ws, &findings).to_string())
+        ok(crate::ide::report::json(&ws, &findings).to_string())
     }
 }
 

@@ -6,13 +6,14 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use memory_index_lsp::{load, rules};
+use memory_index_lsp::project::load;
+use memory_index_lsp::rules;
 use support::*;
 
 fn findings_json(root: &Path) -> Vec<serde_json::Value> {
     let ws = load::load(root).expect("corpus loads");
     let f = rules::check(&ws);
-    match memory_index_lsp::cli::output::json(&ws, &f) {
+    match memory_index_lsp::ide::report::json(&ws, &f) {
         serde_json::Value::Array(v) => v,
         _ => unreachable!("json() returns an array"),
     }

@@ -135,6 +135,11 @@ fn remember_from_stdin_chooses_the_closest_file_and_usage_errors_exit_2() {
     assert!(index.contains("/how refund cancelled tickets\n"), "{index}");
     assert_eq!(run(&["remember", "--file", "x.md"], root).status.code(), Some(2));
     assert_eq!(run(&["remember", "--when"], root).status.code(), Some(2));
-    let o = run(&["remember", "--when", "X Y", "--file", "../../etc/passwd", "--body-file", "/dev/null"], root);
+    fs::write(root.join("body.md"), "Some text.\n").expect("body");
+    let o = run(&["remember", "--when", "X Y", "--file", "../../etc/passwd", "--body-file", "body.md"], root);
     assert_eq!(o.status.code(), Some(1));
+    // A device is not a body: refused as a usage error, never read.
+    let o = run(&["remember", "--when", "X Y", "--body-file", "/dev/zero"], root);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("character device"), "{}", String::from_utf8_lossy(&o.stderr));
 }

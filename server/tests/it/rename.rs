@@ -72,7 +72,7 @@ fn refusals() {
 #[test]
 fn corpus_choosing_name_to_choosing_names() {
     let Some(head) = corpus("head") else { return };
-    let ws = memory_index_lsp::load::load(&head).expect("load");
+    let ws = memory_index_lsp::project::load::load(&head).expect("load");
     let before = memory_index_lsp::rules::check(&ws).len();
     let out =
         renamed(&ws, "agents/decisions/operational-tooling.md", "### When Choosing Name\n", "When Choosing Names")

@@ -81,7 +81,7 @@ fn corpus_sections_are_whole_and_end_with_source() {
 #[test]
 fn every_trigger_and_extra_of_the_corpus_resolves_to_its_own_entry() {
     let Some(head) = corpus("head") else { return };
-    let ws = memory_index_lsp::load::load(&head).expect("load");
+    let ws = memory_index_lsp::project::load::load(&head).expect("load");
     let b = ws.bindings();
     let (_, src, index) = ws.index().expect("index");
     let mut failures = Vec::new();
@@ -101,7 +101,7 @@ fn every_trigger_and_extra_of_the_corpus_resolves_to_its_own_entry() {
 
 /// Every semantic heading title of the workspace at `root`.
 fn semantic_titles(root: &std::path::Path) -> Vec<String> {
-    let ws = memory_index_lsp::load::load(root).expect("load");
+    let ws = memory_index_lsp::project::load::load(root).expect("load");
     ws.decisions()
         .flat_map(|(_, _, d)| d.headings.iter().filter(|h| h.is_semantic()).map(|h| h.title.clone()))
         .collect()
@@ -110,7 +110,7 @@ fn semantic_titles(root: &std::path::Path) -> Vec<String> {
 #[test]
 fn compressed_keys_resolve_to_their_own_heading() {
     let Some(head) = corpus("head") else { return };
-    let ws = memory_index_lsp::load::load(&head).expect("load");
+    let ws = memory_index_lsp::project::load::load(&head).expect("load");
     let titles = semantic_titles(&head);
     for title in titles.iter().step_by(12) {
         let (op, key) = memory_index_lsp::ide::compress::compress_title(&ws, title).expect("prefixed title");

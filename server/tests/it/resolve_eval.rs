@@ -24,7 +24,7 @@ fn cases(name: &str) -> Vec<eval::Case> {
 }
 
 fn head() -> Option<Workspace> {
-    Some(memory_index_lsp::load::load(&corpus("head")?).expect("load"))
+    Some(memory_index_lsp::project::load::load(&corpus("head")?).expect("load"))
 }
 
 #[test]

@@ -9,12 +9,9 @@
 
 use serde_json::{Map, Value};
 
-/// What a hook command of ours starts with.
-pub const COMMAND: &str = "memory-index-lsp hook";
-
 /// `text` (the settings file, None when absent) with every event of
 /// `wanted` (event → matcher groups, as in the plugin's hooks.json) that
-/// does not run [`COMMAND`] yet; the events added. Err names the problem.
+/// does not run `memory-index-lsp hook` yet ([`is_our_command`]); the events added. Err names the problem.
 pub fn merge(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String, Vec<String>), String> {
     let text = text.unwrap_or("");
     if text.trim().is_empty() {
@@ -81,13 +78,21 @@ pub fn merge(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String,
     Ok((out, missing.iter().map(|(e, _)| (*e).clone()).collect()))
 }
 
+/// `memory-index-lsp hook` as a whole word (with arguments or not, by path or not), not `memory-index-lsp hooky`.
+fn is_our_command(c: &str) -> bool {
+    c.split_whitespace().collect::<Vec<_>>().windows(2).any(|w| {
+        let program = w[0].trim_matches(['"', '\'']);
+        (program == "memory-index-lsp" || program.ends_with("/memory-index-lsp")) && w[1] == "hook"
+    })
+}
+
 /// Whether an event's groups already run our command.
 fn runs_ours(groups: &[Value]) -> bool {
     groups
         .iter()
         .filter_map(|g| g.get("hooks")?.as_array())
         .flatten()
-        .any(|h| h.get("command").and_then(Value::as_str).is_some_and(|c| c.trim_start().starts_with(COMMAND)))
+        .any(|h| h.get("command").and_then(Value::as_str).is_some_and(is_our_command))
 }
 
 /// A JSON container: `open` at its `{`/`[`, and the end of its last element (None when empty).

@@ -7,10 +7,11 @@ fn keys_persist_across_opens_and_ids_never_become_paths() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("sessions");
     for id in ["abc", "../../x", "/etc/passwd", "a/b\\c\0d", "..", "é"] {
-        let mut s = Session::open(&dir, id);
+        let mut s = Session::open(&dir, id).unwrap();
         assert!(!s.seen("k1"));
         s.record(&["k1".into(), "k\n2".into()]).unwrap();
-        let again = Session::open(&dir, id);
+        drop(s);
+        let again = Session::open(&dir, id).unwrap();
         assert!(again.seen("k1") && again.seen("k 2"), "{id}");
     }
     let names: Vec<String> =
@@ -18,16 +19,17 @@ fn keys_persist_across_opens_and_ids_never_become_paths() {
     assert_eq!(names.len(), 6);
     assert!(names.iter().all(|n| n.len() == 16 + SUFFIX.len() && n.ends_with(SUFFIX)), "{names:?}");
     assert_eq!(fs::read_dir(tmp.path()).unwrap().count(), 1, "nothing written beside sessions/");
-    assert!(!Session::open(&dir, "other").seen("k1"));
+    assert!(!Session::open(&dir, "other").unwrap().seen("k1"));
 }
 
 #[test]
 fn a_full_session_says_so() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut s = Session::open(tmp.path(), "s");
+    let mut s = Session::open(tmp.path(), "s").unwrap();
     let keys: Vec<String> = (0..MAX_KEYS).map(|i| format!("k{i}")).collect();
     s.record(&keys).unwrap();
-    assert!(Session::open(tmp.path(), "s").full());
+    drop(s);
+    assert!(Session::open(tmp.path(), "s").unwrap().full());
 }
 
 #[test]
@@ -52,4 +54,37 @@ fn the_sweep_removes_old_files_and_keeps_the_newest() {
 fn the_hash_is_stable() {
     assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
     assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_or_a_fifo_at_the_state_name_is_refused_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("sessions");
+    fs::create_dir_all(&dir).unwrap();
+    let name = |id: &str| dir.join(format!("{:016x}{SUFFIX}", fnv1a(id.as_bytes())));
+    let target = tmp.path().join("elsewhere.txt");
+    fs::write(&target, "mine\n").unwrap();
+    std::os::unix::fs::symlink(&target, name("linked")).unwrap();
+    let err = Session::open(&dir, "linked").unwrap_err();
+    assert!(err.contains("symbolic link"), "{err}");
+    assert_eq!(fs::read_to_string(&target).unwrap(), "mine\n", "nothing appended through the link");
+    let fifo = std::ffi::CString::new(name("piped").to_string_lossy().as_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let started = std::time::Instant::now();
+    let err = Session::open(&dir, "piped").unwrap_err();
+    assert!(err.contains("not a regular file"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(2), "did not block");
+}
+
+#[test]
+fn a_second_hook_of_the_session_waits_for_the_first_and_sees_its_keys() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut first = Session::open(tmp.path(), "s").unwrap();
+    let dir = tmp.path().to_path_buf();
+    let second = std::thread::spawn(move || Session::open(&dir, "s").unwrap().seen("k"));
+    std::thread::sleep(Duration::from_millis(50));
+    first.record(&["k".into()]).unwrap();
+    drop(first);
+    assert!(second.join().unwrap(), "the waiting hook read what the first recorded");
 }

@@ -1,6 +1,7 @@
 //! Tests of the loader: the root finder.
 
 use super::*;
+use crate::project::find_root;
 
 #[test]
 fn find_root_walks_up_to_the_index_or_the_config() {

@@ -15,7 +15,7 @@ use crate::model::config::{self, Config, ConfigError, CONFIG_FILE};
 use crate::model::{FileText, Workspace};
 use crate::rules;
 
-mod read;
+use super::read;
 
 /// Why a root could not be loaded at all.
 #[derive(Debug)]
@@ -40,17 +40,6 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
-
-/// The nearest folder at or above `start` that holds `memory-index.toml` or
-/// an index at the default path (`agents/memory-index.md`): the workspace
-/// root for tools started somewhere inside a project (the CLI's agent
-/// commands, the hook, a language server given a lone file). None when no
-/// ancestor has either.
-pub fn find_root(start: &Path) -> Option<PathBuf> {
-    let start = fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
-    let index = Config::default().index;
-    start.ancestors().find(|dir| dir.join(CONFIG_FILE).is_file() || dir.join(&index).is_file()).map(Path::to_path_buf)
-}
 
 /// Loads `root` with its own `memory-index.toml`.
 pub fn load(root: &Path) -> Result<Workspace, LoadError> {

@@ -1,7 +1,8 @@
 //! Replacing a file safely: only if it is still what was read, never through a planted link, keeping owner and mode.
 //!
-//! Every command that writes (`fix`, `remember`, `init`) goes through
-//! [`replace`] or [`create`]:
+//! Every command that writes (`fix`, `remember`, `init`, the MCP server's
+//! `remember`) goes through [`replace`] or [`create`], holding the memory's
+//! lock ([`super::lock`]):
 //! - The new text goes to a temporary file in the target's directory, created
 //!   exclusively (`O_EXCL`, never following a link) under a name no one can
 //!   predict, then renamed over the target: a reader sees the old file or the
@@ -27,6 +28,9 @@
 //!   seeing the file; that write is not atomic.
 //! - A symlink target (checked by the loader to stay inside the root) is
 //!   written through: the link survives and points at the new text.
+//! - A temporary file left by a writer that was killed before its rename
+//!   is removed by the next writer in that folder once it is a minute old
+//!   ([`STRAY_AGE`]); a younger one may belong to a writer still running.
 
 use std::fs::{self, File, OpenOptions};
 use std::hash::{BuildHasher, Hasher};
@@ -197,8 +201,80 @@ pub fn create(path: &Path, text: &str) -> Result<(), WriteError> {
     result
 }
 
+/// Creates the folder `dir` (under `canon_root`) one level at a time; refuses,
+/// creating nothing, when the part of it that exists resolves outside the
+/// root (a `.claude` that is a link to elsewhere is never written through).
+pub fn ensure_dir_inside(canon_root: &Path, dir: &Path) -> Result<(), WriteError> {
+    let mut missing = Vec::new();
+    let mut existing = dir;
+    loop {
+        match fs::symlink_metadata(existing) {
+            Ok(_) => break,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                missing.push(existing);
+                existing = existing.parent().ok_or_else(|| refused(format!("{} has no parent", dir.display())))?;
+            }
+            Err(e) => return Err(refused(format!("cannot look at {}: {e}", existing.display()))),
+        }
+    }
+    let real = fs::canonicalize(existing).map_err(|e| refused(format!("cannot resolve {}: {e}", existing.display())))?;
+    if !real.starts_with(canon_root) || !real.is_dir() {
+        return Err(refused(format!(
+            "{} resolves to {}, outside the project (or not a folder); nothing is written through it",
+            existing.display(),
+            real.display()
+        )));
+    }
+    for d in missing.iter().rev() {
+        match fs::create_dir(d) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
+            Err(e) => return Err(refused(format!("cannot create {}: {e}", d.display()))),
+        }
+    }
+    Ok(())
+}
+
+/// Our temporary files older than this are strays of a killed writer.
+pub const STRAY_AGE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Removes our temporary files (`.NAME.<16 hex digits>.tmp`) in `dir` older than [`STRAY_AGE`].
+pub fn sweep_strays(dir: &Path) {
+    let Ok(rd) = fs::read_dir(dir) else { return };
+    let now = std::time::SystemTime::now();
+    for e in rd.flatten() {
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !is_our_temp(name) {
+            continue;
+        }
+        let Ok(meta) = fs::symlink_metadata(e.path()) else { continue };
+        let old = meta.modified().ok().and_then(|m| now.duration_since(m).ok()).is_some_and(|age| age > STRAY_AGE);
+        if meta.is_file() && old {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// `.NAME.<16 hex digits>.tmp`, as [`temp_in`] names them.
+fn is_our_temp(name: &str) -> bool {
+    let Some(stem) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else { return false };
+    let Some((_, hex)) = stem.rsplit_once('.') else { return false };
+    hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Removes `path`, a file this process created as `expected`, only if it still holds exactly that.
+pub fn remove_if_unchanged(path: &Path, expected: &str) -> Result<(), WriteError> {
+    let f = open_nofollow(path)?;
+    if !same_content(&f, expected)? {
+        return Err(WriteError::Changed);
+    }
+    fs::remove_file(path).map_err(io)
+}
+
 /// A new temporary file beside `target`, created exclusively under an unpredictable name.
 fn temp_in(dir: &Path, target: &Path) -> Result<(PathBuf, File), WriteError> {
+    sweep_strays(dir);
     let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     for _ in 0..16 {
         let tmp = dir.join(format!(".{name}.{:016x}.tmp", random()));

@@ -1,0 +1,83 @@
+//! What `remember` refuses to write: invisible characters in a title, an extra or a file name, and a body that would change the file's structure.
+
+use crate::model::{HeadingId, Workspace};
+
+/// Refuses text with a control, zero-width or bidirectional-formatting
+/// character (invisible, or reordering what is shown), naming it.
+pub(super) fn plain_text(what: &str, text: &str) -> Result<(), String> {
+    match text.chars().find(|&c| invisible(c)) {
+        None => Ok(()),
+        Some(c) => Err(format!(
+            "{what} contains U+{:04X} ({}), which would sit unseen in the index; remove it",
+            c as u32,
+            char_name(c)
+        )),
+    }
+}
+
+/// Control characters, zero-width characters and bidirectional formatting.
+pub fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{061C}' | '\u{180E}' | '\u{00AD}')
+}
+
+fn char_name(c: char) -> &'static str {
+    match c {
+        '\0' => "NUL",
+        '\u{1B}' => "ESC",
+        '\u{7F}' => "DEL",
+        '\t' => "TAB",
+        '\u{200B}' => "ZERO WIDTH SPACE",
+        '\u{200C}' => "ZERO WIDTH NON-JOINER",
+        '\u{200D}' => "ZERO WIDTH JOINER",
+        '\u{200E}' | '\u{200F}' | '\u{061C}' => "a direction mark",
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => "a bidirectional override or isolate",
+        '\u{FEFF}' => "ZERO WIDTH NO-BREAK SPACE",
+        '\u{00AD}' => "SOFT HYPHEN",
+        c if c.is_control() => "a control character",
+        _ => "an invisible formatting character",
+    }
+}
+
+/// `text` as shown in a message: at most 80 characters, invisible ones as `\u{…}`.
+pub(super) fn shown(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(80)
+        .map(|c| if invisible(c) { format!("\\u{{{:x}}}", c as u32) } else { c.to_string() })
+        .collect();
+    if text.chars().count() > 80 {
+        out.push('…');
+    }
+    out
+}
+
+/// The new section (heading `hid`, starting at 1-based `line` of `text`)
+/// changes nothing around it: no heading in its body at or above its level
+/// (it would end the section early and start another), and nothing left
+/// open at its end (an unclosed code fence or HTML comment would swallow
+/// every section written after it).
+pub(super) fn keeps_structure(next: &Workspace, hid: HeadingId, text: &str, line: usize) -> Result<(), String> {
+    let Some(d) = next.file(hid.file).and_then(|f| f.decision()) else { return Ok(()) };
+    let Some(h) = d.headings.get(hid.idx as usize) else { return Ok(()) };
+    if let Some(later) = d.headings[hid.idx as usize + 1..].iter().find(|x| x.level <= h.level) {
+        return Err(format!(
+            "line {} of the body would be read as a heading of level {} (`{}`), which ends the decision there; \
+             use a deeper heading (`{} …`) or plain text",
+            later.line as usize + 1 - line,
+            later.level,
+            shown(&later.title),
+            "#".repeat(usize::from(h.level) + 1)
+        ));
+    }
+    let nl = crate::rules::placement::eol(text);
+    let probe = format!("{text}{nl}## Probe{nl}");
+    if !crate::syntax::decision::parse(&probe).headings.iter().any(|x| x.title == "Probe") {
+        return Err("the body leaves a code fence (```) or an HTML comment (<!--) open, which would swallow \
+             every decision written after it; close it"
+            .into());
+    }
+    Ok(())
+}
+

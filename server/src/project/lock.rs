@@ -1,0 +1,85 @@
+//! The memory's lock: its writers (`remember`, `fix`, `init`, `import`) take turns, across processes, around read, verify and write.
+//!
+//! An advisory `flock` on the project root directory itself: no lock file to
+//! leave behind or commit, the same inode whatever the writers rename
+//! inside it, and released by the kernel when the holder exits or is
+//! killed (a stale lock cannot outlive its process). A writer takes the
+//! lock, then loads the files again and plans from what it read under the
+//! lock, so two `remember`s at once both land, one after the other.
+//! Editors and agents that write files without it are not excluded; the
+//! safe writer's compare-before-replace covers them ([`super::write`]).
+//! On systems without `flock` the lock is a no-op.
+
+use std::fs::File;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// How long a writer waits for another to finish before giving up.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+/// The lock, held until dropped.
+#[derive(Debug)]
+pub struct MemoryLock {
+    _dir: Option<File>,
+}
+
+/// Takes the lock of the memory at `root`, waiting up to [`WAIT`]; Err says what to do.
+pub fn acquire(root: &Path) -> Result<MemoryLock, String> {
+    acquire_within(root, WAIT)
+}
+
+/// [`acquire`] with another wait.
+pub fn acquire_within(root: &Path, wait: Duration) -> Result<MemoryLock, String> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY | libc::O_NONBLOCK | libc::O_CLOEXEC)
+            .open(root)
+            .map_err(|e| format!("cannot lock the memory at {}: {e}", root.display()))?;
+        let start = Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            // SAFETY: flock on a descriptor this function owns; no memory is passed.
+            if unsafe { libc::flock(dir.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                return Ok(MemoryLock { _dir: Some(dir) });
+            }
+            let err = std::io::Error::last_os_error();
+            if err.raw_os_error() != Some(libc::EWOULDBLOCK) && err.kind() != std::io::ErrorKind::Interrupted {
+                return Err(format!("cannot lock the memory at {}: {err}", root.display()));
+            }
+            if start.elapsed() >= wait {
+                return Err(format!(
+                    "another memory-index-lsp command has been writing the memory at {} for {} s; \
+                     run this one again when it is done",
+                    root.display(),
+                    wait.as_secs()
+                ));
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(20));
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (root, wait);
+        Ok(MemoryLock { _dir: None })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_writer_waits_for_the_first() {
+        let tmp = tempfile::tempdir().unwrap();
+        let held = acquire(tmp.path()).unwrap();
+        let err = acquire_within(tmp.path(), Duration::from_millis(30)).unwrap_err();
+        assert!(err.contains("run this one again"), "{err}");
+        drop(held);
+        acquire_within(tmp.path(), Duration::from_millis(30)).unwrap();
+    }
+}
