@@ -11,7 +11,8 @@ use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use memory_index_lsp::model::{FileText, Workspace};
-use memory_index_lsp::{ide, load, rules};
+use memory_index_lsp::project::load;
+use memory_index_lsp::{ide, rules};
 
 fn corpus() -> Option<Workspace> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/head");

@@ -12,9 +12,9 @@ use std::io::Write;
 use std::path::Path;
 
 use super::{check::missing_workspace, output, parse_root_args, usage_error};
-use crate::project::{diff, lock, write};
 use crate::ide::fix_all;
 use crate::project::load;
+use crate::project::{diff, lock, write};
 use crate::rules;
 
 /// Runs `fix`; returns the exit code.

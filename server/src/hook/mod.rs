@@ -28,8 +28,8 @@ use std::path::{Path, PathBuf};
 use event::{Event, Input};
 use inject::Limits;
 
-use crate::project::load;
 use crate::model::Workspace;
+use crate::project::load;
 
 /// Larger input is ignored (a hook's JSON is a few kilobytes).
 pub const MAX_INPUT: usize = 1 << 20;

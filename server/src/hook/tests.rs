@@ -145,7 +145,10 @@ fn the_workspace_comes_from_the_project_dir_else_cwd() {
     let elsewhere = input(serde_json::json!({"hook_event_name": "SessionStart", "cwd": none.path()}));
     assert!(respond(&elsewhere, Some(ws.path()), None).unwrap().is_some());
     let other_checkout = input(serde_json::json!({"hook_event_name": "SessionStart", "cwd": other.path()}));
-    assert!(respond(&other_checkout, Some(ws.path()), None).unwrap().is_some(), "not the other checkout's (silent) memory");
+    assert!(
+        respond(&other_checkout, Some(ws.path()), None).unwrap().is_some(),
+        "not the other checkout's (silent) memory"
+    );
     // Inside the project's sub-folder as CLAUDE_PROJECT_DIR: found upward.
     assert!(respond(&no_cwd, Some(&ws.path().join("src/deep")), None).unwrap().is_some());
     // Without CLAUDE_PROJECT_DIR the event's cwd is the start.

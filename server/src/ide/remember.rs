@@ -25,17 +25,26 @@
 //!   be a `duplicate-heading` error);
 //! - `check` on the would-be workspace has no finding that the workspace did
 //!   not have (a body too short for `no-direct-content`, a file past
-//!   `max-lines`, …): otherwise the refusal lists them.
+//!   `max-lines`, …): otherwise the refusal lists them;
+//! - data stays data: a title, an extra or a file name with a control,
+//!   zero-width or bidirectional-formatting character is refused, naming
+//!   the character; a body that would change the file's structure (a
+//!   heading at or above the new section's level, an unclosed code fence
+//!   or HTML comment that would swallow later sections) is refused
+//!   ([`checks`]);
+//! - a remember interrupted after its decision file was written (the
+//!   heading is there, no entry binds it) is completed by the same request:
+//!   the plan adds only the entry.
 
 use super::{compress, resolve};
-use checks::{keeps_structure, plain_text, shown};
-pub use checks::invisible;
 use crate::edit;
 use crate::model::{FileProblem, HeadingId, Workspace};
 use crate::rules::{self, placement};
 use crate::search::recall::recall;
 use crate::syntax::index::Op;
 use crate::syntax::normalize;
+pub use checks::invisible;
+use checks::{keeps_structure, plain_text, shown};
 
 /// Longest title accepted (characters, without the operator prefix).
 pub const MAX_TITLE_CHARS: usize = 120;

@@ -37,4 +37,3 @@ pub fn json_item(ws: &Workspace, f: &Finding) -> Option<serde_json::Value> {
         "fixable": f.safe_fix().is_some(),
     }))
 }
-

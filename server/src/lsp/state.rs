@@ -18,9 +18,9 @@ use tower_lsp_server::ls_types::{Diagnostic, TextDocumentContentChangeEvent, Uri
 
 use super::convert;
 pub use super::docs::Doc;
-use crate::project::load;
 use crate::model::config::ConfigPatch;
 use crate::model::{FileText, Workspace};
+use crate::project::load;
 use crate::rules;
 use crate::text::Encoding;
 

@@ -24,8 +24,8 @@ use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler, ServiceExt
 use serde::Deserialize;
 
 use crate::ide::{remember, resolve, search};
-use crate::project::diff;
 use crate::model::Workspace;
+use crate::project::diff;
 use crate::syntax::index::Op;
 
 /// Runs the server until the client closes stdin; returns the exit code.

@@ -47,7 +47,10 @@ fn read_checked(canon_root: Option<&Path>, path: &Path, max_bytes: u64) -> Optio
 pub enum ReadError {
     NotFound,
     /// Over the limit: `len` bytes or more, `max` allowed.
-    TooLarge { len: u64, max: u64 },
+    TooLarge {
+        len: u64,
+        max: u64,
+    },
     /// Not a regular file, outside the root, unreadable: the reason, for the person.
     Refused(String),
 }

@@ -217,7 +217,8 @@ pub fn ensure_dir_inside(canon_root: &Path, dir: &Path) -> Result<(), WriteError
             Err(e) => return Err(refused(format!("cannot look at {}: {e}", existing.display()))),
         }
     }
-    let real = fs::canonicalize(existing).map_err(|e| refused(format!("cannot resolve {}: {e}", existing.display())))?;
+    let real =
+        fs::canonicalize(existing).map_err(|e| refused(format!("cannot resolve {}: {e}", existing.display())))?;
     if !real.starts_with(canon_root) || !real.is_dir() {
         return Err(refused(format!(
             "{} resolves to {}, outside the project (or not a folder); nothing is written through it",

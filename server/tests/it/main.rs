@@ -7,6 +7,8 @@
 mod lsp_support;
 mod support;
 
+mod agent_faults;
+mod agent_hostile;
 mod cli;
 mod containment;
 mod corpus;

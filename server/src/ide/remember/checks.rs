@@ -80,4 +80,3 @@ pub(super) fn keeps_structure(next: &Workspace, hid: HeadingId, text: &str, line
     }
     Ok(())
 }
-

@@ -1,0 +1,17 @@
+//! Fuzz target: any bytes on the hook's stdin parse to an event or a reason, and any decision text stays data in a block.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use memory_index_lsp::hook::{event, inject};
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(input) = event::parse(data) {
+        let _ = input.event.name();
+    }
+    if let Ok(text) = std::str::from_utf8(data) {
+        let safe = inject::defang(text);
+        assert!(safe.lines().all(|l| !l.trim_start().starts_with(inject::MARKER)), "a body line passes for a header");
+        let cut = inject::fit_lines(&safe, data.len() / 2);
+        assert!(cut.chars().count() <= data.len() / 2);
+    }
+});
