@@ -72,6 +72,14 @@ async def sdk_session(root):
             r = await session.call_tool("remember", args)
             check("a second identical remember is refused", err(r) and "exists already" in text_of(r), text_of(r))
 
+            r = await session.call_tool("remember", {**args, "title": "Refund\u0000 Tickets", "body": body})
+            check("a NUL in a title is refused by name", err(r) and "U+0000 (NUL)" in text_of(r), text_of(r))
+            r = await session.call_tool("resolve", {"query": "x" * 1_000_000})
+            check("a 1 MB query is refused, not quoted back", err(r) and len(text_of(r)) < 1000, len(text_of(r)))
+            big = "".join(f"Line {i}: refunds are audited weekly by finance.\n" for i in range(150)) + "Refunds over 100 EUR need a second approver, whose name goes in the ledger entry. " * 300 + "\n"
+            r = await session.call_tool("remember", {"operator": "when", "title": "Auditing Refunds", "body": big, "file": "audit.md", "dry_run": True})
+            check("a large diff is summarised", not err(r) and len(text_of(r)) < 20_000 and "more lines of the diff not shown" in text_of(r), len(text_of(r)))
+
             r = await session.call_tool("check", {})
             findings = json.loads(text_of(r))
             codes = {f["code"] for f in findings}
@@ -109,6 +117,8 @@ def raw_malformed(root):
     check("raw: initialize answered", read_reply(1) is not None)
     send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     send("{this is not json")
+    reply = read_reply(None)
+    check("raw: a line that is not JSON gets a parse error", reply is not None and reply.get("error", {}).get("code") == -32700, reply)
     send({"jsonrpc": "2.0", "id": 2, "method": "no/such/method"})
     reply = read_reply(2)
     check("raw: an unknown method gets a JSON-RPC error", reply is not None and "error" in reply, reply)

@@ -17,6 +17,17 @@ use crate::search::recall::Features;
 /// Largest labelled file read (bytes): a FIFO, a device or a larger file is refused, never read without end.
 const MAX_FILE: u64 = 64 << 20;
 
+/// Writes an output file the person named through the safe writer: created,
+/// or replaced only if it is still what was read (never through a FIFO or device).
+fn write_output(path: &std::path::Path, text: &str) -> Result<(), String> {
+    use crate::project::{read, write};
+    match read::read_text(None, path, MAX_FILE) {
+        Ok(old) => write::replace(path, &old, text).map_err(|e| e.to_string()),
+        Err(read::ReadError::NotFound) => write::create(path, text).map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// Runs `eval`; returns the exit code.
 pub fn run(args: &[String]) -> i32 {
     let (mut root, mut file, mut threshold, mut json, mut misses, mut features) =
@@ -63,7 +74,7 @@ pub fn run(args: &[String]) -> i32 {
     let threshold = threshold.unwrap_or(ws.config().recall.prompt);
     let outcomes = eval::run(&ws, &cases);
     if let Some(out) = features {
-        if let Err(e) = std::fs::write(&out, features_tsv(&outcomes)) {
+        if let Err(e) = write_output(std::path::Path::new(&out), &features_tsv(&outcomes)) {
             return usage_error(&format!("cannot write {out}: {e}"));
         }
     }

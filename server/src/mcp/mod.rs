@@ -6,14 +6,17 @@
 //! index), so a file changed by anyone between calls never gives a stale
 //! answer; a load costs a few milliseconds. A tool that cannot do what was
 //! asked answers an MCP tool error (`isError`) with a message that says
-//! what to do; malformed requests get JSON-RPC errors from rmcp; nothing a
-//! client sends stops the server. Logs go to stderr only.
+//! what to do; malformed requests get JSON-RPC errors from rmcp, a line
+//! that is not JSON a parse error from [`filter`]; nothing a client sends
+//! stops the server. Logs go to stderr only.
 //!
 //! `remember`'s `dry_run` defaults to false: the plan is verified before
 //! anything is written (the trigger resolves to the new heading, `check`
 //! finds nothing new, no existing decision covers the subject), so an agent
 //! that asks to remember gets it written in one call, and the answer shows
 //! what changed. Pass `dry_run: true` to see the diff first.
+
+mod filter;
 
 use std::path::PathBuf;
 
@@ -55,7 +58,8 @@ pub fn run(args: &[String]) -> i32 {
     };
     rt.block_on(async move {
         let server = Memory { root, tool_router: Memory::tool_router() };
-        match server.serve(rmcp::transport::stdio()).await {
+        let pipes = filter::start(tokio::io::stdin(), tokio::io::stdout());
+        let code = match server.serve((pipes.read, pipes.write)).await {
             Ok(running) => {
                 let _ = running.waiting().await;
                 0
@@ -64,7 +68,10 @@ pub fn run(args: &[String]) -> i32 {
                 eprintln!("memory-index-lsp mcp: the client did not initialize: {e}");
                 1
             }
-        }
+        };
+        // Every reply written before exiting.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), pipes.writer).await;
+        code
     })
 }
 
