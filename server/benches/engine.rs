@@ -65,7 +65,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("fix-all on head", |b| {
         b.iter(|| {
             let mut w = ws.clone();
-            ide::fix_all::fix_all(&mut w).changed.len()
+            ide::fix_all::fix_all(&mut w).change.edits.len()
         })
     });
 }

@@ -243,7 +243,7 @@ fn main() {
         let ren = fresh(&|ws| assert!(rename::rename(ws, index_id, offset, "renamed trigger words").is_ok()));
         let fix = time(runs.min(5), || {
             let mut copy = ws.clone();
-            std::hint::black_box(fix_all::fix_all(&mut copy).changed.len());
+            std::hint::black_box(fix_all::fix_all(&mut copy).change.edits.len());
         });
         let steal = match (cpu_before, cpu_times()) {
             (Some((t0, s0)), Some((t1, s1))) if t1 > t0 => {

@@ -1,7 +1,8 @@
 //! `memory-index-lsp fix [ROOT] [--dry-run]`: applies every safe fix, then reports like `check`.
 //!
-//! Holds the memory's lock while it reads, fixes and writes. Writes only
-//! files whose text changed, through [`crate::project::write::replace`]
+//! Holds the memory's lock while it reads, fixes and writes. Fix-all's
+//! change is written by [`crate::project::change::apply`]: only files whose
+//! text changed, all or none, each through the safe writer
 //! (atomically, never through a planted link, owner and mode kept, and only
 //! if the file is still what was read), and never a file that was not valid
 //! UTF-8. When another program changed a file meanwhile, `fix` starts over
@@ -14,7 +15,8 @@ use std::path::Path;
 use super::{check::missing_workspace, output, parse_root_args, usage_error};
 use crate::ide::fix_all;
 use crate::project::load;
-use crate::project::{diff, lock, write};
+use crate::project::write::WriteError;
+use crate::project::{change, diff, lock};
 use crate::rules;
 
 /// Runs `fix`; returns the exit code.
@@ -45,40 +47,30 @@ pub fn run(args: &[String]) -> i32 {
         if let Some(msg) = missing_workspace(&ws, &root.display().to_string()) {
             return usage_error(&msg);
         }
-        let originals: Vec<(String, String)> = ws.files().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
+        let base = ws.clone();
         let result = fix_all::fix_all(&mut ws);
-        let mut changed_meanwhile = None;
-        for (path, new_text) in &result.changed {
-            let old = originals.iter().find(|(p, _)| p == path).map_or("", |(_, t)| t.as_str());
-            if opts.dry_run {
-                print!("{}", diff::unified(path, old, new_text));
-                continue;
-            }
-            match write::replace(&root.join(path), old, new_text) {
+        if opts.dry_run {
+            print!("{}", diff::change(&base, &result.change));
+        } else {
+            match change::apply(root, &base, &result.change) {
                 Ok(()) => {}
-                Err(write::WriteError::Changed) => {
-                    changed_meanwhile = Some(path.clone());
-                    break;
+                Err(WriteError::Changed) if attempt < ATTEMPTS => continue, // start over from what is on disk now
+                Err(WriteError::Changed) => {
+                    let _ = writeln!(
+                        stderr,
+                        "memory-index-lsp: the files kept changing while fix ran ({ATTEMPTS} attempts); they were left as \
+                         the other program wrote them: run fix again when it is done"
+                    );
+                    return 2;
                 }
-                Err(e) => {
-                    let _ = writeln!(stderr, "memory-index-lsp: cannot write {path}: {e}; the file was left unchanged");
+                Err(WriteError::Refused(why)) => {
+                    let _ = writeln!(stderr, "memory-index-lsp: {why}");
                     return 2;
                 }
             }
         }
-        if let Some(path) = changed_meanwhile {
-            if attempt == ATTEMPTS {
-                let _ = writeln!(
-                    stderr,
-                    "memory-index-lsp: {path} kept changing while fix ran ({ATTEMPTS} attempts); it was left as the other \
-                     program wrote it: run fix again when it is done"
-                );
-                return 2;
-            }
-            continue; // start over from what is on disk now
-        }
         let verb = if opts.dry_run { "would apply" } else { "applied" };
-        let _ = writeln!(stderr, "{verb} {} fix(es) in {} file(s)", result.applied.len(), result.changed.len());
+        let _ = writeln!(stderr, "{verb} {} fix(es) in {} file(s)", result.applied.len(), result.change.edits.len());
         let findings = rules::check(&ws);
         return output::report(&ws, &findings, opts.format_json);
     }

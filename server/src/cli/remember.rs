@@ -12,8 +12,8 @@ use std::path::PathBuf;
 
 use super::usage_error;
 use crate::ide::remember::Request;
-use crate::project::remember::{Refusal, MAX_BODY_BYTES};
-use crate::project::{self, diff, read};
+use crate::project::remember::{Refusal, Remembered, MAX_BODY_BYTES};
+use crate::project::{self, read};
 use crate::syntax::index::Op;
 
 const HELP: &str = "\
@@ -81,8 +81,8 @@ pub fn run(args: &[String]) -> i32 {
         },
     };
     let root = super::project_root(root);
-    let plan = match project::remember::remember(&root, &req, dry_run) {
-        Ok(plan) => plan,
+    let Remembered { plan, diff } = match project::remember::remember(&root, &req, dry_run) {
+        Ok(r) => r,
         Err(Refusal::Project(why)) => return usage_error(&why),
         Err(Refusal::Refused(why)) => {
             eprintln!("memory-index-lsp: not remembered: {why}");
@@ -94,9 +94,7 @@ pub fn run(args: &[String]) -> i32 {
     }
     let mut out = std::io::stdout().lock();
     if dry_run {
-        let old = plan.decision_old.as_deref().unwrap_or("");
-        let _ = write!(out, "{}", diff::unified(&plan.decision_path, old, &plan.decision_new));
-        let _ = write!(out, "{}", diff::unified(&plan.index_path, &plan.index_old, &plan.index_new));
+        let _ = write!(out, "{diff}");
         return 0;
     }
     let _ = writeln!(

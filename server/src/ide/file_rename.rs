@@ -1,6 +1,6 @@
 //! Renaming a decision file: the index section names and `/when ..old.md` invocations follow.
 
-use crate::edit::{FileEdit, TextEdit};
+use crate::edit::{SourceChange, TextEdit};
 use crate::model::Workspace;
 use crate::syntax::invocation::{self, Mode};
 
@@ -32,17 +32,14 @@ pub fn check_new_path(ws: &Workspace, new: &str) -> Result<(), String> {
 /// paths), or why the new path cannot be written into the index (nothing is
 /// edited then). File-mode invocations are updated only when both names are
 /// in the decisions directory.
-pub fn rename_decision_file(ws: &Workspace, old: &str, new: &str) -> Result<Vec<FileEdit>, String> {
+pub fn rename_decision_file(ws: &Workspace, old: &str, new: &str) -> Result<SourceChange, String> {
     let named = ws.index().is_some_and(|(_, _, index)| index.sections.iter().any(|s| s.path() == old));
     if !named && ws.file_id(old).and_then(|id| ws.file(id)?.decision()).is_none() {
-        return Ok(Vec::new()); // not a decision file: nothing refers to it
+        return Ok(SourceChange::default()); // not a decision file: nothing refers to it
     }
     check_new_path(ws, new)?;
-    let mut out: Vec<FileEdit> = Vec::new();
-    let mut push = |path: &str, e: TextEdit| match out.iter_mut().find(|x| x.path == path) {
-        Some(x) => x.edits.push(e),
-        None => out.push(FileEdit { path: path.to_string(), edits: vec![e] }),
-    };
+    let mut out = SourceChange::default();
+    let mut push = |path: &str, e: TextEdit| out.push(path, e);
     if let Some((_, f, index)) = ws.index() {
         for s in index.sections.iter().filter(|s| s.path() == old) {
             push(&f.path, TextEdit::replace(s.name, new));
@@ -86,7 +83,7 @@ mod tests {
         ws.set_file("CLAUDE.md", FileText::from("Load `/when ..old.md` and /when ..other.md\n"));
         let edits = rename_decision_file(&ws, "agents/decisions/old.md", "agents/decisions/new.md").expect("valid");
         let get = |p: &str| {
-            let fe = edits.iter().find(|e| e.path == p).expect("edited");
+            let fe = edits.edits.iter().find(|e| e.path == p).expect("edited");
             crate::edit::apply(&ws.file(ws.file_id(p).expect("id")).expect("f").text, &fe.edits).0
         };
         assert_eq!(get("agents/memory-index.md"), "# I\nsee /when ..new.md\n## agents/decisions/new.md\n/when x\n");

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::edit::{self, TextEdit};
+use crate::edit::{self, SourceChange, TextEdit};
 use crate::model::Workspace;
 use crate::rules::{self, Rule};
 
@@ -19,13 +19,15 @@ pub const MAX_ROUNDS: usize = 16;
 /// What fix-all did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FixAllResult {
-    /// Path → new text, for every file whose text changed.
-    pub changed: BTreeMap<String, String>,
+    /// The change from the texts before fix-all to the texts after, one
+    /// minimal edit per changed file.
+    pub change: SourceChange,
     /// (rule, fix title) of every applied fix, in order.
     pub applied: Vec<(Rule, String)>,
 }
 
-/// Applies every safe fix to `ws` in place and returns the changed files.
+/// Applies every safe fix to `ws` in place and returns the change (made from
+/// `ws` as it was before).
 pub fn fix_all(ws: &mut Workspace) -> FixAllResult {
     let mut result = FixAllResult::default();
     let mut originals: BTreeMap<String, String> = BTreeMap::new();
@@ -37,17 +39,18 @@ pub fn fix_all(ws: &mut Workspace) -> FixAllResult {
         for f in &findings {
             let Some(fix) = f.safe_fix() else { continue };
             let writable = fix
-                .changes
+                .change
+                .edits
                 .iter()
                 .all(|c| ws.file_id(&c.path).and_then(|id| ws.file(id)).is_some_and(|file| file.problem.is_none()));
-            let clashes = fix.changes.iter().any(|c| {
+            let clashes = fix.change.edits.iter().any(|c| {
                 let prior = taken.get(&c.path).map_or(&[][..], Vec::as_slice);
                 c.edits.iter().any(|e| prior.iter().any(|p| edit::conflicts(e, p)))
             });
             if !writable || clashes {
                 continue;
             }
-            for c in &fix.changes {
+            for c in &fix.change.edits {
                 taken.entry(c.path.clone()).or_default().extend(c.edits.iter().cloned());
             }
             result.applied.push((f.rule, fix.title.clone()));
@@ -67,9 +70,7 @@ pub fn fix_all(ws: &mut Workspace) -> FixAllResult {
     }
     for (path, old) in originals {
         if let Some(file) = ws.file_id(&path).and_then(|id| ws.file(id)) {
-            if file.text != old {
-                result.changed.insert(path, file.text.clone());
-            }
+            result.change.replace_text(&path, &old, &file.text);
         }
     }
     result

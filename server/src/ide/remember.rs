@@ -37,7 +37,7 @@
 //!   the plan adds only the entry.
 
 use super::{compress, resolve};
-use crate::edit;
+use crate::edit::{self, SourceChange};
 use crate::model::{FileProblem, HeadingId, Workspace};
 use crate::rules::{self, placement};
 use crate::search::recall::recall;
@@ -66,17 +66,15 @@ pub struct Request {
     pub force: bool,
 }
 
-/// What [`plan`] decided: the new texts and what to say about them.
+/// What [`plan`] decided: the change and what to say about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
-    /// The decision file, relative to the root, and its old (None when new) and new text.
+    /// The decision file created or appended to (created first), then the
+    /// index's new entry; relative to the texts the workspace holds.
+    pub change: SourceChange,
+    /// The decision file and the index, relative to the root.
     pub decision_path: String,
-    pub decision_old: Option<String>,
-    pub decision_new: String,
-    /// The index, relative to the root, and its old and new text.
     pub index_path: String,
-    pub index_old: String,
-    pub index_new: String,
     /// The heading as written, and its 1-based line in the new decision file.
     pub heading: String,
     pub line: usize,
@@ -227,18 +225,13 @@ pub fn plan(ws: &Workspace, req: &Request) -> Result<Plan, String> {
     next.set_file(&index_path, index_new.clone().into());
     verify(&next, op, &trigger, &extras, &key)?;
     new_findings(ws, &next)?;
-    Ok(Plan {
-        decision_path,
-        decision_old,
-        decision_new,
-        index_path,
-        index_old,
-        index_new,
-        heading,
-        line,
-        entry,
-        notes,
-    })
+    let mut change = SourceChange::default();
+    match &decision_old {
+        Some(old) => change.replace_text(&decision_path, old, &decision_new),
+        None => change.create(&decision_path, decision_new),
+    }
+    change.replace_text(&index_path, &index_old, &index_new);
+    Ok(Plan { change, decision_path, index_path, heading, line, entry, notes })
 }
 
 /// The title without a prefix matching `op`, checked to be one line of plain words.
@@ -308,13 +301,12 @@ fn complete(
     if normalize(body) != normalize(&req.body) {
         notes.push(format!("the section's text in {} was kept as it is; edit it there if it should change", f.path));
     }
+    let mut change = SourceChange::default();
+    change.replace_text(&index_path, &index_old, &index_new);
     Ok(Plan {
+        change,
         decision_path: f.path.clone(),
-        decision_old: Some(f.text.to_string()),
-        decision_new: f.text.to_string(),
         index_path,
-        index_old,
-        index_new,
         heading: f.text.get(heading.range.start..heading.range.end).unwrap_or("").trim_end().into(),
         line: heading.line as usize + 1,
         entry,

@@ -12,7 +12,7 @@
 
 use super::invocations;
 use super::target::{self, Target};
-use crate::edit::{FileEdit, TextEdit};
+use crate::edit::{SourceChange, TextEdit};
 use crate::model::{EntryId, FileId, Workspace};
 use crate::rules::placement::trigger_from_title;
 use crate::search::triggers;
@@ -81,7 +81,7 @@ pub fn check_name(name: &str) -> Result<(), String> {
 }
 
 /// The edits for renaming the trigger or heading at `offset` to `new_name`.
-pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Result<Vec<FileEdit>, String> {
+pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Result<SourceChange, String> {
     prepare(ws, file, offset)?;
     let new_name = new_name.trim_matches([' ', '\t']);
     check_name(new_name)?;
@@ -129,16 +129,13 @@ pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Re
             return Err(format!("A heading `{t}` already exists ({f}:{line})"));
         }
     }
-    let mut edits: Vec<FileEdit> = Vec::new();
+    let mut edits = SourceChange::default();
     let mut push = |ws: &Workspace, id: FileId, e: TextEdit| -> Result<(), String> {
         let f = ws.file(id).ok_or("unknown file")?;
         if f.problem.is_some() {
             return Err(format!("{} is not valid UTF-8 (or unreadable); it is never rewritten", f.path));
         }
-        match edits.iter_mut().find(|x| x.path == f.path) {
-            Some(x) => x.edits.push(e),
-            None => edits.push(FileEdit { path: f.path.clone(), edits: vec![e] }),
-        }
+        edits.push(&f.path, e);
         Ok(())
     };
     if let (Some(h), Some(t)) = (heading, &title) {

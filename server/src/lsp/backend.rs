@@ -25,10 +25,8 @@ use tower_lsp_server::Client;
 use super::capabilities::ClientCaps;
 use super::convert;
 pub(super) use super::state::{lock, RootView, Snapshot, State};
-use crate::edit::FileEdit;
 use crate::ide::fix_all;
 use crate::model::config::ConfigPatch;
-use crate::text::TextRange;
 
 /// The server: the client handle and the shared state.
 #[derive(Debug)]
@@ -209,22 +207,11 @@ impl Backend {
         let root = &st.roots[i];
         let mut ws = (*root.ws).clone();
         let result = fix_all::fix_all(&mut ws);
-        if result.changed.is_empty() {
+        if result.change.is_empty() {
             return None;
         }
-        // Whole-file replacements of the original texts: identical to `fix`.
-        let changes: Vec<FileEdit> = result
-            .changed
-            .iter()
-            .filter_map(|(path, text)| {
-                let old = root.ws.file(root.ws.file_id(path)?)?;
-                Some(FileEdit {
-                    path: path.clone(),
-                    edits: vec![crate::edit::TextEdit::replace(TextRange::new(0, old.text.len()), text.clone())],
-                })
-            })
-            .collect();
-        Some(convert::workspace_edit(&root.ws, &root.path, &changes, st.enc))
+        // The same change `fix` writes, made from the root's texts.
+        Some(convert::workspace_edit(&root.ws, &root.path, &result.change, st.enc))
     }
 }
 

@@ -8,12 +8,14 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use tower_lsp_server::ls_types::{
-    CodeDescription, CompletionItem, CompletionItemKind, CompletionTextEdit, Diagnostic, DiagnosticRelatedInformation,
-    DiagnosticSeverity, Documentation, InsertTextFormat, Location, MarkupContent, MarkupKind, NumberOrString, Position,
-    Range, TextEdit as LspEdit, Uri, WorkspaceEdit,
+    CodeDescription, CompletionItem, CompletionItemKind, CompletionTextEdit, CreateFile, CreateFileOptions, Diagnostic,
+    DiagnosticRelatedInformation, DiagnosticSeverity, DocumentChangeOperation, DocumentChanges, Documentation,
+    InsertTextFormat, Location, MarkupContent, MarkupKind, NumberOrString, OneOf,
+    OptionalVersionedTextDocumentIdentifier, Position, Range, ResourceOp, TextDocumentEdit, TextEdit as LspEdit, Uri,
+    WorkspaceEdit,
 };
 
-use crate::edit::FileEdit;
+use crate::edit::{FileEdit, SourceChange};
 use crate::ide::completion::{Item, ItemKind};
 use crate::ide::symbols;
 use crate::model::{SourceFile, Workspace};
@@ -89,8 +91,38 @@ pub fn location(ws: &Workspace, root: &Path, r: crate::model::FileRange, enc: En
     Some(Location { uri: uri_of(root, &f.path)?, range: range(f, r.range, enc) })
 }
 
+/// A [`SourceChange`] as a workspace edit: plain `changes` when it only
+/// edits, else `documentChanges` (each new file created, without
+/// overwriting, then filled; then the edits).
+pub fn workspace_edit(ws: &Workspace, root: &Path, change: &SourceChange, enc: Encoding) -> WorkspaceEdit {
+    if change.creates.is_empty() {
+        return plain_edit(ws, root, &change.edits, enc);
+    }
+    let mut ops: Vec<DocumentChangeOperation> = Vec::new();
+    let edit = |uri: Uri, edits: Vec<LspEdit>| {
+        DocumentChangeOperation::Edit(TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
+            edits: edits.into_iter().map(OneOf::Left).collect(),
+        })
+    };
+    for c in &change.creates {
+        let Some(uri) = uri_of(root, &c.path) else { continue };
+        ops.push(DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
+            uri: uri.clone(),
+            options: Some(CreateFileOptions { overwrite: Some(false), ignore_if_exists: Some(true) }),
+            annotation_id: None,
+        })));
+        ops.push(edit(uri, vec![LspEdit { range: Range::default(), new_text: c.text.clone() }]));
+    }
+    let plain = plain_edit(ws, root, &change.edits, enc);
+    for (uri, edits) in plain.changes.unwrap_or_default() {
+        ops.push(edit(uri, edits));
+    }
+    WorkspaceEdit { changes: None, document_changes: Some(DocumentChanges::Operations(ops)), change_annotations: None }
+}
+
 /// Per-file engine edits as a plain `changes` workspace edit.
-pub fn workspace_edit(ws: &Workspace, root: &Path, changes: &[FileEdit], enc: Encoding) -> WorkspaceEdit {
+fn plain_edit(ws: &Workspace, root: &Path, changes: &[FileEdit], enc: Encoding) -> WorkspaceEdit {
     let mut map: HashMap<Uri, Vec<LspEdit>> = HashMap::new();
     for c in changes {
         let Some(file) = ws.file_id(&c.path).and_then(|id| ws.file(id)) else { continue };

@@ -4,7 +4,8 @@
 //! optionally `file`, `extras` (list), `body`, `force`, and `uri` (any file of
 //! the workspace folder to write in; needed only with several folders). The
 //! server asks the client to apply the edit (`workspace/applyEdit`: the new
-//! decision file created when needed, then one minimal edit per file) and
+//! decision file created when needed, then one minimal edit per file, from
+//! the plan's `SourceChange` by `convert::workspace_edit`) and
 //! answers the new heading's location, so the editor can open it. A refusal
 //! is a request error whose message says what to do; nothing is edited.
 
@@ -17,7 +18,6 @@ use super::convert;
 use super::state::Snapshot;
 use crate::ide::remember::{self, Request};
 use crate::syntax::index::Op;
-use crate::text::TextRange;
 
 /// The command's name.
 pub const REMEMBER_COMMAND: &str = "memory-index.remember";
@@ -60,86 +60,27 @@ pub fn plan(st: &Snapshot, arguments: &[Value]) -> Result<(WorkspaceEdit, Locati
         force: args.force.unwrap_or(false),
     };
     let plan = remember::plan(&r.ws, &req).map_err(|why| Error::invalid_params(format!("not remembered: {why}")))?;
-    let uri_of =
-        |rel: &str| convert::uri_of(&r.path, rel).ok_or_else(|| Error::invalid_params(format!("no URI for {rel}")));
-    let decision_uri = uri_of(&plan.decision_path)?;
-    let mut ops: Vec<DocumentChangeOperation> = Vec::new();
-    let old = match &plan.decision_old {
-        Some(old) => old.as_str(),
-        None => {
-            ops.push(DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
-                uri: decision_uri.clone(),
-                options: Some(CreateFileOptions { overwrite: Some(false), ignore_if_exists: Some(true) }),
-                annotation_id: None,
-            })));
-            ""
-        }
-    };
-    for (uri, path, old, new) in [
-        (decision_uri.clone(), plan.decision_path.as_str(), old, plan.decision_new.as_str()),
-        (uri_of(&plan.index_path)?, plan.index_path.as_str(), plan.index_old.as_str(), plan.index_new.as_str()),
-    ] {
-        let (range, insert) = minimal(old, new);
-        let lsp_range = match r.ws.file_id(path).and_then(|id| r.ws.file(id)) {
-            Some(f) if !old.is_empty() => convert::range(f, range, st.enc),
-            _ => Range::default(),
-        };
-        ops.push(DocumentChangeOperation::Edit(TextDocumentEdit {
-            text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
-            edits: vec![OneOf::Left(TextEdit { range: lsp_range, new_text: insert.to_string() })],
-        }));
-    }
+    let decision_uri = convert::uri_of(&r.path, &plan.decision_path)
+        .ok_or_else(|| Error::invalid_params(format!("no URI for {}", plan.decision_path)))?;
     let line = plan.line.saturating_sub(1) as u32;
     let at = Location { uri: decision_uri, range: Range::new(Position::new(line, 0), Position::new(line, 0)) };
-    Ok((
-        WorkspaceEdit {
-            changes: None,
-            document_changes: Some(DocumentChanges::Operations(ops)),
-            change_annotations: None,
-        },
-        at,
-    ))
-}
-
-/// The one replacement that turns `old` into `new`: the whole lines between
-/// their common prefix and common suffix (an editor then shows whole lines
-/// added, not a change starting mid-line).
-fn minimal<'a>(old: &str, new: &'a str) -> (TextRange, &'a str) {
-    let pre = old.bytes().zip(new.bytes()).take_while(|(a, b)| a == b).count();
-    // Back to the start of the line the difference is in.
-    let pre = old[..floor(old, pre)].rfind('\n').map_or(0, |i| i + 1);
-    let max_suf = old.len().min(new.len()) - pre;
-    let suf = old.bytes().rev().zip(new.bytes().rev()).take(max_suf).take_while(|(a, b)| a == b).count();
-    // Forward to the start of a line (the common suffix is the same text on both sides).
-    let mut end = old.len() - suf;
-    if end > 0 && !old[..end].ends_with('\n') {
-        end = old[end..].find('\n').map_or(old.len(), |i| end + i + 1);
+    // Always as document changes: the decision file's edit and the index's, in order.
+    let mut edit = convert::workspace_edit(&r.ws, &r.path, &plan.change, st.enc);
+    if let Some(changes) = edit.changes.take() {
+        let ops = plan
+            .change
+            .edits
+            .iter()
+            .filter_map(|e| convert::uri_of(&r.path, &e.path))
+            .filter_map(|uri| {
+                let edits = changes.get(&uri)?.iter().cloned().map(OneOf::Left).collect();
+                Some(DocumentChangeOperation::Edit(TextDocumentEdit {
+                    text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
+                    edits,
+                }))
+            })
+            .collect();
+        edit.document_changes = Some(DocumentChanges::Operations(ops));
     }
-    let suf = old.len() - end;
-    (TextRange::new(pre, end), &new[pre..new.len() - suf])
-}
-
-/// `i`, or the nearest character boundary of `s` before it.
-fn floor(s: &str, mut i: usize) -> usize {
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn minimal_edit_is_the_changed_middle() {
-        assert_eq!(minimal("a\nb\n", "a\nx\nb\n"), (TextRange::new(2, 2), "x\n"));
-        assert_eq!(minimal("abc\n", "abc\n"), (TextRange::new(4, 4), ""));
-        assert_eq!(minimal("", "new"), (TextRange::new(0, 0), "new"));
-        assert_eq!(minimal("é\n", "è\n"), (TextRange::new(0, 3), "è\n"), "whole lines, never inside a character");
-        assert_eq!(
-            minimal("## a.md\n/x\n## c.md\n", "## a.md\n/x\n## b.md\n/y\n## c.md\n"),
-            (TextRange::new(11, 11), "## b.md\n/y\n")
-        );
-    }
+    Ok((edit, at))
 }

@@ -28,7 +28,6 @@ use serde::Deserialize;
 
 use crate::ide::{remember, resolve, search};
 use crate::model::Workspace;
-use crate::project::diff;
 use crate::syntax::index::Op;
 
 /// Runs the server until the client closes stdin; returns the exit code.
@@ -242,16 +241,10 @@ impl Memory {
             force: a.force.unwrap_or(false),
         };
         let dry_run = a.dry_run.unwrap_or(false);
-        let plan = match crate::project::remember::remember(&self.root, &req, dry_run) {
-            Ok(p) => p,
+        let (plan, diff) = match crate::project::remember::remember(&self.root, &req, dry_run) {
+            Ok(r) => (r.plan, summarised(&r.diff, MAX_DIFF)),
             Err(why) => return failed(bounded(&format!("not remembered: {why}"), MAX_MESSAGE)),
         };
-        let diff = format!(
-            "{}{}",
-            diff::unified(&plan.decision_path, plan.decision_old.as_deref().unwrap_or(""), &plan.decision_new),
-            diff::unified(&plan.index_path, &plan.index_old, &plan.index_new)
-        );
-        let diff = summarised(&diff, MAX_DIFF);
         if dry_run {
             return ok(format!("Dry run, nothing written:\n{diff}"));
         }

@@ -8,3 +8,19 @@ pub fn unified(path: &str, old: &str, new: &str) -> String {
         .header(&format!("a/{path}"), &format!("b/{path}"))
         .to_string()
 }
+
+/// The unified diff of a whole change made from `base`: created files against nothing, edited files against their text in `base`.
+pub fn change(base: &crate::model::Workspace, change: &crate::edit::SourceChange) -> String {
+    let mut out = String::new();
+    for c in &change.creates {
+        out.push_str(&unified(&c.path, "", &c.text));
+    }
+    for e in &change.edits {
+        let Some(old) = base.file_id(&e.path).and_then(|id| base.file(id)).map(|f| f.text.to_string()) else {
+            continue;
+        };
+        let (new, _) = crate::edit::apply(&old, &e.edits);
+        out.push_str(&unified(&e.path, &old, &new));
+    }
+    out
+}

@@ -302,7 +302,7 @@ fn keep(ws: &Workspace, sp: &IndexSplice, scope: &Scope, mut out: Vec<Finding>) 
         for r in f.related.iter_mut().filter(|r| r.file == index_id) {
             map_range(&mut r.range);
         }
-        for change in f.fixes.iter_mut().flat_map(|x| &mut x.changes).filter(|c| c.path == src.path) {
+        for change in f.fixes.iter_mut().flat_map(|x| &mut x.change.edits).filter(|c| c.path == src.path) {
             for e in &mut change.edits {
                 map_range(&mut e.range);
             }

@@ -157,7 +157,7 @@ fn remember_once(root: &Path, crash_at: Option<&str>) -> Output {
 fn a_kill_between_the_two_writes_is_completed_by_the_same_command() {
     let mem = clean_memory();
     let root = mem.path();
-    let o = remember_once(root, Some("decision-written"));
+    let o = remember_once(root, Some("after-file-1"));
     assert!(!o.status.success(), "the crash point killed it");
     let ops = fs::read_to_string(root.join("agents/decisions/ops.md")).unwrap();
     assert!(ops.contains("## When Choosing Log Levels"), "{ops}");

@@ -196,8 +196,17 @@ fn an_edit_during_a_long_request_applies_and_both_answer() {
     let shown = hovered["result"]["contents"]["value"].as_str().unwrap_or("").to_string();
     assert!(shown.contains("A guess"), "the edited trigger (now an orphan) is hovered, not {typed:?}: {shown}");
     let answer = c.wait(|m| m["id"] == fix_all);
-    let edit = answer["result"]["edit"]["changes"][index.as_str()][0]["newText"].as_str().unwrap_or("");
-    assert!(edit.contains(&typed), "fix-all's edit is for the text it started from");
+    // One minimal edit of the text fix-all started from: applied to it, the typed trigger is still as it was.
+    let edit = &answer["result"]["edit"]["changes"][index.as_str()][0];
+    let offset = |p: &serde_json::Value| {
+        let line = p["line"].as_u64().expect("line") as usize;
+        text.split_inclusive('\n').take(line).map(str::len).sum::<usize>()
+            + p["character"].as_u64().expect("col") as usize
+    };
+    let (start, end) = (offset(&edit["range"]["start"]), offset(&edit["range"]["end"]));
+    let fixed = format!("{}{}{}", &text[..start], edit["newText"].as_str().expect("newText"), &text[end..]);
+    assert!(fixed.lines().any(|l| l == typed), "fix-all's edit is for the text it started from");
+    assert_ne!(fixed, text, "it changes something");
     assert_eq!(c.shutdown(), Some(0));
 }
 

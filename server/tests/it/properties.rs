@@ -134,7 +134,7 @@ proptest! {
         }
         let mut again = workspace(&after, &a, &b);
         let second = fix_all(&mut again);
-        prop_assert!(second.changed.is_empty(), "not idempotent: {second:?}");
+        prop_assert!(second.change.is_empty(), "not idempotent: {second:?}");
     }
 
     /// Caches survive edits of the files they do not depend on: after every

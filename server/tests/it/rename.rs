@@ -14,6 +14,7 @@ fn renamed(ws: &Workspace, path: &str, at: &str, new: &str) -> Result<Vec<(Strin
     let offset = f.text.find(at).expect("anchor") + 1;
     let edits = rename::rename(ws, id, offset, new)?;
     Ok(edits
+        .edits
         .into_iter()
         .map(|fe| {
             let text = &ws.file(ws.file_id(&fe.path).expect("id")).expect("file").text;

@@ -60,7 +60,7 @@ fn render(fixture: &str) -> String {
         for fix in rules::fixes(&ws, f).iter() {
             let kind = if fix.applicability == Applicability::Safe { "safe" } else { "suggestion" };
             out.push_str(&format!("  fix ({kind}): {}\n", fix.title));
-            for c in &fix.changes {
+            for c in &fix.change.edits {
                 let before = ws.file_id(&c.path).and_then(|id| ws.file(id)).map_or("", |f| f.text.as_str());
                 let (after, skipped) = edit::apply(before, &c.edits);
                 assert!(skipped.is_empty(), "overlapping edits in one fix: {}", fix.title);

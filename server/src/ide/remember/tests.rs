@@ -11,6 +11,12 @@ fn ws(files: &[(&str, &str)]) -> Workspace {
     ws
 }
 
+/// A file's text after the plan's change.
+fn after(w: &Workspace, p: &Plan, path: &str) -> String {
+    let before = w.file_id(path).and_then(|id| w.file(id)).map(|f| f.text.to_string());
+    p.change.text_after(path, before.as_deref()).expect("the change touches it")
+}
+
 const BODY: &str = "Pin the toolchain in rust-toolchain.toml.\nCI reads the same file.\nBump it in its own commit.\n";
 
 fn req(op: Op, title: &str, file: Option<&str>) -> Request {
@@ -28,27 +34,31 @@ fn appends_at_the_files_semantic_level_and_places_the_entry() {
     let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
     let p = plan(&w, &req(Op::When, "Pinning Toolchain Versions", Some("a.md"))).expect("plan");
     assert_eq!(p.heading, "### When Pinning Toolchain Versions", "a.md uses ###");
-    assert_eq!(p.decision_new, format!("{A}\n### When Pinning Toolchain Versions\n\n{BODY}"));
+    assert_eq!(after(&w, &p, &p.decision_path), format!("{A}\n### When Pinning Toolchain Versions\n\n{BODY}"));
     assert_eq!(p.line, 11);
     assert_eq!(
-        p.index_new,
+        after(&w, &p, &p.index_path),
         INDEX.replace("/when writing mock tests\n", "/when writing mock tests\n/when pinning toolchain versions\n")
     );
     let p = plan(&w, &req(Op::How, "Rotate Keys", Some("c"))).expect("plan");
     assert_eq!(p.heading, "## How to Rotate Keys", "c.md uses ##");
-    assert!(p.index_new.ends_with("/how seed data\n/how rotate keys\n"), "{}", p.index_new);
+    assert!(
+        after(&w, &p, &p.index_path).ends_with("/how seed data\n/how rotate keys\n"),
+        "{}",
+        after(&w, &p, &p.index_path)
+    );
 }
 
 #[test]
 fn a_new_file_gets_a_title_and_a_section_in_sorted_place() {
     let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
     let p = plan(&w, &req(Op::When, "Naming Branches", Some("b-rules.md"))).expect("plan");
-    assert_eq!(p.decision_old, None);
-    assert_eq!(p.decision_new, format!("# B Rules\n\n## When Naming Branches\n\n{BODY}"));
+    assert!(p.change.creates.iter().any(|c| c.path == p.decision_path), "created");
+    assert_eq!(after(&w, &p, &p.decision_path), format!("# B Rules\n\n## When Naming Branches\n\n{BODY}"));
     assert!(
-        p.index_new.contains("/when writing mock tests\n\n## agents/decisions/b-rules.md\n\n/when naming branches\n\n## agents/decisions/c.md"),
+        after(&w, &p, &p.index_path).contains("/when writing mock tests\n\n## agents/decisions/b-rules.md\n\n/when naming branches\n\n## agents/decisions/c.md"),
         "{}",
-        p.index_new
+        after(&w, &p, &p.index_path)
     );
     assert!(p.notes.iter().any(|n| n.contains("new decision file")));
 }
@@ -59,11 +69,15 @@ fn crlf_no_trailing_newline_and_non_ascii_titles() {
     let bare = C.trim_end();
     let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", &crlf), ("agents/decisions/c.md", bare)]);
     let p = plan(&w, &req(Op::When, "Ändern Der Zeitzone", Some("a.md"))).expect("plan");
-    assert!(p.decision_new.starts_with(&crlf));
-    assert!(p.decision_new.ends_with("### When Ändern Der Zeitzone\r\n\r\nPin the toolchain in rust-toolchain.toml.\r\nCI reads the same file.\r\nBump it in its own commit.\r\n"));
-    assert!(p.index_new.contains("/when ändern der zeitzone\n"), "{}", p.index_new);
+    assert!(after(&w, &p, &p.decision_path).starts_with(&crlf));
+    assert!(after(&w, &p, &p.decision_path).ends_with("### When Ändern Der Zeitzone\r\n\r\nPin the toolchain in rust-toolchain.toml.\r\nCI reads the same file.\r\nBump it in its own commit.\r\n"));
+    assert!(after(&w, &p, &p.index_path).contains("/when ändern der zeitzone\n"), "{}", after(&w, &p, &p.index_path));
     let p = plan(&w, &req(Op::How, "Rotate Keys", Some("c.md"))).expect("plan");
-    assert!(p.decision_new.starts_with(&format!("{bare}\n\n## How to Rotate Keys\n")), "{}", p.decision_new);
+    assert!(
+        after(&w, &p, &p.decision_path).starts_with(&format!("{bare}\n\n## How to Rotate Keys\n")),
+        "{}",
+        after(&w, &p, &p.decision_path)
+    );
 }
 
 #[test]

@@ -105,7 +105,7 @@ pub(in crate::lsp) async fn code_action(b: &Backend, params: CodeActionParams) -
                         title: fix.title.clone(),
                         kind: Some(CodeActionKind::QUICKFIX),
                         diagnostics: diag.clone().map(|d| vec![d]),
-                        edit: Some(convert::workspace_edit(&root.ws, &root.path, &fix.changes, st.enc)),
+                        edit: Some(convert::workspace_edit(&root.ws, &root.path, &fix.change, st.enc)),
                         is_preferred: Some(fix.applicability == Applicability::Safe),
                         ..Default::default()
                     }));

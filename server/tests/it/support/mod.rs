@@ -125,7 +125,8 @@ pub fn apply_fix(ws: &Workspace, code: &str, title_prefix: &str) -> Vec<(String,
         .flat_map(|f| rules::fixes(ws, f).into_owned())
         .find(|x| x.title.starts_with(title_prefix))
         .unwrap_or_else(|| panic!("no {code} finding with a fix {title_prefix:?}"));
-    fix.changes
+    fix.change
+        .edits
         .iter()
         .map(|c| {
             let id = ws.file_id(&c.path).expect("fix names a workspace file");
