@@ -1,7 +1,8 @@
 //! Editor and CLI features over the engine, one module per feature; plain data in and out.
 
 pub mod completion;
-pub mod compress;
+/// Key compression lives with the rules (`unindexed-heading` offers a compressed key).
+pub use crate::rules::compress;
 pub mod eval;
 pub mod file_rename;
 pub mod fix_all;
@@ -9,7 +10,6 @@ pub mod hints;
 pub mod hover;
 pub mod invocations;
 pub mod navigate;
-pub mod quick_fix;
 pub mod recall_stats;
 pub mod remember;
 pub mod rename;

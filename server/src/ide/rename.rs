@@ -90,8 +90,9 @@ pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Re
         Some(Target::Entry(id, _)) => {
             let e = b.entry(id);
             let heading = e.heading;
-            let title =
-                heading.and_then(|h| ws.heading(h)).map(|h| crate::rules::orphan_title_like(&h.title, e.op, new_name));
+            let title = heading
+                .and_then(|h| ws.heading(h))
+                .map(|h| crate::rules::placement::title_like(&h.title, e.op, new_name));
             (Some(id), heading, e.op, new_name.to_string(), title)
         }
         Some(Target::Heading(h, _)) => {

@@ -29,7 +29,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
         let Some(h) = triggers::entry_target(ctx.ws, e) else { continue };
         let reference = match ctx.scope {
             None => *first.entry(h).or_insert(i),
-            Some(scope) => scope.first_resolving_to(ctx, h).unwrap_or(i),
+            Some(scope) => first_resolving_to(ctx, scope, h).unwrap_or(i),
         };
         match reference {
             j if j == i => {}
@@ -58,4 +58,11 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             }
         }
     }
+}
+
+/// The first non-duplicate entry resolving to `h`, bound or drifted: the
+/// reference entry of `h`'s group when only part of the index is re-checked.
+fn first_resolving_to(ctx: &Ctx, scope: &super::incremental::Scope, h: HeadingId) -> Option<EntryId> {
+    let bound = ctx.b().entries_of(h).iter().copied();
+    bound.chain(scope.drifted_to(h)).filter(|&id| !ctx.is_duplicate(id)).min()
 }

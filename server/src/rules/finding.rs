@@ -1,6 +1,6 @@
 //! A finding: what one rule found, where, why, what else explains it, and its fixes as data.
 
-use super::{orphan_entry, Rule};
+use super::Rule;
 use crate::edit::Fix;
 use crate::model::{FileId, Workspace};
 use crate::text::TextRange;
@@ -36,8 +36,8 @@ pub struct Related {
 ///
 /// An index of a million orphan entries holds a million of these, so a
 /// finding is kept small: its lists are boxed slices (most have one related
-/// location or none, and no fix), and `orphan-entry`'s message is built when
-/// it is shown ([`Finding::message`]) from what the finding holds.
+/// location or none, and no fix), and a rule may build its message when it
+/// is shown ([`Finding::message`]) from what the finding holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
     pub rule: Rule,
@@ -63,12 +63,15 @@ impl Finding {
             fixes: Box::default(),
         }
     }
-    /// What the finding says, for `ws`, the workspace it was found in.
+    /// What the finding says, for `ws`, the workspace it was found in (a
+    /// rule whose messages are made when shown builds it now).
     pub fn message<'f>(&'f self, ws: &Workspace) -> std::borrow::Cow<'f, str> {
-        match self.rule {
-            Rule::OrphanEntry if self.text.is_empty() => std::borrow::Cow::Owned(orphan_entry::message(ws, self)),
-            _ => std::borrow::Cow::Borrowed(&self.text),
+        if self.text.is_empty() {
+            if let Some(m) = self.rule.shown_message(ws, self) {
+                return std::borrow::Cow::Owned(m);
+            }
         }
+        std::borrow::Cow::Borrowed(&self.text)
     }
     /// The message as found (empty for one built when shown): a cheap sort key.
     pub(crate) fn text(&self) -> &str {
@@ -105,15 +108,15 @@ impl Finding {
     }
 }
 
-/// Every fix of `f`, best first: those it carries, or, for a rule whose fixes
-/// are only suggestions an editor shows one finding at a time
-/// (`orphan-entry`: a trigger change and a heading rename per suggested
-/// heading), built now from the finding and the workspace it came from. A
-/// million orphans then cost their findings, not six million fixes.
+/// Every fix of `f`, best first: those it carries, or, for a rule whose
+/// fixes are made when shown ([`super::Made::Shown`]: suggestions an editor
+/// shows one finding at a time), built now from the finding and the
+/// workspace it came from. A million findings then cost their findings, not
+/// six million fixes.
 pub fn fixes<'f>(ws: &Workspace, f: &'f Finding) -> std::borrow::Cow<'f, [Fix]> {
-    match f.rule {
-        Rule::OrphanEntry => std::borrow::Cow::Owned(orphan_entry::fixes(ws, f)),
-        _ => std::borrow::Cow::Borrowed(&f.fixes),
+    match f.rule.shown_fixes(ws, f) {
+        Some(made) => std::borrow::Cow::Owned(made),
+        None => std::borrow::Cow::Borrowed(&f.fixes),
     }
 }
 

@@ -9,14 +9,14 @@
 //! - entries sharing a trigger or extra with a changed entry, old or new
 //!   (`duplicate-entry`, `shadowed-trigger`: who is first, who wins);
 //! - entries resolving to a heading a changed or such entry resolves to, old
-//!   or new (`collision` groups);
-//! - when a heading gained its first entry or lost its last: the orphans
-//!   whose candidate list it enters or leaves (`orphan-entry` suggests the
-//!   unindexed headings sharing the most word keys), and that heading's file
-//!   (`unindexed-heading`);
+//!   or new (the whole group of entries resolving to one heading);
+//! - when a heading gained its first entry or lost its last: the entries
+//!   binding no heading whose candidate list it enters or leaves (the
+//!   unindexed headings sharing the most word keys with them), and that
+//!   heading's file;
 //! - the changed lines' sections (`unordered-section`), and the decision
 //!   files they name: where a missing entry would be inserted moves with the
-//!   section's entries (`unindexed-heading` and `misplaced-entry` fixes);
+//!   section's entries (where a new entry for them would go);
 //!   every file when the last line changed (a new section goes at the end).
 //!
 //! Old findings outside the scope are kept with their offsets moved by the
@@ -149,7 +149,7 @@ impl Scope {
         for k in keys {
             set.extend(b.entries_with_key(k));
         }
-        // Whole collision groups of every heading these resolve to (before or after).
+        // The whole group of entries resolving to each heading these resolve to (before or after).
         let mut targets: FxHashSet<HeadingId> = FxHashSet::default();
         for (_, old) in &sp.base_entries {
             targets.extend(entry_target(ws, old));
@@ -203,11 +203,9 @@ impl Scope {
         Scope { entries, lines, sections, files, classes }
     }
 
-    /// The first non-duplicate entry resolving to `h` (`collision`'s reference entry).
-    pub(crate) fn first_resolving_to(&self, ctx: &Ctx, h: HeadingId) -> Option<EntryId> {
-        let bound = ctx.b().entries_of(h).iter().copied();
-        let drifted = self.classes.drift.get(&h).into_iter().flatten().copied();
-        bound.chain(drifted).filter(|&id| !ctx.is_duplicate(id)).min()
+    /// The entries that drifted to `h` (resolve to it without binding it).
+    pub(crate) fn drifted_to(&self, h: HeadingId) -> impl Iterator<Item = EntryId> + '_ {
+        self.classes.drift.get(&h).into_iter().flatten().copied()
     }
 }
 

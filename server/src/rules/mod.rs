@@ -6,6 +6,7 @@
 //! configuration then drops rules set to `off` and overrides severities.
 
 mod collision;
+pub mod compress;
 pub mod cost;
 mod duplicate_entry;
 mod duplicate_heading;
@@ -37,53 +38,28 @@ use crate::edit::Fix;
 use crate::model::{Bindings, Depends, EntryId, FileId, Level, SourceFile, Workspace};
 use crate::syntax::index::IndexFile;
 
-/// Which part of a check runs a rule: lanes are what a full check runs on
-/// separate threads, and what an index edit re-runs (see [`check`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lane {
-    /// Whole files and section names: what no index splice can change.
-    Files,
-    /// Per index line or entry, and the ranking of orphans' candidates.
-    Entries,
-    /// Keys bound across entries and headings (duplicates, collisions).
-    Keys,
-    /// The decision files alone: kept across index edits.
-    Decisions,
-}
+mod kinds;
+pub use kinds::{Fixes, Lane, Made, Owner, Reads};
 
-/// The part of the workspace that owns a rule's findings after an index
-/// splice: those findings are dropped and re-checked, the others kept
-/// (see [`incremental`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Owner {
-    /// The index line the finding is on (a changed line).
-    Line,
-    /// The entry on the finding's line (an entry in the re-check scope).
-    Entry,
-    /// The index section the finding is in (a changed line's section).
-    Section,
-    /// The decision file the finding is on (a file in the re-check scope).
-    File,
-    /// The whole index: re-checked after every splice.
-    Index,
-    /// Nothing a splice changes: the finding is kept as it is.
-    Nothing,
-}
-
-/// What the fixes of a rule's findings may be.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fixes {
-    /// At most one safe fix (what `fix` and fix-all apply), maybe suggestions too.
-    Safe,
-    /// Suggestions only: a choice the user makes, never applied by fix-all.
-    Suggestions,
-    /// No fix.
-    None,
+/// Dispatches to a `Shown` rule's module; `Found` rules build nothing.
+macro_rules! shown {
+    (Found, $module:ident, message, $ws:expr, $f:expr) => {
+        None
+    };
+    (Shown, $module:ident, message, $ws:expr, $f:expr) => {
+        $module::message($ws, $f)
+    };
+    (Found, $module:ident, fixes, $ws:expr, $f:expr) => {
+        None
+    };
+    (Shown, $module:ident, fixes, $ws:expr, $f:expr) => {
+        Some($module::fixes($ws, $f))
+    };
 }
 
 macro_rules! rules {
-    ($($variant:ident => $code:literal, $sev:ident, $module:ident, $lane:ident, $owner:ident, $fixes:ident
-        $(, $option:literal = $default:literal)*;)*) => {
+    ($($variant:ident => $code:literal, $sev:ident, $module:ident, $lane:ident, $owner:ident, $fixes:ident,
+        $made:ident, $reads:ident $(, $option:literal = $default:literal)*;)*) => {
         /// A rule, identified by its stable code.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Rule { $($variant,)* }
@@ -91,7 +67,7 @@ macro_rules! rules {
         impl Rule {
             /// Every rule, in documentation order.
             pub const ALL: &'static [Rule] = &[$(Rule::$variant,)*];
-            /// The stable code, e.g. `orphan-entry`.
+            /// The stable code, as the registry line gives it.
             pub fn code(self) -> &'static str {
                 match self { $(Rule::$variant => $code,)* }
             }
@@ -114,6 +90,22 @@ macro_rules! rules {
             pub fn fixes(self) -> Fixes {
                 match self { $(Rule::$variant => Fixes::$fixes,)* }
             }
+            /// When the rule's message and fixes are made.
+            pub fn made(self) -> Made {
+                match self { $(Rule::$variant => Made::$made,)* }
+            }
+            /// What the rule reads besides the parsed workspace.
+            pub fn reads(self) -> Reads {
+                match self { $(Rule::$variant => Reads::$reads,)* }
+            }
+            /// A `Shown` rule's message for `f` (None: the one it carries).
+            pub(crate) fn shown_message(self, ws: &Workspace, f: &Finding) -> Option<String> {
+                match self { $(Rule::$variant => shown!($made, $module, message, ws, f),)* }
+            }
+            /// A `Shown` rule's fixes for `f` (None: the ones it carries).
+            pub(crate) fn shown_fixes(self, ws: &Workspace, f: &Finding) -> Option<Vec<crate::edit::Fix>> {
+                match self { $(Rule::$variant => shown!($made, $module, fixes, ws, f),)* }
+            }
             /// The options the rule reads from the configuration, with their defaults.
             pub fn options(self) -> &'static [(&'static str, u64)] {
                 match self { $(Rule::$variant => &[$(($option, $default),)*],)* }
@@ -131,31 +123,32 @@ macro_rules! rules {
 }
 
 // The registry: one line per rule. Code, default severity, module, lane,
-// owner of its findings after an index splice, fixes, then the options it
-// reads from the configuration (`"name" = default`), if any.
+// owner of its findings after an index splice, fixes, when its message and
+// fixes are made, what it reads besides the parsed workspace, then the
+// options it reads from the configuration (`"name" = default`), if any.
 rules! {
-    UnknownOperator => "unknown-operator", Error, unknown_operator, Entries, Line, Safe;
-    MissingOperator => "missing-operator", Error, missing_operator, Entries, Line, None;
-    EmptyTrigger => "empty-trigger", Error, empty_trigger, Entries, Entry, None;
-    EmptyExtra => "empty-extra", Warning, empty_extra, Entries, Entry, Safe;
-    DuplicateEntry => "duplicate-entry", Error, duplicate_entry, Keys, Entry, Safe;
-    OrphanEntry => "orphan-entry", Error, orphan_entry, Entries, Entry, Suggestions;
-    StructuralEntry => "structural-entry", Error, structural_entry, Entries, Entry, Safe;
-    MisplacedEntry => "misplaced-entry", Error, misplaced_entry, Entries, Entry, Safe;
-    UnorderedSection => "unordered-section", Error, unordered_section, Entries, Section, Safe;
-    Collision => "collision", Error, collision, Keys, Entry, None;
-    ShadowedTrigger => "shadowed-trigger", Warning, shadowed_trigger, Keys, Entry, None;
-    MissingFile => "missing-file", Error, missing_file, Files, Nothing, Safe;
-    UnindexedHeading => "unindexed-heading", Error, unindexed_heading, Keys, File, Suggestions;
-    HeadingPrefix => "heading-prefix", Warning, heading_prefix, Decisions, Nothing, Suggestions;
-    DuplicateHeading => "duplicate-heading", Error, duplicate_heading, Decisions, Nothing, None;
-    NoDirectContent => "no-direct-content", Error, no_direct_content, Decisions, Nothing, Suggestions;
-    FileTooLong => "file-too-long", Warning, file_too_long, Decisions, Nothing, None, "max-lines" = 400;
-    IndexTokenBudget => "index-token-budget", Warning, index_token_budget, Entries, Index, None, "token-budget" = 5000;
-    PromoteToFragment => "promote-to-fragment", Info, promote_to_fragment, Entries, Entry, None;
-    InvalidUtf8 => "invalid-utf8", Error, file_problems, Files, Nothing, None;
-    UnreadableFile => "unreadable-file", Error, file_problems, Files, Nothing, None;
-    InvalidConfig => "invalid-config", Error, file_problems, Files, Nothing, None;
+    UnknownOperator => "unknown-operator", Error, unknown_operator, Entries, Line, Safe, Found, Plain;
+    MissingOperator => "missing-operator", Error, missing_operator, Entries, Line, None, Found, Plain;
+    EmptyTrigger => "empty-trigger", Error, empty_trigger, Entries, Entry, None, Found, Plain;
+    EmptyExtra => "empty-extra", Warning, empty_extra, Entries, Entry, Safe, Found, Plain;
+    DuplicateEntry => "duplicate-entry", Error, duplicate_entry, Keys, Entry, Safe, Found, Plain;
+    OrphanEntry => "orphan-entry", Error, orphan_entry, Entries, Entry, Suggestions, Shown, Plain;
+    StructuralEntry => "structural-entry", Error, structural_entry, Entries, Entry, Safe, Found, Plain;
+    MisplacedEntry => "misplaced-entry", Error, misplaced_entry, Entries, Entry, Safe, Found, Plain;
+    UnorderedSection => "unordered-section", Error, unordered_section, Entries, Section, Safe, Found, Plain;
+    Collision => "collision", Error, collision, Keys, Entry, None, Found, Plain;
+    ShadowedTrigger => "shadowed-trigger", Warning, shadowed_trigger, Keys, Entry, None, Found, Plain;
+    MissingFile => "missing-file", Error, missing_file, Files, Nothing, Safe, Found, Plain;
+    UnindexedHeading => "unindexed-heading", Error, unindexed_heading, Keys, File, Suggestions, Shown, Plain;
+    HeadingPrefix => "heading-prefix", Warning, heading_prefix, Decisions, Nothing, Suggestions, Found, Plain;
+    DuplicateHeading => "duplicate-heading", Error, duplicate_heading, Decisions, Nothing, None, Found, Plain;
+    NoDirectContent => "no-direct-content", Error, no_direct_content, Decisions, Nothing, Suggestions, Found, Plain;
+    FileTooLong => "file-too-long", Warning, file_too_long, Decisions, Nothing, None, Found, Plain, "max-lines" = 400;
+    IndexTokenBudget => "index-token-budget", Warning, index_token_budget, Entries, Index, None, Found, Tokens, "token-budget" = 5000;
+    PromoteToFragment => "promote-to-fragment", Info, promote_to_fragment, Entries, Entry, None, Found, Tokens;
+    InvalidUtf8 => "invalid-utf8", Error, file_problems, Files, Nothing, None, Found, Plain;
+    UnreadableFile => "unreadable-file", Error, file_problems, Files, Nothing, None, Found, Plain;
+    InvalidConfig => "invalid-config", Error, file_problems, Files, Nothing, None, Found, Plain;
 }
 
 /// Every rule code, for configuration validation.
@@ -349,13 +342,15 @@ fn check_with(ctx: Ctx) -> Vec<Finding> {
             || {
                 run(&ctx, Lane::Files, &mut out);
                 for lane in INDEX_LANES {
-                    run_where(&ctx, lane, &mut out, |r| !TOKEN_RULES.contains(&r));
+                    run_where(&ctx, lane, &mut out, |r| r.reads() != Reads::Tokens);
                 }
                 decision_findings(&ctx)
             },
             || cost::IndexCost::of(ws),
         );
-        run_where(&ctx, Rule::IndexTokenBudget.lane(), &mut out, |r| TOKEN_RULES.contains(&r));
+        for lane in INDEX_LANES {
+            run_where(&ctx, lane, &mut out, |r| r.reads() == Reads::Tokens);
+        }
         decision_only
     } else {
         run(&ctx, Lane::Files, &mut out);
@@ -376,12 +371,9 @@ fn counts_tokens_aside(ctx: &Ctx) -> bool {
     let levels = &ctx.ws.config().rules;
     let bytes = ctx.index.map_or(0, |(_, src, _)| src.text.len());
     !ctx.fixable_only
-        && TOKEN_RULES.iter().any(|r| levels.get(r.code()) != Some(&Level::Off))
+        && Rule::ALL.iter().any(|r| r.reads() == Reads::Tokens && levels.get(r.code()) != Some(&Level::Off))
         && crate::model::Work::Tokens.split(ctx.ws, bytes)
 }
-
-/// The rules that read the index's token counts ([`cost::IndexCost`]), all in one lane.
-const TOKEN_RULES: [Rule; 2] = [Rule::IndexTokenBudget, Rule::PromoteToFragment];
 
 /// The findings of the decision-only checks: kept across index edits.
 fn decision_findings(ctx: &Ctx) -> std::sync::Arc<DecisionFindings> {
@@ -465,11 +457,6 @@ fn order(ws: &Workspace, a: &Finding, b: &Finding) -> std::cmp::Ordering {
 
 #[cfg(test)]
 mod tests;
-
-/// The title an entry asks for, in the case style of an existing title (see `orphan-entry`).
-pub fn orphan_title_like(existing: &str, op: crate::syntax::index::Op, trigger: &str) -> String {
-    orphan_entry::title_like(existing, op, trigger)
-}
 
 /// "Mark structural": insert `.` before a heading's title (a choice, never applied by fix-all).
 pub(crate) fn mark_structural(path: &str, h: &crate::syntax::decision::Heading) -> Fix {

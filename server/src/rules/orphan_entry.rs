@@ -4,9 +4,7 @@ use super::incremental::suggest::Suggester;
 use super::{q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix, TextEdit};
 use crate::model::{FileProblem, Workspace};
-use crate::rules::placement::trigger_from_title;
-use crate::search::similar;
-use crate::syntax::index::Op;
+use crate::rules::placement::{self, trigger_from_title};
 
 pub(crate) const DOC: &str = "An entry binds no heading: no semantic heading is titled `When \
 TRIGGER` (for `/when`) or `How to TRIGGER` (for `/how`), compared case-insensitively. The message \
@@ -58,7 +56,11 @@ const RESEMBLES: &str = "unindexed heading this entry resembles";
 
 /// An orphan finding's message (see [`Finding::message`]): the heading its
 /// entry asks for, and the headings it resembles with their places.
-pub(crate) fn message(ws: &Workspace, f: &Finding) -> String {
+pub(crate) fn message(ws: &Workspace, f: &Finding) -> Option<String> {
+    Some(message_text(ws, f))
+}
+
+fn message_text(ws: &Workspace, f: &Finding) -> String {
     let entry = ws.index().and_then(|(_, src, index)| {
         let e = index.entry(src.line_index.line_of(f.range.start)).filter(|e| e.trigger == f.range)?;
         Some((e.op, e.trigger.slice(&src.text)))
@@ -110,7 +112,7 @@ pub(crate) fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
                 edits,
             ));
         }
-        let new_title = title_like(&heading.title, entry.op, typed);
+        let new_title = placement::title_like(&heading.title, entry.op, typed);
         let path = ws.file(r.file).map_or("", |d| d.path.as_str());
         out.push(Fix::new(
             format!("Rename heading {} to {}", q(&heading.title), q(&new_title)),
@@ -120,22 +122,4 @@ pub(crate) fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
         ));
     }
     out
-}
-
-/// The title an entry asks for, in the case style of `existing`: Title Case
-/// when every word of the existing title starts with a capital, else as typed.
-pub(crate) fn title_like(existing: &str, op: Op, trigger: &str) -> String {
-    let title_case = similar::strip_prefix(existing).split_whitespace().all(|w| !w.starts_with(char::is_lowercase));
-    let words: Vec<String> = trigger
-        .split_whitespace()
-        .map(|w| {
-            if title_case {
-                let mut c = w.chars();
-                c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
-            } else {
-                w.to_string()
-            }
-        })
-        .collect();
-    format!("{}{}", op.title_prefix(), words.join(" "))
 }

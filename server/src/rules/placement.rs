@@ -151,3 +151,22 @@ fn trigger_word(word: &str) -> String {
     }
     out
 }
+
+/// The title an entry asks for, in the case style of `existing`: Title Case
+/// when every word of the existing title starts with a capital, else as typed.
+pub fn title_like(existing: &str, op: crate::syntax::index::Op, trigger: &str) -> String {
+    let title_case =
+        crate::search::similar::strip_prefix(existing).split_whitespace().all(|w| !w.starts_with(char::is_lowercase));
+    let words: Vec<String> = trigger
+        .split_whitespace()
+        .map(|w| {
+            if title_case {
+                let mut c = w.chars();
+                c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    format!("{}{}", op.title_prefix(), words.join(" "))
+}

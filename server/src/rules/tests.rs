@@ -26,12 +26,11 @@ fn the_fixable_check_is_the_full_check_of_the_fixable_rules() {
     assert_eq!(check_fixable(&ws), want);
 }
 
-/// A check too small to split counts the index's tokens aside, then runs
-/// the token rules from their one lane: a token rule in another lane would
-/// not run there.
+/// The rules that read token counts say so in their registry line, and a
+/// check that counts tokens aside finds what a plain one finds.
 #[test]
-fn the_token_rules_share_a_lane() {
-    use super::{Rule, TOKEN_RULES};
-    assert!(TOKEN_RULES.iter().all(|r| r.lane() == TOKEN_RULES[0].lane()));
-    assert!(TOKEN_RULES.contains(&Rule::IndexTokenBudget) && TOKEN_RULES.contains(&Rule::PromoteToFragment));
+fn the_token_rules_are_declared_and_run_when_counted_aside() {
+    use super::{Reads, Rule};
+    let token_rules: Vec<Rule> = Rule::ALL.iter().copied().filter(|r| r.reads() == Reads::Tokens).collect();
+    assert_eq!(token_rules, [Rule::IndexTokenBudget, Rule::PromoteToFragment]);
 }

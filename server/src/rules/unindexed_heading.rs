@@ -2,7 +2,7 @@
 
 use super::{mark_structural, placement, q, Ctx, Finding, Rule};
 use crate::edit::{Applicability, Fix};
-use crate::model::HeadingId;
+use crate::model::{HeadingId, Workspace};
 
 pub(crate) const DOC: &str = "A semantic heading (`When …` or `How to …`, level 2 or deeper, not \
 `.`-prefixed) has no index entry, so agents can never recall it. Fixes (a choice, never applied by \
@@ -39,4 +39,40 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
             out.push(f.fix(mark_structural(&src.path, h)));
         }
     }
+}
+
+/// The message is the one found.
+pub(crate) fn message(_: &Workspace, _: &Finding) -> Option<String> {
+    None
+}
+
+/// The fixes an editor shows: those found, then "add the entry with its
+/// shortest unique key" (key compression is too costly to run for every
+/// unindexed heading of a check).
+pub(crate) fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
+    let mut out = f.fixes.to_vec();
+    out.extend(compressed_entry_fix(ws, f));
+    out
+}
+
+/// "Add entry with its short key": the full trigger (binding is exact) with the
+/// `compress-key` suggestion as an extra.
+fn compressed_entry_fix(ws: &Workspace, f: &Finding) -> Option<Fix> {
+    let d = ws.file(f.file)?.decision()?;
+    let idx = d.headings.iter().position(|h| h.title_range == f.range)?;
+    let hid = HeadingId { file: f.file, idx: idx as u32 };
+    let (op, key) = super::compress::compress_heading(ws, hid)?;
+    let full = placement::trigger_from_title(&d.headings[idx].title)?.1;
+    if key == full {
+        return None;
+    }
+    // Binding is exact, so the full trigger stays; the short key becomes an extra.
+    let line = format!("{} {full} | {key}", op.token());
+    let edit = placement::insert_entry(ws, hid, &line)?;
+    Some(Fix::new(
+        format!("Add `{line}` to the index (with its shortest unique key)"),
+        Applicability::Suggestion,
+        &ws.config().index,
+        vec![edit],
+    ))
 }

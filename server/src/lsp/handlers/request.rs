@@ -5,7 +5,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 
 use crate::edit::Applicability;
-use crate::ide::{completion, file_rename, hints, hover, navigate, quick_fix, rename, symbols, tokens};
+use crate::ide::{completion, file_rename, hints, hover, navigate, rename, symbols, tokens};
 use crate::lsp::backend::*;
 use crate::lsp::capabilities::{FIX_ALL_COMMAND, FIX_ALL_KIND};
 use crate::lsp::convert;
@@ -99,8 +99,8 @@ pub(in crate::lsp) async fn code_action(b: &Backend, params: CodeActionParams) -
                 if !touches && !is_named {
                     continue;
                 }
-                let fixes = quick_fix::fixes(&root.ws, f);
-                for fix in &fixes {
+                let fixes = crate::rules::fixes(&root.ws, f);
+                for fix in fixes.iter() {
                     out.push(CodeActionOrCommand::CodeAction(CodeAction {
                         title: fix.title.clone(),
                         kind: Some(CodeActionKind::QUICKFIX),
