@@ -55,5 +55,5 @@ fuzz_target!(|ops: Vec<(u8, u8, bool)>| {
         assert!(allowed, "lost {line:?}");
     }
     let mut again = workspace(&after);
-    assert!(fix_all(&mut again).changed.is_empty(), "fix-all is not idempotent");
+    assert!(fix_all(&mut again).change.is_empty(), "fix-all is not idempotent");
 });

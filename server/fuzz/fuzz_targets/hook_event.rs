@@ -2,7 +2,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use memory_index_lsp::hook::{event, inject};
+use memory_index_lsp::hook::event;
+use memory_index_lsp::ide::inject;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(input) = event::parse(data) {

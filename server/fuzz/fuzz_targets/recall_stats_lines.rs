@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use memory_index_lsp::ide::recall_stats::Session;
+use memory_index_lsp::project::transcript::Session;
 use memory_index_lsp::model::{config::Config, Workspace};
 use memory_index_lsp::project::read::{lines, Line};
 

@@ -15,8 +15,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::usage_error;
-use crate::ide::recall_stats::{Session, Stats};
+use crate::ide::recall_stats::Stats;
 use crate::project::read::{self, Line};
+use crate::project::transcript::Session;
 
 /// Largest transcript read (bytes); a larger file is read this far and said so.
 const MAX_TRANSCRIPT: u64 = 256 << 20;

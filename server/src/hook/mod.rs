@@ -19,14 +19,13 @@
 //! silences everything.
 
 pub mod event;
-pub mod inject;
 pub mod session;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::ide::inject::{self, Limits};
 use event::{Event, Input};
-use inject::Limits;
 
 use crate::model::Workspace;
 use crate::project::load;

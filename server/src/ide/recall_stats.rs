@@ -1,6 +1,8 @@
-//! Recall in real sessions: reads Claude Code transcripts (JSONL) and counts, per session, the prompts a decision applied to and whether it reached the agent.
+//! Recall in real sessions: counts, per session, the prompts a decision applied to and whether it reached the agent.
 //!
-//! A transcript is one JSON object a line. What counts:
+//! The transcript is read at the edge (`project::transcript`: Claude Code's
+//! JSONL, one object a line) into [`Turn`]s; this module ranks and counts.
+//! What counts:
 //! - a **prompt** is a `"type": "user"` line (not `isMeta`, not a sidechain)
 //!   whose `message.content` is text, or text blocks without a
 //!   `tool_result`; a slash command (`<command-name>/when</command-name>
@@ -11,7 +13,8 @@
 //! - the decision **reached** the agent in that turn when a `user` (tool
 //!   results, skill output), `attachment` (hook output) or `system` line of
 //!   the turn carries it: the
-//!   hook's header `[memory-index] /when … → Title (` (**injected**), or a
+//!   hook's block header for that decision, read back by
+//!   [`inject::Header::parse`] (**injected**), or a
 //!   line `# Title` as `resolve` prints it, from a `/when` skill, an MCP
 //!   call or a `resolve` command (**fetched**).
 //!
@@ -21,8 +24,7 @@
 //! in a line, so the count does not depend on one client version's field
 //! names for hook output or tool results.
 
-use serde_json::Value;
-
+use super::inject;
 use crate::model::Workspace;
 use crate::search::recall::recall;
 
@@ -56,174 +58,29 @@ impl Stats {
     }
 }
 
-/// One turn: the prompt and the text that reached the agent after it.
-#[derive(Debug, Default)]
-struct Turn {
-    prompt: String,
-    context: String,
+/// One turn: the prompt, and the text that reached the agent after it (tool
+/// results, skill output, hook output, system messages).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Turn {
+    pub prompt: String,
+    pub context: String,
 }
 
-/// Counts one transcript's text. `name` labels the session when the lines do not carry a `sessionId`.
-pub fn session(ws: &Workspace, name: &str, text: &str, threshold: f64) -> Stats {
-    let mut s = Session::new(name);
-    text.lines().for_each(|l| s.line(l));
-    s.finish(ws, threshold)
-}
-
-/// Most text kept from what reached the agent in one turn (the hook's
-/// output comes first in a turn; a turn that reads huge files keeps this much).
-pub const MAX_TURN_CONTEXT: usize = 4 << 20;
-
-/// One transcript, fed a line at a time (a caller reading a large file never holds more than a line of it).
-#[derive(Debug)]
-pub struct Session {
-    stats: Stats,
-    name: String,
-    turns: Vec<Turn>,
-}
-
-impl Session {
-    /// A session labelled `name` until a line carries a `sessionId`.
-    pub fn new(name: &str) -> Session {
-        Session { stats: Stats { session: name.to_string(), ..Default::default() }, name: name.into(), turns: vec![] }
-    }
-
-    /// A line the reader skipped (too long to parse): counted as malformed.
-    pub fn skipped_line(&mut self) {
-        self.stats.malformed_lines += 1;
-    }
-
-    /// One line of the transcript.
-    pub fn line(&mut self, line: &str) {
-        if line.trim().is_empty() {
-            return;
-        }
-        let Ok(v) = serde_json::from_str::<Value>(line) else {
-            self.stats.malformed_lines += 1;
-            return;
+/// Ranks each turn's prompt on `ws` and counts what reached the agent;
+/// `stats` comes with the session's name and its malformed lines.
+pub fn count(ws: &Workspace, mut stats: Stats, turns: &[Turn], threshold: f64) -> Stats {
+    for t in turns {
+        stats.prompts += 1;
+        let Some(top) = recall(ws, &t.prompt, 1).into_iter().next().filter(|r| r.confidence >= threshold) else {
+            continue;
         };
-        if !v.is_object() {
-            self.stats.malformed_lines += 1;
-            return;
-        }
-        if let Some(id) = v.get("sessionId").and_then(Value::as_str) {
-            if self.stats.session == self.name && !id.is_empty() {
-                self.stats.session = id.to_string();
-            }
-        }
-        if v.get("isSidechain").and_then(Value::as_bool) == Some(true) {
-            return;
-        }
-        if let Some(prompt) = prompt_of(&v) {
-            self.turns.push(Turn { prompt, context: String::new() });
-            return;
-        }
-        // What reached the agent: tool results and skill output (user lines),
-        // hook output (attachments) and system messages. Not the model's own
-        // words, and not the client's copies of earlier requests
-        // (`api-request-*` lines repeat the whole conversation).
-        if !matches!(v.get("type").and_then(Value::as_str), Some("user" | "attachment" | "system")) {
-            return;
-        }
-        if let Some(turn) = self.turns.last_mut() {
-            collect_strings(&v, &mut turn.context);
-        }
+        stats.opportunities += 1;
+        let Some(title) = ws.heading(top.heading).map(|h| h.title.as_str()) else { continue };
+        let injected = t.context.lines().filter_map(inject::Header::parse).any(|h| h.title == title);
+        let fetched = t.context.lines().any(|l| l.trim_end().strip_prefix("# ") == Some(title));
+        stats.injected += usize::from(injected);
+        stats.fetched += usize::from(fetched && !injected);
+        stats.reached += usize::from(injected || fetched);
     }
-
-    /// The counts, each turn's prompt ranked on `ws` at `threshold`.
-    pub fn finish(self, ws: &Workspace, threshold: f64) -> Stats {
-        let mut stats = self.stats;
-        for t in &self.turns {
-            stats.prompts += 1;
-            let Some(top) = recall(ws, &t.prompt, 1).into_iter().next().filter(|r| r.confidence >= threshold) else {
-                continue;
-            };
-            stats.opportunities += 1;
-            let Some(title) = ws.heading(top.heading).map(|h| h.title.as_str()) else { continue };
-            let injected = t.context.contains(&format!(" → {title} ("));
-            let fetched = t.context.lines().any(|l| l.trim_end() == format!("# {title}"));
-            stats.injected += usize::from(injected);
-            stats.fetched += usize::from(fetched && !injected);
-            stats.reached += usize::from(injected || fetched);
-        }
-        stats
-    }
-}
-
-/// The prompt a line carries, if it is one a person typed.
-fn prompt_of(v: &Value) -> Option<String> {
-    if v.get("type").and_then(Value::as_str) != Some("user") || v.get("isMeta").and_then(Value::as_bool) == Some(true) {
-        return None;
-    }
-    let content = v.get("message")?.get("content")?;
-    let text = match content {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => {
-            if blocks.iter().any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")) {
-                return None;
-            }
-            let texts: Vec<&str> = blocks
-                .iter()
-                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-                .filter_map(|b| b.get("text").and_then(Value::as_str))
-                .collect();
-            if texts.is_empty() {
-                return None;
-            }
-            texts.join("\n")
-        }
-        _ => return None,
-    };
-    if let Some(cmd) = between(&text, "<command-name>", "</command-name>") {
-        let args = between(&text, "<command-args>", "</command-args>").unwrap_or("");
-        return Some(format!("{} {}", cmd.trim(), args.trim()).trim().to_string());
-    }
-    // Output of a local command or a caveat the client adds is not a prompt.
-    if text.starts_with("<local-command") || text.starts_with("Caveat:") || text.trim().is_empty() {
-        return None;
-    }
-    Some(text)
-}
-
-fn between<'a>(s: &'a str, open: &str, close: &str) -> Option<&'a str> {
-    let start = s.find(open)? + open.len();
-    let len = s[start..].find(close)?;
-    Some(&s[start..start + len])
-}
-
-/// Appends every string value of `v` (at any depth), one per line.
-fn collect_strings(v: &Value, out: &mut String) {
-    match v {
-        Value::String(s) if out.len() + s.len() < MAX_TURN_CONTEXT => {
-            out.push_str(s);
-            out.push('\n');
-        }
-        Value::Array(a) => a.iter().for_each(|x| collect_strings(x, out)),
-        Value::Object(m) => m.values().for_each(|x| collect_strings(x, out)),
-        _ => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn prompts_are_typed_text_and_slash_commands() {
-        let p = |s: &str| prompt_of(&serde_json::from_str(s).unwrap());
-        assert_eq!(p(r#"{"type":"user","message":{"role":"user","content":"fix it"}}"#).as_deref(), Some("fix it"));
-        assert_eq!(
-            p(r#"{"type":"user","message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}"#)
-                .as_deref(),
-            Some("a\nb")
-        );
-        assert_eq!(p(r#"{"type":"user","message":{"content":[{"type":"tool_result","content":"x"}]}}"#), None);
-        assert_eq!(p(r#"{"type":"user","isMeta":true,"message":{"content":"x"}}"#), None);
-        assert_eq!(
-            p(r#"{"type":"user","message":{"content":"<command-message>when</command-message>\n<command-name>/when</command-name>\n<command-args>writing mock tests</command-args>"}}"#)
-                .as_deref(),
-            Some("/when writing mock tests")
-        );
-        assert_eq!(p(r#"{"type":"assistant","message":{"content":"x"}}"#), None);
-    }
+    stats
 }

@@ -1,4 +1,10 @@
 //! What the hook injects (pure): the recalled decisions as `[memory-index]` blocks under a size cap, and the session note.
+//!
+//! A block starts with its [`Header`], the one type that writes the header
+//! line and reads it back (`recall-stats` recognises injected decisions in
+//! transcripts through [`Header::parse`], never by spelling the format
+//! again). Decision text is data: a body line that would read as a header
+//! is escaped ([`defang`]).
 
 use crate::ide::resolve;
 use crate::model::{HeadingId, Workspace};
@@ -83,7 +89,7 @@ fn block(ws: &Workspace, entry: crate::model::EntryId, id: HeadingId, confidence
         (Some(f), Some(h)) => (f.path.as_str(), h.name(), h.line + 1),
         _ => ("", "", 0),
     };
-    let mut out = format!("{MARKER} {written} \u{2192} {title} ({path}:{line}, confidence {confidence:.2})");
+    let mut out = Header { written: written.clone(), title: title.into(), path: path.into(), line, confidence }.line();
     let body = defang(resolve::body_of(ws, id));
     let body = body.as_ref();
     if body.is_empty() {
@@ -102,6 +108,43 @@ fn block(ws: &Workspace, entry: crate::model::EntryId, id: HeadingId, confidence
 
 /// The block header's marker: only the hook writes a line that starts with it.
 pub const MARKER: &str = "[memory-index]";
+
+/// A block's first line: `[memory-index] /when trigger → Title (path:line, confidence 0.93)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    /// The entry as written (`/when trigger`).
+    pub written: String,
+    pub title: String,
+    pub path: String,
+    /// 1-based line of the heading.
+    pub line: u32,
+    pub confidence: f64,
+}
+
+impl Header {
+    /// The header line.
+    pub fn line(&self) -> String {
+        let Header { written, title, path, line, confidence } = self;
+        format!("{MARKER} {written} \u{2192} {title} ({path}:{line}, confidence {confidence:.2})")
+    }
+
+    /// Reads a header line back (None for any other line, an escaped body line included).
+    pub fn parse(line: &str) -> Option<Header> {
+        let rest = line.strip_prefix(MARKER)?.strip_prefix(' ')?;
+        let (written, rest) = rest.split_once(" \u{2192} ")?;
+        let rest = rest.strip_suffix(')')?;
+        let (title, place) = rest.rsplit_once(" (")?;
+        let (at, confidence) = place.rsplit_once(", confidence ")?;
+        let (path, line) = at.rsplit_once(':')?;
+        Some(Header {
+            written: written.into(),
+            title: title.into(),
+            path: path.into(),
+            line: line.parse().ok()?,
+            confidence: confidence.parse().ok()?,
+        })
+    }
+}
 
 /// A body as data: a line that would start like a block header (`[memory-index] …`,
 /// after any indentation) gets a backslash before it, so a decision's text can

@@ -136,3 +136,19 @@ fn the_session_note_names_the_index_and_its_size() {
         assert!(note.contains(want), "{want}: {note}");
     }
 }
+
+#[test]
+fn the_header_reads_back_what_it_writes_and_nothing_else() {
+    let h = Header {
+        written: "/when writing mock tests".into(),
+        title: "When Writing Mock Tests (and Fakes)".into(),
+        path: "agents/decisions/a b.md".into(),
+        line: 12,
+        confidence: 0.93,
+    };
+    assert_eq!(Header::parse(&h.line()), Some(h.clone()));
+    let escaped = defang(&h.line()).into_owned();
+    assert_eq!(Header::parse(&escaped), None, "an escaped body line is not a header");
+    assert_eq!(Header::parse("[memory-index] no arrow here"), None);
+    assert_eq!(Header::parse("# When Writing Mock Tests"), None);
+}
