@@ -85,13 +85,45 @@ impl Snapshot {
 
 /// The deepest of `roots` (path as named, path with links resolved)
 /// containing `path`, and the `/`-separated path relative to it.
-fn locate<'a>(roots: impl Iterator<Item = (&'a Path, &'a Path)>, path: &Path) -> Option<(usize, String)> {
-    let canon = std::fs::canonicalize(path).ok();
+///
+/// No file system call on the way of a keystroke: a document under a root's
+/// path as named is found by comparing paths; only a path under no root as
+/// named (a link into a root) is resolved, once ([`canonical`]).
+fn locate<'a>(roots: impl Iterator<Item = (&'a Path, &'a Path)> + Clone, path: &Path) -> Option<(usize, String)> {
+    let lexical = locate_by(roots.clone().map(|(root, _)| root), path);
+    if lexical.is_some() {
+        return lexical;
+    }
+    let canon = canonical(path)?;
+    locate_by(roots.map(|(_, root_canon)| root_canon), &canon)
+}
+
+/// How many times a path was resolved on the file system (tests: none per keystroke).
+pub static RESOLVED_PATHS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// `path` with links resolved, remembered: a document's path is resolved
+/// when it is first seen, never again (at most 4,096 remembered; then
+/// forgotten all at once and resolved again as met).
+fn canonical(path: &Path) -> Option<PathBuf> {
+    static SEEN: std::sync::OnceLock<Mutex<HashMap<PathBuf, Option<PathBuf>>>> = std::sync::OnceLock::new();
+    let seen = SEEN.get_or_init(Default::default);
+    if let Some(found) = seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(path) {
+        return found.clone();
+    }
+    RESOLVED_PATHS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let found = std::fs::canonicalize(path).ok();
+    let mut map = seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if map.len() >= 4096 {
+        map.clear();
+    }
+    map.insert(path.to_path_buf(), found.clone());
+    found
+}
+
+fn locate_by<'a>(roots: impl Iterator<Item = &'a Path>, path: &Path) -> Option<(usize, String)> {
     let mut best: Option<(usize, usize, String)> = None;
-    for (i, (root, root_canon)) in roots.enumerate() {
-        let rel =
-            path.strip_prefix(root).ok().or_else(|| canon.as_deref().and_then(|c| c.strip_prefix(root_canon).ok()));
-        let Some(rel) = rel else { continue };
+    for (i, root) in roots.enumerate() {
+        let Ok(rel) = path.strip_prefix(root) else { continue };
         let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
         let depth = root.components().count();
         if best.as_ref().is_none_or(|b| depth > b.1) {
@@ -423,5 +455,40 @@ mod tests {
         assert_eq!(text(&snap.roots[0].ws), "## agents/decisions/a.md\n/when alpha\n", "the snapshot is as it was");
         assert!(rules::findings(&snap.roots[0].ws).is_empty());
         assert_eq!(rules::findings(&st.roots[0].ws).len(), 2, "the edit's orphan and the heading it unbound");
+    }
+
+    /// Typing in an open document resolves no path on the file system: the
+    /// document is found under its root by comparing paths, and a path met
+    /// through a link is resolved once, when first seen.
+    #[test]
+    fn a_keystroke_resolves_no_path() {
+        use std::sync::atomic::Ordering;
+        let tmp = tempfile::tempdir().expect("tmp");
+        let root = tmp.path().canonicalize().expect("canon");
+        std::fs::create_dir_all(root.join("agents/decisions")).expect("dirs");
+        std::fs::write(root.join("agents/memory-index.md"), "## agents/decisions/a.md\n/when alpha\n").expect("index");
+        std::fs::write(root.join("agents/decisions/a.md"), "## When Alpha\nOne sentence says why.\n").expect("a");
+        let mut st = State::default();
+        st.load_root(root.clone()).expect("load");
+        let uri: Uri = format!("file://{}", root.join("agents/memory-index.md").display()).parse().expect("uri");
+        st.docs.insert(uri.clone(), Doc { version: 1, own: None });
+        let before = RESOLVED_PATHS.load(Ordering::Relaxed);
+        for i in 0..100u32 {
+            let change = TextDocumentContentChangeEvent {
+                range: Some(tower_lsp_server::ls_types::Range::new(
+                    tower_lsp_server::ls_types::Position::new(1, 11 + i),
+                    tower_lsp_server::ls_types::Position::new(1, 11 + i),
+                )),
+                range_length: None,
+                text: "x".into(),
+            };
+            st.apply_changes(&uri, vec![change]);
+            assert!(st.locate_uri(&uri).is_some());
+            assert!(st.snapshot().locate_uri(&uri).is_some());
+        }
+        assert_eq!(RESOLVED_PATHS.load(Ordering::Relaxed), before, "no path resolved while typing");
+        let text =
+            st.roots[0].ws.file(st.roots[0].ws.file_id("agents/memory-index.md").expect("id")).expect("f").text.clone();
+        assert!(text.contains(&format!("/when alpha{}", "x".repeat(100))), "{text}");
     }
 }
