@@ -1,4 +1,4 @@
-//! The `memory-index-lsp` binary: parse argv, then run a CLI command, the MCP server, the agent hook or the language server.
+//! The `memory-index-lsp` binary: parse argv (`cli::args`), then run a CLI command, the MCP server, the agent hook or the language server.
 
 /// mimalloc, as ruff ships: a workspace is tens of thousands of small strings
 /// and vectors, and with it a 10,000-entry full check (parse, bind, every
@@ -8,17 +8,13 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(code) = memory_index_lsp::cli::run(&args) {
-        std::process::exit(code);
-    }
-    let rest = args.get(1..).unwrap_or_default();
-    match args.first().map(String::as_str) {
-        Some("mcp") => std::process::exit(memory_index_lsp::mcp::run(rest)),
-        Some("hook") => std::process::exit(memory_index_lsp::hook::run(rest)),
-        _ => {}
-    }
-    // `serve` (or no command): the language server. `--log-level LEVEL` sets the log filter.
-    let level = args.iter().position(|a| a == "--log-level").and_then(|i| args.get(i + 1));
-    std::process::exit(memory_index_lsp::lsp::run(level.map(String::as_str)));
+    use memory_index_lsp::cli::args::{self, Command};
+    let cli = args::parse(std::env::args().collect());
+    let code = match cli.command {
+        None | Some(Command::Serve) => memory_index_lsp::lsp::run(cli.log_level.as_deref()),
+        Some(Command::Mcp(a)) => memory_index_lsp::mcp::run(a.root),
+        Some(Command::Hook(_)) => memory_index_lsp::hook::run(),
+        Some(cmd) => memory_index_lsp::cli::run(cmd),
+    };
+    std::process::exit(code);
 }

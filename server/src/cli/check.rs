@@ -1,28 +1,22 @@
 //! `memory-index-lsp check [ROOT] [--format human|json] [--config FILE]`: the CI gate.
 
-use std::path::Path;
-
-use super::{output, parse_root_args, usage_error};
+use super::args::{CheckArgs, Format};
+use super::{output, usage_error};
 use crate::project::load;
 use crate::rules;
 
 /// Runs `check`; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let opts = match parse_root_args(args, false) {
-        Ok(o) => o,
-        Err(e) => return usage_error(&e),
-    };
-    let default = super::default_root();
-    let root = opts.root.as_deref().unwrap_or(&default);
-    let ws = match load::load_with(Path::new(root), opts.config.as_deref().map(Path::new)) {
+pub fn run(a: CheckArgs) -> i32 {
+    let root = super::project_root(a.root);
+    let ws = match load::load_with(&root, a.config.as_deref()) {
         Ok(ws) => ws,
         Err(e) => return usage_error(&e.to_string()),
     };
-    if let Some(msg) = missing_workspace(&ws, root) {
+    if let Some(msg) = missing_workspace(&ws, &root.display().to_string()) {
         return usage_error(&msg);
     }
     let findings = rules::check(&ws);
-    let code = output::report(&ws, &findings, opts.format_json);
+    let code = output::report(&ws, &findings, a.format == Format::Json);
     // The process ends here: freeing a large workspace piece by piece only
     // delays the exit (a tenth of the run at 100,000 entries).
     std::mem::forget((ws, findings));

@@ -8,26 +8,13 @@
 //! makes the exit code 1).
 
 use std::io::Write;
-use std::path::PathBuf;
 
-use super::usage_error;
+use super::args::CompressKeyArgs;
 use crate::ide::compress;
 
 /// Runs `compress-key`; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let mut root: Option<PathBuf> = None;
-    let mut titles: Vec<String> = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--root" => match it.next() {
-                Some(r) => root = Some(PathBuf::from(r)),
-                None => return usage_error("--root needs a directory"),
-            },
-            s if s.starts_with("--") => return usage_error(&format!("unknown option `{s}`")),
-            s => titles.push(s.to_string()),
-        }
-    }
+pub fn run(a: CompressKeyArgs) -> i32 {
+    let (root, mut titles) = (a.root, a.titles);
     let (_, ws) = match super::load_project(root) {
         Ok(x) => x,
         Err(code) => return code,

@@ -7,12 +7,11 @@
 //! first-result features as TSV for `tests/tools/fit_recall.py`. Exit 0;
 //! 2 when the file is unreadable or malformed (the line is named).
 
-use std::fmt::Write as _;
-use std::path::PathBuf;
-
+use super::args::EvalArgs;
 use super::usage_error;
 use crate::ide::eval::{self, Metrics, Outcome};
 use crate::search::recall::Features;
+use std::fmt::Write as _;
 
 /// Largest labelled file read (bytes): a FIFO, a device or a larger file is refused, never read without end.
 const MAX_FILE: u64 = 64 << 20;
@@ -29,36 +28,8 @@ fn write_output(path: &std::path::Path, text: &str) -> Result<(), String> {
 }
 
 /// Runs `eval`; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let (mut root, mut file, mut threshold, mut json, mut misses, mut features) =
-        (None::<PathBuf>, None::<String>, None::<f64>, false, false, None::<String>);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-h" | "--help" => {
-                print!("{HELP}");
-                return 0;
-            }
-            "--root" => match super::root_value(it.next()) {
-                Ok(r) => root = Some(r),
-                Err(e) => return usage_error(&e),
-            },
-            "--threshold" => match super::threshold_value(it.next()) {
-                Ok(t) => threshold = Some(t),
-                Err(e) => return usage_error(&e),
-            },
-            "--features" => match it.next() {
-                Some(f) => features = Some(f.clone()),
-                None => return usage_error("--features needs an output file"),
-            },
-            "--json" => json = true,
-            "--misses" => misses = true,
-            s if s.starts_with('-') && s.len() > 1 => return usage_error(&format!("unknown option `{s}`")),
-            s if file.is_none() => file = Some(s.to_string()),
-            s => return usage_error(&format!("unexpected argument `{s}` (one FILE)")),
-        }
-    }
-    let Some(file) = file else { return usage_error("eval needs a FILE of kind<TAB>query<TAB>expected lines") };
+pub fn run(a: EvalArgs) -> i32 {
+    let (root, file, threshold, json, misses, features) = (a.root, a.file, a.threshold, a.json, a.misses, a.features);
     let text = match crate::project::read::read_text(None, std::path::Path::new(&file), MAX_FILE) {
         Ok(t) => t,
         Err(e) => return usage_error(&format!("cannot read {file}: {e}")),
@@ -92,16 +63,6 @@ pub fn run(args: &[String]) -> i32 {
     }
     0
 }
-
-const HELP: &str = "\
-memory-index-lsp eval FILE [--root DIR] [--threshold C] [--json] [--misses] [--features OUT]
-
-Measures recall on labelled queries. FILE has one case a line:
-  kind<TAB>query<TAB>expected
-expected is a heading title, several joined by ` || `, or `-` for nothing.
-Lines starting with # are comments. The threshold (default: [recall] prompt)
-decides which first results count as answers.
-";
 
 fn pct(x: Option<f64>) -> String {
     x.map_or("n/a".into(), |v| format!("{:.0}%", 100.0 * v))

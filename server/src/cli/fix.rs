@@ -10,9 +10,9 @@
 //! leaves it). `--dry-run` prints a unified diff instead.
 
 use std::io::Write;
-use std::path::Path;
 
-use super::{check::missing_workspace, output, parse_root_args, usage_error};
+use super::args::{FixArgs, Format};
+use super::{check::missing_workspace, output, usage_error};
 use crate::ide::fix_all;
 use crate::project::load;
 use crate::project::write::WriteError;
@@ -20,15 +20,10 @@ use crate::project::{change, diff, lock};
 use crate::rules;
 
 /// Runs `fix`; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let opts = match parse_root_args(args, true) {
-        Ok(o) => o,
-        Err(e) => return usage_error(&e),
-    };
-    let default = super::default_root();
-    let root = Path::new(opts.root.as_deref().unwrap_or(&default));
+pub fn run(a: FixArgs) -> i32 {
+    let root = &super::project_root(a.check.root);
     let mut stderr = std::io::stderr();
-    let _lock = if opts.dry_run {
+    let _lock = if a.dry_run {
         None
     } else {
         match lock::acquire(root) {
@@ -40,7 +35,7 @@ pub fn run(args: &[String]) -> i32 {
         }
     };
     for attempt in 1..=ATTEMPTS {
-        let mut ws = match load::load_with(root, opts.config.as_deref().map(Path::new)) {
+        let mut ws = match load::load_with(root, a.check.config.as_deref()) {
             Ok(ws) => ws,
             Err(e) => return usage_error(&e.to_string()),
         };
@@ -49,7 +44,7 @@ pub fn run(args: &[String]) -> i32 {
         }
         let base = ws.clone();
         let result = fix_all::fix_all(&mut ws);
-        if opts.dry_run {
+        if a.dry_run {
             print!("{}", diff::change(&base, &result.change));
         } else {
             match change::apply(root, &base, &result.change) {
@@ -69,10 +64,10 @@ pub fn run(args: &[String]) -> i32 {
                 }
             }
         }
-        let verb = if opts.dry_run { "would apply" } else { "applied" };
+        let verb = if a.dry_run { "would apply" } else { "applied" };
         let _ = writeln!(stderr, "{verb} {} fix(es) in {} file(s)", result.applied.len(), result.change.edits.len());
         let findings = rules::check(&ws);
-        return output::report(&ws, &findings, opts.format_json);
+        return output::report(&ws, &findings, a.check.format == Format::Json);
     }
     2
 }

@@ -12,9 +12,9 @@
 mod settings;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::usage_error;
+use super::args::InitArgs;
 use crate::project::read::{self, ReadError};
 use crate::project::{diff, load, lock, write};
 
@@ -42,18 +42,8 @@ struct Change {
 }
 
 /// Runs `init`; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let mut root: Option<&str> = None;
-    let mut dry_run = false;
-    for a in args {
-        match a.as_str() {
-            "--dry-run" => dry_run = true,
-            s if s.starts_with('-') && s.len() > 1 => return usage_error(&format!("unknown option `{s}`")),
-            s if root.is_none() => root = Some(s),
-            s => return usage_error(&format!("unexpected argument `{s}` (only one ROOT)")),
-        }
-    }
-    let root = PathBuf::from(root.unwrap_or("."));
+pub fn run(a: InitArgs) -> i32 {
+    let (root, dry_run) = (super::project_root(a.root), a.dry_run);
     let _lock = if dry_run {
         None
     } else {

@@ -14,6 +14,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use super::args::RecallStatsArgs;
 use super::usage_error;
 use crate::ide::recall_stats::Stats;
 use crate::project::read::{self, Line};
@@ -24,38 +25,9 @@ const MAX_TRANSCRIPT: u64 = 256 << 20;
 /// Longest line parsed (bytes): a longer one is skipped without being held, and counted as malformed.
 pub const MAX_LINE: usize = 4 << 20;
 
-const HELP: &str = "\
-memory-index-lsp recall-stats [--root DIR] [--threshold C] [--json] [PATHS]...
-
-Measures recall over Claude Code session transcripts (JSONL): per session,
-the prompts a decision applied to (at the hook's threshold) and how many of
-those had the decision reach the agent in the same turn. PATHS are .jsonl
-files or folders; default: this project's folder under ~/.claude/projects/.
-";
-
 /// Runs `recall-stats`; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let (mut root, mut threshold, mut json, mut paths) = (None::<PathBuf>, None::<f64>, false, Vec::<PathBuf>::new());
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-h" | "--help" => {
-                print!("{HELP}");
-                return 0;
-            }
-            "--root" => match super::root_value(it.next()) {
-                Ok(r) => root = Some(r),
-                Err(e) => return usage_error(&e),
-            },
-            "--threshold" => match super::threshold_value(it.next()) {
-                Ok(t) => threshold = Some(t),
-                Err(e) => return usage_error(&e),
-            },
-            "--json" => json = true,
-            s if s.starts_with("--") => return usage_error(&format!("unknown option `{s}`")),
-            s => paths.push(PathBuf::from(s)),
-        }
-    }
+pub fn run(a: RecallStatsArgs) -> i32 {
+    let (root, threshold, json, mut paths) = (a.root, a.threshold, a.json, a.paths);
     let (root, ws) = match super::load_project(root) {
         Ok(x) => x,
         Err(code) => return code,

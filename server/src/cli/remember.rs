@@ -7,68 +7,31 @@
 //! `--dry-run` prints the two diffs and writes nothing. Exit 0 when written
 //! (or planned), 1 when refused (the reason on stderr), 2 for usage errors.
 
-use std::io::{Read, Write};
-use std::path::PathBuf;
-
+use super::args::RememberArgs;
 use super::usage_error;
 use crate::ide::remember::Request;
 use crate::project::remember::{Refusal, Remembered, MAX_BODY_BYTES};
 use crate::project::{self, read};
 use crate::syntax::index::Op;
-
-const HELP: &str = "\
-memory-index-lsp remember (--when|--how) TITLE [--file NAME] [--trigger T] [--extras \"a, b\"]
-                          [--body-file F|-] [--root DIR] [--dry-run] [--force]
-
-Writes a decision down: appends `## When TITLE` (or `How to TITLE`, at the
-level the file's decisions use) with the body to agents/decisions/NAME
-(a new file when it does not exist; without --file, the file whose
-decisions are closest), and adds `/when title words | extras` to that
-file's index section, in heading order. Refuses, writing nothing, when a
-decision on the same subject exists (unless --force), when the trigger or an
-extra would resolve elsewhere, or when `check` would find something new.
-";
+use std::io::{Read, Write};
 
 /// Runs `remember`; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let mut req = Request::default();
-    let (mut root, mut body_file, mut dry_run) = (None::<PathBuf>, None::<String>, false);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |what: &str| it.next().cloned().ok_or_else(|| format!("{a} needs {what}"));
-        let parsed: Result<(), String> = match a.as_str() {
-            "-h" | "--help" => {
-                print!("{HELP}");
-                return 0;
-            }
-            "--when" | "--how" => value("a TITLE").map(|t| {
-                req.op = Some(if a == "--when" { Op::When } else { Op::How });
-                req.title = t;
-            }),
-            "--file" => value("a NAME").map(|f| req.file = Some(f)),
-            "--trigger" => value("a trigger").map(|t| req.trigger = Some(t)),
-            "--extras" => {
-                value("a comma-separated list").map(|e| req.extras = e.split(',').map(str::to_string).collect())
-            }
-            "--body-file" => value("a FILE (or - for stdin)").map(|f| body_file = Some(f)),
-            "--root" => value("a directory").map(|r| root = Some(PathBuf::from(r))),
-            "--dry-run" => {
-                dry_run = true;
-                Ok(())
-            }
-            "--force" => {
-                req.force = true;
-                Ok(())
-            }
-            s => Err(format!("unexpected argument `{s}` (the title follows --when or --how)")),
-        };
-        if let Err(e) = parsed {
-            return usage_error(&e);
-        }
-    }
-    if req.op.is_none() {
-        return usage_error("say --when TITLE (behaviour) or --how TITLE (procedure)");
-    }
+pub fn run(a: RememberArgs) -> i32 {
+    let (op, title) = match (a.when, a.how) {
+        (Some(t), _) => (Op::When, t),
+        (None, Some(t)) => (Op::How, t),
+        (None, None) => return usage_error("say --when TITLE (behaviour) or --how TITLE (procedure)"),
+    };
+    let mut req = Request {
+        op: Some(op),
+        title,
+        file: a.file,
+        trigger: a.trigger,
+        extras: a.extras.map(|e| e.split(',').map(str::to_string).collect()).unwrap_or_default(),
+        body: String::new(),
+        force: a.force,
+    };
+    let (root, body_file, dry_run) = (a.root, a.body_file, a.dry_run);
     req.body = match body_file.as_deref() {
         None => String::new(),
         Some("-") => match read_stdin() {

@@ -13,29 +13,16 @@
 //! else `$CLAUDE_PROJECT_DIR`, else the current directory.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
 
+use super::args::ResolveArgs;
 use super::usage_error;
 use crate::ide::resolve;
 
 /// Runs `resolve`; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let mut nav = true;
-    let mut root: Option<PathBuf> = None;
-    let mut queries: Vec<String> = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--no-nav" => nav = false,
-            "--root" => match it.next() {
-                Some(r) => root = Some(PathBuf::from(r)),
-                None => return usage_error("--root needs a directory"),
-            },
-            "--" => queries.extend(it.by_ref().cloned()),
-            s if s.starts_with("--") => return usage_error(&format!("unknown option `{s}`")),
-            s => queries.push(s.to_string()),
-        }
-    }
+pub fn run(a: ResolveArgs) -> i32 {
+    let (nav, root) = (!a.no_nav, a.root);
+    let args = a.queries.clone();
+    let mut queries = a.queries;
     // `resolve when writing mock tests`: a bare operator word first means the
     // arguments are one query (how a skill passes what the agent typed).
     if queries.len() > 1 && crate::syntax::index::Op::from_word(&queries[0]).is_some() {

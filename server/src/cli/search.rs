@@ -6,44 +6,14 @@
 //! the confidence (see `search::recall`) and the section's first line.
 //! Exit 0 with results, 1 with none, 2 for usage errors.
 
-use std::io::{IsTerminal, Read, Write};
-use std::path::PathBuf;
-
+use super::args::SearchArgs;
 use super::usage_error;
 use crate::ide::search;
-
-const HELP: &str = "\
-memory-index-lsp search [--root DIR] [--limit N] [--json] TEXT...
-
-Lists the decisions that best match TEXT (a question, a task, an error),
-best first, with a confidence between 0 and 1. Type the /when line shown to
-read a whole section. TEXT comes from the arguments, else from stdin.
-";
+use std::io::{IsTerminal, Read, Write};
 
 /// Runs `search`; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let (mut root, mut limit, mut json, mut words) = (None::<PathBuf>, 10usize, false, Vec::<String>::new());
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-h" | "--help" => {
-                print!("{HELP}");
-                return 0;
-            }
-            "--root" => match super::root_value(it.next()) {
-                Ok(r) => root = Some(r),
-                Err(e) => return usage_error(&e),
-            },
-            "--limit" => match it.next().and_then(|n| n.parse::<usize>().ok()).filter(|&n| n > 0) {
-                Some(n) => limit = n.min(100),
-                None => return usage_error("--limit needs a positive number"),
-            },
-            "--json" => json = true,
-            "--" => words.extend(it.by_ref().cloned()),
-            s if s.starts_with("--") => return usage_error(&format!("unknown option `{s}`")),
-            s => words.push(s.to_string()),
-        }
-    }
+pub fn run(a: SearchArgs) -> i32 {
+    let (root, limit, json, words) = (a.root, a.limit.min(100) as usize, a.json, a.words);
     let mut text = words.join(" ");
     if text.trim().is_empty() && !std::io::stdin().is_terminal() {
         let mut buf = Vec::new();

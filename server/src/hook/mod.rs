@@ -15,11 +15,10 @@
 //!   `[recall] error` (not when the person interrupted the call).
 //!
 //! At most `[recall] max-decisions` per call and `max-chars` in all; never the
-//! same decision twice in a session ([`session`]); `[recall] hook = false`
+//! same decision twice in a session (`project::session`); `[recall] hook = false`
 //! silences everything.
 
 pub mod event;
-pub mod session;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -34,7 +33,7 @@ use crate::project::load;
 pub const MAX_INPUT: usize = 1 << 20;
 
 /// Runs the hook; always returns exit code 0.
-pub fn run(_args: &[String]) -> i32 {
+pub fn run() -> i32 {
     if std::io::stdin().is_terminal() {
         note("reads Claude Code's hook JSON on stdin; Claude Code runs it (see editors/claude-code or `memory-index-lsp init`)");
         return 0;
@@ -44,7 +43,7 @@ pub fn run(_args: &[String]) -> i32 {
         let input = read_input(&mut std::io::stdin().lock())?;
         let input = event::parse(&input)?;
         let project_dir = std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from);
-        respond(&input, project_dir.as_deref(), session::dir().as_deref())
+        respond(&input, project_dir.as_deref(), crate::project::session::dir().as_deref())
     });
     let _ = std::panic::take_hook();
     match outcome {
@@ -133,7 +132,7 @@ fn recall_once(
     };
     let limits = Limits { threshold, max_decisions: r.max_decisions as usize, max_chars: r.max_chars as usize };
     let mut session = match (session_id, state_dir) {
-        (Some(id), Some(dir)) => match session::Session::open(dir, id) {
+        (Some(id), Some(dir)) => match crate::project::session::Session::open(dir, id) {
             Ok(s) => Some(s),
             Err(e) => {
                 note(&format!("no session state ({e}); decisions may be injected again"));
@@ -142,7 +141,7 @@ fn recall_once(
         },
         _ => None,
     };
-    if session.as_ref().is_some_and(session::Session::full) {
+    if session.as_ref().is_some_and(crate::project::session::Session::full) {
         return None;
     }
     let seen = |key: &str| session.as_ref().is_some_and(|s| s.seen(key));

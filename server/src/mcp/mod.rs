@@ -1,4 +1,4 @@
-//! `memory-index-lsp mcp [--root DIR]`: the engine as an MCP server on stdio (rmcp), for agents that speak MCP rather than Claude Code hooks.
+//! `memory-index-lsp mcp [--root DIR]` (its command line is `cli::args`'s): the engine as an MCP server on stdio (rmcp), for agents that speak MCP rather than Claude Code hooks.
 //!
 //! Tools: `resolve`, `search`, `remember`, `check`. Each call loads the
 //! workspace afresh from the root (the `--root` given, else the nearest
@@ -31,22 +31,7 @@ use crate::model::Workspace;
 use crate::syntax::index::Op;
 
 /// Runs the server until the client closes stdin; returns the exit code.
-pub fn run(args: &[String]) -> i32 {
-    let mut root: Option<PathBuf> = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-h" | "--help" => {
-                print!("memory-index-lsp mcp [--root DIR]\n\nAn MCP server on stdin/stdout with the tools resolve, search, remember and check.\n");
-                return 0;
-            }
-            "--root" => match it.next() {
-                Some(r) => root = Some(PathBuf::from(r)),
-                None => return usage_error("--root needs a directory"),
-            },
-            s => return usage_error(&format!("unexpected argument `{s}`")),
-        }
-    }
+pub fn run(root: Option<PathBuf>) -> i32 {
     let root = crate::project::root(root.as_deref(), None);
     let rt = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
         Ok(rt) => rt,
@@ -126,12 +111,6 @@ const MAX_QUERY: usize = 1000;
 const MAX_MESSAGE: usize = 4096;
 /// Longest diff shown whole (bytes); a longer one is summarised.
 const MAX_DIFF: usize = 16 * 1024;
-
-/// Prints `msg` on stderr; returns exit code 2.
-fn usage_error(msg: &str) -> i32 {
-    eprintln!("memory-index-lsp mcp: {msg}\nRun `memory-index-lsp mcp --help` for usage.");
-    2
-}
 
 /// At most `max` bytes of `text`, cut at a character boundary with a note of how much was left out.
 fn bounded(text: &str, max: usize) -> String {

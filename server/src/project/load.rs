@@ -120,20 +120,6 @@ pub fn load_with_base(
     Ok(ws)
 }
 
-/// Parses configuration text into the effective config and its errors (defaults on error).
-pub fn config_from_text(text: &str) -> (Config, Vec<ConfigError>) {
-    let mut cfg = Config::default();
-    match config::parse_toml(text, rules::known()) {
-        Ok(patch) => {
-            let problems = cfg.apply(patch, rules::known());
-            let errors =
-                problems.into_iter().map(|message| ConfigError { range: Default::default(), message }).collect();
-            (cfg, errors)
-        }
-        Err(e) => (cfg, vec![e]),
-    }
-}
-
 /// Reads a file that must stay inside `canon_root` after resolving links
 /// (see [`read::read_inside`]), at most `max_bytes`.
 pub fn read_inside(canon_root: &Path, path: &Path, max_bytes: u64) -> Option<FileText> {

@@ -20,6 +20,7 @@ pub mod lock;
 pub mod read;
 pub mod remember;
 pub mod root;
+pub mod session;
 pub mod transcript;
 pub mod write;
 

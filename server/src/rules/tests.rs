@@ -34,3 +34,17 @@ fn the_token_rules_are_declared_and_run_when_counted_aside() {
     let token_rules: Vec<Rule> = Rule::ALL.iter().copied().filter(|r| r.reads() == Reads::Tokens).collect();
     assert_eq!(token_rules, [Rule::IndexTokenBudget, Rule::PromoteToFragment]);
 }
+
+/// Files set all at once (parsed in parallel) are checked as files set one by one.
+#[test]
+fn files_set_at_once_check_like_one_by_one() {
+    use crate::model::{FileText, Workspace};
+    let files = crate::testgen::generate(300, 40, 3);
+    let mut one = Workspace::default();
+    for (p, t) in &files {
+        one.set_file(p, FileText::from(t.as_str()));
+    }
+    let mut many = Workspace::default();
+    many.set_files(files.iter().map(|(p, t)| (p.clone(), FileText::from(t.as_str()))).collect());
+    assert_eq!(super::check(&one), super::check(&many));
+}

@@ -1,8 +1,8 @@
 //! The search index of one workspace state: per-entry stems and the BM25 index, built once and cached.
 
 use super::bm25::Bm25;
+use super::query::{Hit, TriggerQuery};
 use super::words::stem_phrase;
-use super::Hit;
 use crate::model::{Depends, EntryId, Workspace};
 use crate::syntax::index::Op;
 
@@ -78,11 +78,7 @@ pub fn of(ws: &Workspace) -> std::sync::Arc<SearchIndex> {
 impl SearchIndex {
     /// The memoised first results of the ranking for `query` (the resolver's
     /// answer and its suggestions), computing them with `f` the first time.
-    pub fn recalled(
-        &self,
-        query: &super::TriggerQuery,
-        f: impl FnOnce() -> Vec<(EntryId, f64)>,
-    ) -> Vec<(EntryId, f64)> {
+    pub fn recalled(&self, query: &TriggerQuery, f: impl FnOnce() -> Vec<(EntryId, f64)>) -> Vec<(EntryId, f64)> {
         let key = (query.op, query.text.clone());
         let lock = || self.recalled.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(hit) = lock().get(&key) {
@@ -94,7 +90,7 @@ impl SearchIndex {
     }
 
     /// The memoised answer for `query`, computing it with `f` the first time.
-    pub fn memo(&self, query: &super::TriggerQuery, f: impl FnOnce() -> Option<Hit>) -> Option<Hit> {
+    pub fn memo(&self, query: &TriggerQuery, f: impl FnOnce() -> Option<Hit>) -> Option<Hit> {
         let key = (query.op, query.text.clone());
         let lock = || self.resolved.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(&hit) = lock().get(&key) {

@@ -7,9 +7,10 @@
 pub mod bm25;
 pub mod fuzzy;
 pub mod index;
+pub mod query;
 pub mod recall;
 pub mod similar;
 pub mod triggers;
 pub mod words;
 
-pub use triggers::{Hit, HitKind, TriggerQuery};
+pub use query::{Hit, HitKind, TriggerQuery};

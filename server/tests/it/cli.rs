@@ -322,3 +322,71 @@ fn fix_keeps_mode_refuses_read_only_and_keeps_hard_links() {
     assert_eq!(fs::read_to_string(&victim).expect("read"), "precious\n");
     assert_eq!(fs::read_to_string(tmp.path().join("agents/memory-index.md")).expect("read"), sorted);
 }
+
+#[test]
+fn every_command_has_its_own_help_and_misspellings_get_a_suggestion() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    for (cmd, says) in [
+        ("check", "the CI gate"),
+        ("fix", "--dry-run"),
+        ("resolve", "`.Title` for one section"),
+        ("remember", "completes what was begun"),
+        ("search", "--limit"),
+        ("recall-stats", "~/.claude/projects/"),
+        ("eval", "kind<TAB>query<TAB>expected"),
+        ("init", "--dry-run"),
+        ("mcp", "--root"),
+        ("compress-key", "TITLE"),
+    ] {
+        let o = run(&[cmd, "--help"], tmp.path());
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{cmd}");
+        assert!(out.contains(says) && !out.contains("See README"), "{cmd} --help: {out}");
+    }
+    let o = run(&["chek"], tmp.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a similar subcommand exists: 'check'"));
+    let o = run(&["check", "--formt", "json"], tmp.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--format"), "{}", String::from_utf8_lossy(&o.stderr));
+    // `when` is `resolve`, `lsp` is `serve`.
+    assert!(String::from_utf8_lossy(&run(&["when", "--help"], tmp.path()).stdout).contains("`.Title`"));
+}
+
+#[test]
+fn completions_are_scripts_for_each_shell() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    for (shell, marker) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef memory-index-lsp"),
+        ("fish", "complete -c memory-index-lsp"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let o = run(&["completions", shell], tmp.path());
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{shell}");
+        assert!(out.contains(marker) && out.contains("recall-stats"), "{shell}: {}", &out[..out.len().min(300)]);
+    }
+    if std::process::Command::new("bash").arg("--version").output().is_ok() {
+        let script = tmp.path().join("c.bash");
+        std::fs::write(&script, run(&["completions", "bash"], tmp.path()).stdout).expect("write");
+        let o = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(format!(
+                "source {}; f=$(complete -p memory-index-lsp | sed 's/.*-F \\([^ ]*\\).*/\\1/'); \
+                 COMP_WORDS=(memory-index-lsp rem); COMP_CWORD=1; $f memory-index-lsp rem memory-index-lsp; \
+                 echo \"${{COMPREPLY[@]}}\"",
+                script.display()
+            ))
+            .output()
+            .expect("bash");
+        assert!(String::from_utf8_lossy(&o.stdout).contains("remember"), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+}
+
+#[test]
+fn a_hook_with_a_bad_command_line_still_runs_and_exits_0() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let o = run(&["hook", "--bogus", "x"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "a hook never fails a prompt: {}", String::from_utf8_lossy(&o.stderr));
+}

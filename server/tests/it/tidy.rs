@@ -4,13 +4,19 @@
 //!   at the bottom of a file, or in `tests.rs` files): data from files or the
 //!   client must never be able to panic the server;
 //! - every module starts with a `//!` line saying what it owns;
-//! - protocol types appear only in `src/lsp/`; file IO only in the service layer `project/` and the front ends `cli/`, `lsp/`, `mcp/`, `hook/`;
-//! - no source file is longer than 500 lines (a module that grows past it is split by concern);
+//! - protocol types appear only in `src/lsp/`; a file's contents are read or
+//!   written only in the service layer `project/` (the guarded reader, the
+//!   safe writer), and the file system is touched at all only there and in
+//!   the front ends `cli/`, `lsp/`, `mcp/`, `hook/` (test code may make its
+//!   own fixtures);
+//! - no source or test file is longer than 500 lines (a module that grows
+//!   past it is split by concern);
 //! - no import cycles between modules, at any level (`lsp::server` → `lsp::state`
-//!   → `lsp::server` is one), and the engine's layers point one way:
-//!   text → {edit, syntax} → model → search → rules → ide → project (the
-//!   service layer) → the front ends {cli, lsp, mcp, hook}, none of which uses
-//!   another.
+//!   → `lsp::server` is one), read from whole files (test modules included),
+//!   inline paths (`super::index::of(ws)`) and re-exports (`pub use`) seen
+//!   through; and the layers point one way: text → {edit, syntax} → model →
+//!   search → rules → ide → project (the service layer) → the front ends
+//!   {cli, lsp, mcp, hook}, none of which uses another.
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +34,10 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Longest source file allowed.
 const MAX_LINES: usize = 500;
 
+/// Reads the whole file, content IO patterns and any file-system use.
+const CONTENT_IO: &[&str] =
+    &["fs::read(", "fs::read_to_string", "fs::write(", "File::open", "File::create", "OpenOptions"];
+
 #[test]
 fn architecture_rules_hold() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -44,7 +54,16 @@ fn architecture_rules_hold() {
         if lines > MAX_LINES {
             problems.push(format!("{rel}: {lines} lines, over {MAX_LINES}: split it by concern"));
         }
-        if rel.ends_with("tests.rs") {
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if !code.starts_with("//")
+                && (line.contains("ls_types") || line.contains("tower_lsp_server"))
+                && !rel.starts_with("lsp/")
+            {
+                problems.push(format!("{rel}:{}: protocol types outside src/lsp/", n + 1));
+            }
+        }
+        if rel.ends_with("tests.rs") || rel.contains("/tests/") {
             continue;
         }
         let code = text.split("#[cfg(test)]").next().unwrap_or("");
@@ -55,13 +74,17 @@ fn architecture_rules_hold() {
             if line.contains(".unwrap()") || line.contains(".expect(") {
                 problems.push(format!("{rel}:{}: unwrap/expect outside tests", n + 1));
             }
-            if (line.contains("ls_types") || line.contains("tower_lsp_server")) && !rel.starts_with("lsp/") {
-                problems.push(format!("{rel}:{}: protocol types outside src/lsp/", n + 1));
+            let content = CONTENT_IO.iter().any(|pat| line.contains(pat));
+            if content && !rel.starts_with("project/") {
+                problems.push(format!(
+                    "{rel}:{}: a file's contents read or written outside project/ (use project::read or project::write)",
+                    n + 1
+                ));
             }
-            let io = line.contains("std::fs") || line.contains("fs::read") || line.contains("fs::write");
+            let io = line.contains("std::fs") || line.contains("fs::");
             let edge = ["project/", "cli/", "lsp/", "mcp/", "hook/"].iter().any(|d| rel.starts_with(d));
             if io && !edge {
-                problems.push(format!("{rel}:{}: file IO outside project/, cli/, lsp/, mcp/ and hook/", n + 1));
+                problems.push(format!("{rel}:{}: file IO outside project/ and the front ends", n + 1));
             }
         }
     }
@@ -69,11 +92,27 @@ fn architecture_rules_hold() {
     assert!(problems.is_empty(), "{problems:#?}");
 }
 
+#[test]
+fn test_files_are_capped_like_source() {
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files = Vec::new();
+    sources(&tests, &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter_map(|p| {
+            let n = std::fs::read_to_string(p).expect("read").lines().count();
+            (n > MAX_LINES).then(|| format!("{}: {n} lines, over {MAX_LINES}: split it by concern", p.display()))
+        })
+        .collect();
+    assert!(files.len() > 20, "found the test files");
+    assert!(long.is_empty(), "{long:#?}");
+}
+
 /// A module path of the crate (`["lsp", "state"]`; the crate root is `[]`).
 type Module = Vec<String>;
 
-/// Every module's file: `lsp/state.rs` and `lsp/state/mod.rs` are `lsp::state`.
-/// Test-only files (`tests.rs`, `tests/`) are left out.
+/// Every module's file: `lsp/state.rs` and `lsp/state/mod.rs` are `lsp::state`;
+/// test modules (`x/tests.rs`) are `x::tests`.
 fn modules(src: &Path) -> Vec<(Module, PathBuf)> {
     let mut files = Vec::new();
     sources(src, &mut files);
@@ -83,9 +122,6 @@ fn modules(src: &Path) -> Vec<(Module, PathBuf)> {
         let mut parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
         if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
             parts.pop();
-        }
-        if parts.iter().any(|p| p == "tests") {
-            continue;
         }
         out.push((parts, p));
     }
@@ -159,11 +195,11 @@ fn referenced_paths(line: &str) -> Vec<Vec<String>> {
 fn module_graph(src: &Path) -> Vec<(Module, Module, String)> {
     let mods = modules(src);
     let known: std::collections::HashSet<&Module> = mods.iter().map(|(m, _)| m).collect();
+    let reexports = reexports(&mods, &known);
     let mut edges = Vec::new();
     for (m, p) in &mods {
         let text = std::fs::read_to_string(p).expect("read");
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        for (n, line) in code.lines().enumerate() {
+        for (n, line) in text.lines().enumerate() {
             if line.trim_start().starts_with("//") {
                 continue;
             }
@@ -175,9 +211,15 @@ fn module_graph(src: &Path) -> Vec<(Module, Module, String)> {
                     target.extend(m[..m.len() - supers.min(m.len())].iter().cloned());
                 }
                 target.extend(path[supers..].iter().cloned());
-                // The longest prefix that is a module.
+                // The longest prefix that is a module, seen through a re-export.
+                let full = target.clone();
                 while !target.is_empty() && !known.contains(&target) {
                     target.pop();
+                }
+                if let Some(name) = full.get(target.len()) {
+                    if let Some(real) = reexports.get(&(target.clone(), name.clone())) {
+                        target = real.clone();
+                    }
                 }
                 if !target.is_empty() && &target != m {
                     let at = format!("{}:{}", p.strip_prefix(src).unwrap_or(p).display(), n + 1);
@@ -187,6 +229,50 @@ fn module_graph(src: &Path) -> Vec<(Module, Module, String)> {
         }
     }
     edges
+}
+
+/// `pub use a::b::{X, Y};` in module `m`: (m, X) → the module `a::b` names
+/// (relative to `m`), for every re-exported item of another module.
+fn reexports(
+    mods: &[(Module, PathBuf)],
+    known: &std::collections::HashSet<&Module>,
+) -> std::collections::HashMap<(Module, String), Module> {
+    let mut out = std::collections::HashMap::new();
+    for (m, p) in mods {
+        let text = std::fs::read_to_string(p).expect("read");
+        for line in text.lines() {
+            let Some(rest) = line.trim_start().strip_prefix("pub use ") else { continue };
+            let rest = rest.trim_end_matches(';');
+            let (path, items) = match rest.split_once("::{") {
+                Some((path, items)) => {
+                    (path, items.trim_end_matches('}').split(',').map(str::trim).collect::<Vec<_>>())
+                }
+                None => match rest.rsplit_once("::") {
+                    Some((path, item)) => (path, vec![item]),
+                    None => continue,
+                },
+            };
+            let mut target: Module = match path.split("::").next() {
+                Some("crate") => vec![],
+                Some("super") => m[..m.len().saturating_sub(1)].to_vec(),
+                Some("self") => m.clone(),
+                _ => m.clone(),
+            };
+            for seg in path.split("::").filter(|s| !matches!(*s, "crate" | "super" | "self")) {
+                target.push(seg.to_string());
+            }
+            if !known.contains(&target) {
+                continue;
+            }
+            for item in items {
+                let name = item.split(" as ").last().unwrap_or(item).trim();
+                if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    out.insert((m.clone(), name.to_string()), target.clone());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The engine's layers, lowest first; a module may use only lower layers,

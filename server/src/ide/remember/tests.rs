@@ -104,7 +104,7 @@ fn refusals_say_why_and_plan_nothing() {
 #[test]
 fn a_file_that_would_pass_max_lines_is_refused() {
     let mut w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
-    let (config, errors) = crate::project::load::config_from_text("max-lines = 13\n");
+    let (config, errors) = crate::rules::config_from_text("max-lines = 13\n");
     w.set_config(config, errors);
     let e = plan(&w, &req(Op::When, "Pinning Toolchain Versions", Some("a.md"))).unwrap_err();
     assert!(e.contains("warning[file-too-long]") && e.contains("nothing was written"), "{e}");

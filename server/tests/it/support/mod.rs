@@ -66,7 +66,7 @@ pub fn workspace(fixture: &str) -> Workspace {
             (p.to_string(), FileText::from_bytes(unescape_bytes(&text)))
         } else {
             if path == "memory-index.toml" {
-                let (cfg, errors) = memory_index_lsp::project::load::config_from_text(&text);
+                let (cfg, errors) = memory_index_lsp::rules::config_from_text(&text);
                 ws.set_config(cfg, errors);
             }
             (path, FileText::from(text))

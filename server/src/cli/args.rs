@@ -1,0 +1,284 @@
+//! The command line's grammar (clap, derive): every command, flag and help text; `main.rs` dispatches on it.
+//!
+//! Exit codes stay the tool's own: 0 success, 1 findings at error severity
+//! (or a failed query), 2 usage errors (clap's own code for a bad command
+//! line, with a suggestion for a misspelled command or flag).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// memory-index-lsp: language server and checker for agent memory indexes.
+///
+/// ROOT (and --root) default to the nearest folder at or above
+/// $CLAUDE_PROJECT_DIR, else the current directory, that holds
+/// memory-index.toml or agents/memory-index.md. Without a command, runs the
+/// language server on stdin/stdout.
+#[derive(Debug, Parser)]
+#[command(
+    name = "memory-index-lsp",
+    version,
+    after_help = "Exit codes: 0 ok, 1 errors found (or a query failed), 2 usage error."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// The language server's log filter (e.g. `debug`, `memory_index_lsp=trace`).
+    #[arg(long, value_name = "LEVEL", global = true)]
+    pub log_level: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the language server on stdin/stdout (the default).
+    #[command(alias = "lsp")]
+    Serve,
+    /// Check the index against its decision files: the CI gate (exit 1 on any error).
+    Check(CheckArgs),
+    /// Apply every safe fix, then report like `check`.
+    Fix(FixArgs),
+    /// Print the decision a trigger names, as an agent's `/when` does.
+    ///
+    /// QUERY is what follows /when or /how (`when writing mock tests`, `how
+    /// split test modules`), `.Title` for one section, `..file.md` for a whole
+    /// decision file. When the first word is `when` or `how`, all the words
+    /// are one query; otherwise each argument is one query, and so is each
+    /// line of stdin when it is not a terminal. Exit 0 when every query
+    /// resolved, 1 when one did not.
+    #[command(alias = "when")]
+    Resolve(ResolveArgs),
+    /// Suggest the shortest unique trigger for each heading (TAB-separated).
+    CompressKey(CompressKeyArgs),
+    /// Write a decision down: its section in a decision file and its entry in the index.
+    ///
+    /// Appends `## When TITLE` (or `How to TITLE`, at the level the file's
+    /// decisions use) with the body to agents/decisions/NAME (a new file when
+    /// it does not exist; without --file, the file whose decisions are
+    /// closest), and adds `/when title words | extras` to that file's index
+    /// section, in heading order. Refuses, writing nothing, when a decision
+    /// on the same subject exists (unless --force), when the trigger or an
+    /// extra would resolve elsewhere, or when `check` would find something
+    /// new. Run again after an interruption, it completes what was begun.
+    Remember(RememberArgs),
+    /// List the decisions that best match any text, with a confidence.
+    ///
+    /// TEXT is a question, a task or an error (stdin when none is given).
+    /// Type the /when line shown to read a whole section. Exit 1 when
+    /// nothing matches.
+    Search(SearchArgs),
+    /// Measure recall over Claude Code session transcripts (JSONL).
+    ///
+    /// Per session: the prompts a decision applied to (at the hook's
+    /// threshold) and how many of those had the decision reach the agent in
+    /// the same turn. PATHS are .jsonl files or folders; default: this
+    /// project's folder under ~/.claude/projects/.
+    RecallStats(RecallStatsArgs),
+    /// Measure recall on labelled queries.
+    ///
+    /// FILE has one case a line: kind<TAB>query<TAB>expected, where expected
+    /// is a heading title, several joined by ` || `, or `-` for nothing.
+    /// Lines starting with # are comments. The threshold (default: [recall]
+    /// prompt) decides which first results count as answers.
+    Eval(EvalArgs),
+    /// Set a project up for Claude Code without the plugin: skills, hooks and a recall note.
+    Init(InitArgs),
+    /// Run the MCP server on stdin/stdout (tools: resolve, search, remember, check).
+    Mcp(McpArgs),
+    /// Claude Code's hook: the hook JSON on stdin, context on stdout (always exit 0).
+    Hook(HookArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish) to stdout.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// How findings are printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    #[default]
+    Human,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The workspace root (the folder that contains agents/).
+    pub root: Option<PathBuf>,
+    /// How findings are printed.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Read the configuration from FILE instead of ROOT/memory-index.toml.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct FixArgs {
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// Print the unified diff instead of writing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ResolveArgs {
+    /// Print the section without its Broader/Related navigation.
+    #[arg(long)]
+    pub no_nav: bool,
+    /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    #[arg(value_name = "QUERY", allow_hyphen_values = true)]
+    pub queries: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompressKeyArgs {
+    /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Titles (`When …`/`How to …`); none: every semantic heading.
+    #[arg(value_name = "TITLE")]
+    pub titles: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RememberArgs {
+    /// A behaviour: what to do in a situation.
+    #[arg(long, value_name = "TITLE", conflicts_with = "how", required_unless_present = "how")]
+    pub when: Option<String>,
+    /// A procedure: how to do a task.
+    #[arg(long, value_name = "TITLE")]
+    pub how: Option<String>,
+    /// The decision file inside the decisions directory (`cli.md`); default: the closest.
+    #[arg(long, value_name = "NAME")]
+    pub file: Option<String>,
+    /// The trigger; it must be the title's words.
+    #[arg(long, value_name = "T")]
+    pub trigger: Option<String>,
+    /// Other words an agent may search with, comma-separated.
+    #[arg(long, value_name = "\"a, b\"")]
+    pub extras: Option<String>,
+    /// The body: a file, or - for stdin (at most 1 MiB).
+    #[arg(long, value_name = "F|-")]
+    pub body_file: Option<String>,
+    /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Print the diff without writing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write even when a decision on the same subject exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Most results (at most 100).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: u64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[arg(value_name = "TEXT", allow_hyphen_values = true)]
+    pub words: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RecallStatsArgs {
+    /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Count a prompt as an opportunity from this confidence (default: [recall] prompt).
+    #[arg(long, value_name = "C", value_parser = confidence)]
+    pub threshold: Option<f64>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Transcript files (*.jsonl) or folders of them.
+    #[arg(value_name = "PATHS")]
+    pub paths: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The labelled cases.
+    pub file: String,
+    /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Count a first result as an answer from this confidence (default: [recall] prompt).
+    #[arg(long, value_name = "C", value_parser = confidence)]
+    pub threshold: Option<f64>,
+    /// Print JSON instead of Markdown tables.
+    #[arg(long)]
+    pub json: bool,
+    /// List the cases answered wrong.
+    #[arg(long)]
+    pub misses: bool,
+    /// Write each case's first-result features as TSV (for tests/tools/fit_recall.py).
+    #[arg(long, value_name = "OUT")]
+    pub features: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The project root (default: the current directory).
+    pub root: Option<PathBuf>,
+    /// Print the diff without writing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+/// The hook takes no arguments; any given are ignored (a hook must never
+/// fail a prompt over its command line).
+#[derive(Debug, Args)]
+pub struct HookArgs {
+    #[arg(hide = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    pub ignored: Vec<String>,
+}
+
+/// A confidence in [0, 1].
+fn confidence(s: &str) -> Result<f64, String> {
+    s.parse::<f64>().ok().filter(|t| (0.0..=1.0).contains(t)).ok_or_else(|| "a confidence between 0 and 1".into())
+}
+
+/// Parses `argv` (program name first). Help, version and usage errors are
+/// printed and exit here (0 for help and version, 2 for errors) — except for
+/// `hook`, which never fails: a bad command line there runs the hook anyway.
+pub fn parse(argv: Vec<String>) -> Cli {
+    match Cli::try_parse_from(&argv) {
+        Ok(cli) => cli,
+        Err(e) if argv.get(1).is_some_and(|a| a == "hook") && e.use_stderr() => {
+            Cli { command: Some(Command::Hook(HookArgs { ignored: vec![] })), log_level: None }
+        }
+        Err(e) if e.use_stderr() => {
+            // As the tool's own messages: `memory-index-lsp: what is wrong`, then how to get help.
+            let text = e.render().to_string();
+            eprint!("memory-index-lsp: {}", text.strip_prefix("error: ").unwrap_or(&text));
+            std::process::exit(2)
+        }
+        Err(e) => e.exit(),
+    }
+}
+
+/// Writes the completion script for `shell` to stdout.
+pub fn completions(shell: clap_complete::Shell) -> i32 {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    clap_complete::generate(shell, &mut cmd, "memory-index-lsp", &mut std::io::stdout());
+    0
+}
