@@ -65,8 +65,13 @@ pub fn hover(ws: &Workspace, file: FileId, offset: usize) -> Option<(TextRange, 
             let count =
                 ws.bindings().entries.iter().filter(|e| e.section_file.is_some() && e.section_file == id).count();
             let text = match (id, title) {
-                (Some(_), Some(t)) => format!("**{t}** ({path}): {count} entries in this section"),
-                (Some(_), None) => format!("{path}: {count} entries in this section"),
+                (Some(_), Some(t)) => format!(
+                    "**{t}** ({path}): {count} {} in this section",
+                    if count == 1 { "entry" } else { "entries" }
+                ),
+                (Some(_), None) => {
+                    format!("{path}: {count} {} in this section", if count == 1 { "entry" } else { "entries" })
+                }
                 (None, _) => format!("{path} is not a decision file"),
             };
             let text = format!("{text}{}", section_cost(ws, range.start));

@@ -67,9 +67,9 @@ impl IndexSymbols {
                     .collect();
                 budget -= children.len();
                 let detail = if children.len() == total {
-                    format!("{total} entries")
+                    entries(total)
                 } else {
-                    format!("{total} entries, {} listed (outline capped at {MAX_INDEX_SYMBOLS})", children.len())
+                    format!("{}, {} listed (outline capped at {MAX_INDEX_SYMBOLS})", entries(total), children.len())
                 };
                 Symbol {
                     name: crate::text::elide(&s.name_text, 120).into_owned(),
@@ -82,6 +82,15 @@ impl IndexSymbols {
             })
             .collect();
         Self(out)
+    }
+}
+
+/// `1 entry`, `N entries`.
+fn entries(n: usize) -> String {
+    if n == 1 {
+        "1 entry".into()
+    } else {
+        format!("{n} entries")
     }
 }
 

@@ -15,6 +15,7 @@ mod corpus;
 mod docs;
 mod hook;
 mod hostile;
+mod ide_snapshots;
 mod init;
 mod lsp_navigation;
 mod lsp_refactor;
