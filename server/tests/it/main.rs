@@ -23,6 +23,7 @@ mod lsp_stdio;
 mod lsp_stress;
 mod lsp_workspace;
 mod navigation;
+mod project_root;
 mod properties;
 mod recall_stats;
 mod remember;

@@ -24,7 +24,19 @@ pub fn uri(path: &Path) -> String {
 
 impl Client {
     pub fn spawn() -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+        Client::spawn_in(None, &[])
+    }
+
+    /// The server started in `cwd` with environment variables `env` set.
+    pub fn spawn_in(cwd: Option<&Path>, env: &[(&str, &Path)]) -> Client {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"));
+        if let Some(d) = cwd {
+            cmd.current_dir(d);
+        }
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd
             .arg("serve")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
