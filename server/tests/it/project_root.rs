@@ -90,7 +90,6 @@ fn the_mcp_server_works_on_the_agents_project() {
             break;
         }
     }
-    drop(send);
     let text = answer["result"]["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.starts_with("# When Rotating Deploy Keys"), "{answer}");
     let _ = child.kill();
