@@ -1,4 +1,4 @@
-//! `memory-index-lsp mcp [--root DIR]` (its command line is `cli::args`'s): the engine as an MCP server on stdio (rmcp), for agents that speak MCP rather than Claude Code hooks.
+//! `memory-index-lsp mcp [--root DIR]` (parsed with every command in main.rs): the engine as an MCP server on stdio (rmcp), for agents that speak MCP rather than Claude Code hooks.
 //!
 //! Tools: `resolve`, `search`, `remember`, `check`. Each call loads the
 //! workspace afresh from the root (the `--root` given, else the nearest
