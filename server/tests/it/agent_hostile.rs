@@ -7,27 +7,15 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::agent_faults::clean_memory;
+use crate::support::{bin_in, run_with_stdin};
 
 const BIN: &str = env!("CARGO_BIN_EXE_memory-index-lsp");
 
 fn run(args: &[&str], root: &Path, stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(root)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let input = stdin.to_vec();
-    let w = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
+    let mut c = bin_in(root);
+    c.args(args);
     let started = Instant::now();
-    let out = child.wait_with_output().expect("wait");
-    w.join().unwrap();
+    let out = run_with_stdin(c, stdin);
     assert!(started.elapsed() < Duration::from_secs(20), "{args:?} took {:?}", started.elapsed());
     out
 }

@@ -3,32 +3,16 @@
 use crate::support;
 
 use std::fs;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use support::*;
 
 /// Runs `hook` with `stdin`, the session state in `state`, from `cwd`.
 fn hook(stdin: &[u8], state: &Path, cwd: &Path) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
-        .arg("hook")
-        .current_dir(cwd)
-        .env("MEMORY_INDEX_LSP_CACHE_DIR", state)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer");
-    out
+    let mut c = bin_in(cwd);
+    c.arg("hook").env("MEMORY_INDEX_LSP_CACHE_DIR", state);
+    run_with_stdin(c, stdin)
 }
 
 /// A copy of fixtures/demo (which has deliberate findings) with explicit thresholds.

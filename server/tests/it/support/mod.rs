@@ -25,6 +25,29 @@ pub fn corpus(name: &str) -> Option<PathBuf> {
     }
 }
 
+/// Runs the binary with `cmd`'s arguments and environment, writing `stdin`
+/// to it from a thread (so a child that does not read cannot block the test).
+pub fn run_with_stdin(mut cmd: std::process::Command, stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer");
+    out
+}
+
+/// The binary, in `cwd`, without `$CLAUDE_PROJECT_DIR` from the test's environment.
+pub fn bin_in(cwd: &Path) -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"));
+    c.current_dir(cwd).env_remove("CLAUDE_PROJECT_DIR");
+    c
+}
+
 /// Copies the directory tree `from` into `to`.
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
