@@ -82,6 +82,19 @@ pub enum Command {
     Eval(EvalArgs),
     /// Set a project up for Claude Code without the plugin: skills, hooks and a recall note.
     Init(InitArgs),
+    /// Bring decisions a project already wrote into the memory: ADRs, CLAUDE.md / AGENTS.md sections, rules files.
+    ///
+    /// PATHS are files or folders of them (`*.md`, `*.mdc`, not recursive).
+    /// ADRs in Nygard's template or MADR become one decision each, a rules
+    /// file one decision per `## ` section: a heading made from the title
+    /// (`Use Helm` → `When Using Helm`), a body that leads with the decision
+    /// and ends with `Source: PATH`, and an entry that resolves to it.
+    /// Superseded, deprecated, rejected and proposed records are skipped and
+    /// listed (or, with --all, imported with their status). Importing the
+    /// same sources again changes nothing; a changed source updates its
+    /// decision in place. A file that cannot be read is reported; the rest
+    /// still imports.
+    Import(ImportArgs),
     /// Run the MCP server on stdin/stdout (tools: resolve, search, remember, check).
     Mcp(McpArgs),
     /// Claude Code's hook: the hook JSON on stdin, context on stdout (always exit 0).
@@ -234,6 +247,25 @@ pub struct InitArgs {
     /// Print the diff without writing.
     #[arg(long)]
     pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// ADR or rules files, or folders of them.
+    #[arg(value_name = "PATHS", required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The decision file to write into (default: architecture-decisions.md for ADRs, NAME.md for a rules file NAME).
+    #[arg(long, value_name = "NAME")]
+    pub file: Option<String>,
+    /// Import superseded, deprecated, rejected and proposed records too, marked with their status.
+    #[arg(long)]
+    pub all: bool,
+    /// Print the diff without writing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

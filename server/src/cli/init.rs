@@ -1,10 +1,12 @@
-//! `memory-index-lsp init [ROOT] [--dry-run]`: sets a project up for Claude Code without the plugin (skills, hooks, a recall note).
+//! `memory-index-lsp init [ROOT] [--dry-run]`: starts a memory when there is none and sets the project up for Claude Code without the plugin (skills, hooks, the MCP server, a recall note).
 //!
-//! Writes `.claude/skills/when/SKILL.md` and `.claude/skills/how/SKILL.md`
+//! In a project without a memory it creates the index (`agents/memory-index.md`
+//! with its preamble and the recall note) and the decisions folder. Then it writes `.claude/skills/{when,how,remember}/SKILL.md`
 //! (the plugin's own files, compiled in), merges the plugin's hooks into
-//! `.claude/settings.json` ([`settings::merge`]: every other byte kept), and
-//! adds [`NOTE`] above the index's first `## ` section when the index does
-//! not say how to recall yet. Everything is computed before anything is
+//! `.claude/settings.json` ([`settings::merge`]: every other byte kept),
+//! adds the MCP server to `.mcp.json` ([`settings::merge_mcp`]), and adds
+//! [`NOTE`] above the index's first `## ` section when the index does not
+//! say how to recall yet. Everything is computed before anything is
 //! written: a malformed settings file stops the command with its line
 //! named and nothing changed. Files are written atomically; a second run
 //! changes nothing. `--dry-run` prints the unified diff instead.
@@ -24,6 +26,7 @@ const MAX_READ: u64 = 1 << 20;
 /// The plugin's skills and hooks, one copy in the repository.
 const WHEN_SKILL: &str = include_str!("../../../editors/claude-code/skills/when/SKILL.md");
 const HOW_SKILL: &str = include_str!("../../../editors/claude-code/skills/how/SKILL.md");
+const REMEMBER_SKILL: &str = include_str!("../../../editors/claude-code/skills/remember/SKILL.md");
 const HOOKS_JSON: &str = include_str!("../../../editors/claude-code/hooks/hooks.json");
 /// How the plugin's hooks start the server (its launcher finds the binary);
 /// a project set up by `init` runs `memory-index-lsp` from PATH instead.
@@ -55,7 +58,7 @@ pub fn run(a: InitArgs) -> i32 {
             }
         }
     };
-    let changes = match plan(&root) {
+    let (changes, folder) = match plan(&root) {
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "memory-index-lsp init: {e}; nothing was written");
@@ -63,9 +66,22 @@ pub fn run(a: InitArgs) -> i32 {
         }
     };
     let mut stderr = std::io::stderr();
-    if changes.is_empty() {
-        let _ = writeln!(stderr, "already set up: the skills, the hooks and the recall note are in place");
+    if changes.is_empty() && folder.is_none() {
+        let _ = writeln!(
+            stderr,
+            "already set up: the memory, the skills, the hooks, the MCP server and the recall note are in place"
+        );
         return 0;
+    }
+    if let Some(dir) = &folder {
+        let canon = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+        if !dry_run {
+            if let Err(e) = write::ensure_dir_inside(&canon, &root.join(dir)) {
+                let _ = writeln!(stderr, "memory-index-lsp init: cannot create {dir}: {e}");
+                return 2;
+            }
+        }
+        let _ = writeln!(stderr, "{} {dir}/: the decisions folder", if dry_run { "would create" } else { "created" });
     }
     for c in &changes {
         if dry_run {
@@ -98,20 +114,33 @@ pub fn run(a: InitArgs) -> i32 {
     0
 }
 
-/// Every file to write under `root`, or why `init` cannot run.
-fn plan(root: &Path) -> Result<Vec<Change>, String> {
+/// Every file to write under `root` and the decisions folder to create (a
+/// new memory), or why `init` cannot run.
+fn plan(root: &Path) -> Result<(Vec<Change>, Option<String>), String> {
     let ws = load::load(root).map_err(|e| e.to_string())?;
     let index_rel = ws.config().index.clone();
-    let Some((_, index_file, index)) = ws.index() else {
-        return Err(format!(
-            "no index at {}: run init in the workspace root (the folder that contains agents/), or pass it as ROOT",
-            root.join(&index_rel).display()
-        ));
-    };
     let canon = std::fs::canonicalize(root).map_err(|e| format!("cannot resolve {}: {e}", root.display()))?;
     let read = |rel: &str| read_inside(&canon, &root.join(rel), rel);
     let mut changes = Vec::new();
-    for (rel, text) in [(".claude/skills/when/SKILL.md", WHEN_SKILL), (".claude/skills/how/SKILL.md", HOW_SKILL)] {
+    let decisions = ws.config().decisions.clone();
+    let folder = (!decisions.is_empty() && !root.join(&decisions).is_dir()).then_some(decisions);
+    if ws.index().is_none() {
+        if read(&index_rel)?.is_some() {
+            return Err(format!("{index_rel} exists but is not read as an index; check its path in memory-index.toml"));
+        }
+        // From zero: a new memory (the decisions folder comes with the first decision).
+        changes.push(Change {
+            rel: index_rel.clone(),
+            old: None,
+            new: starter_index(),
+            what: "a new memory index".into(),
+        });
+    }
+    for (rel, text) in [
+        (".claude/skills/when/SKILL.md", WHEN_SKILL),
+        (".claude/skills/how/SKILL.md", HOW_SKILL),
+        (".claude/skills/remember/SKILL.md", REMEMBER_SKILL),
+    ] {
         match read(rel)? {
             None => changes.push(Change { rel: rel.into(), old: None, new: text.into(), what: "the skill".into() }),
             Some(old) if old != text => {
@@ -132,6 +161,14 @@ fn plan(root: &Path) -> Result<Vec<Change>, String> {
     if !added.is_empty() {
         changes.push(Change { rel: settings_rel.into(), old, new, what: format!("hooks for {}", added.join(", ")) });
     }
+    let mcp_rel = ".mcp.json";
+    let server = serde_json::json!({ "command": "memory-index-lsp", "args": ["mcp"] });
+    let old = read(mcp_rel)?;
+    let (new, added) = settings::merge_mcp(old.as_deref(), &server).map_err(|e| format!("{mcp_rel}: {e}"))?;
+    if added {
+        changes.push(Change { rel: mcp_rel.into(), old, new, what: "the MCP server `memory-index`".into() });
+    }
+    let Some((_, index_file, index)) = ws.index() else { return Ok((changes, folder)) };
     let text = &index_file.text;
     let first_section = index.sections.first().map(|s| index.range(s.heading_line).start);
     let preamble = &text[..first_section.unwrap_or(text.len())];
@@ -148,7 +185,16 @@ fn plan(root: &Path) -> Result<Vec<Change>, String> {
         let new = format!("{}{before}{NOTE}{nl}{nl}{}", &text[..at], &text[at..]);
         changes.push(Change { rel: index_rel, old: Some(text.clone()), new, what: "the recall note".into() });
     }
-    Ok(changes)
+    Ok((changes, folder))
+}
+
+/// The index of a new memory: a title, what it is, and the recall note.
+fn starter_index() -> String {
+    format!(
+        "# Memory Index\n\nThis project's decisions, one line each: `/when <situation>` or `/how <task>` names a \
+section of a decision file in agents/decisions/. Add one with `memory-index-lsp remember`, or bring existing \
+ones in with `memory-index-lsp import`.\n\n{NOTE}\n"
+    )
 }
 
 /// A file's text through the guarded reader: None when it does not exist;

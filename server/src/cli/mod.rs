@@ -9,6 +9,7 @@ pub mod check;
 pub mod compress_key;
 pub mod eval;
 pub mod fix;
+pub mod import;
 pub mod init;
 pub mod output;
 pub mod recall_stats;
@@ -33,6 +34,7 @@ pub fn run(cmd: Command) -> i32 {
         Command::RecallStats(a) => recall_stats::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Init(a) => init::run(a),
+        Command::Import(a) => import::run(a),
         Command::Completions { shell } => args::completions(shell),
         Command::Serve | Command::Mcp(_) | Command::Hook(_) => usage_error("not a command of the command line"),
     }

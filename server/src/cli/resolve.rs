@@ -12,9 +12,15 @@
 //! errors (no queries, bad options, unreadable root). The root is `--root`,
 //! else `$CLAUDE_PROJECT_DIR`, else the current directory.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 
 use super::args::ResolveArgs;
+use crate::project::read::{self, Line};
+
+/// Longest query line read from stdin (bytes).
+const MAX_QUERY_LINE: usize = 4096;
+/// Most of stdin read (bytes).
+const MAX_STDIN: u64 = 1 << 20;
 use super::usage_error;
 use crate::ide::resolve;
 
@@ -30,10 +36,20 @@ pub fn run(a: ResolveArgs) -> i32 {
     }
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
-        for line in stdin.lock().lines().map_while(Result::ok) {
-            if !line.trim().is_empty() {
-                queries.push(line.trim().to_string());
-            }
+        // Bounded: a query is a line of at most 4 KiB, stdin at most 1 MiB (`< /dev/zero` ends, it does not eat memory).
+        let mut too_long = 0usize;
+        let read = read::lines(stdin.lock(), MAX_QUERY_LINE, MAX_STDIN, |l| match l {
+            Line::Text(t) if !t.trim().is_empty() => queries.push(t.trim().to_string()),
+            Line::Text(_) => {}
+            Line::TooLong(_) => too_long += 1,
+        });
+        if too_long > 0 {
+            return usage_error(&format!(
+                "{too_long} line(s) of stdin over {MAX_QUERY_LINE} bytes: a query is a trigger, a few words a line"
+            ));
+        }
+        if !matches!(read, Ok(true)) {
+            return usage_error(&format!("stdin is over {MAX_STDIN} bytes (or unreadable): pass fewer queries"));
         }
     }
     let queries: Vec<String> = queries.into_iter().filter(|q| !is_null(q)).collect();

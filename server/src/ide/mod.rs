@@ -8,6 +8,7 @@ pub mod file_rename;
 pub mod fix_all;
 pub mod hints;
 pub mod hover;
+pub mod import;
 pub mod inject;
 pub mod invocations;
 pub mod navigate;

@@ -16,8 +16,8 @@
 //!   heading, else the refusal names the entry that wins and proposes the
 //!   heading's compressed key as an extra;
 //! - without a file, the file of the decisions that rank highest for the
-//!   title and body is chosen (and said); when nothing ranks, the refusal
-//!   asks for `--file`;
+//!   title and body is chosen (and said); in a memory without a decision
+//!   file, [`FIRST_FILE`]; when nothing ranks, the refusal asks for `--file`;
 //! - the body must say something (an empty one is refused);
 //! - an existing decision on the same subject (the title, as a query, ranks
 //!   it at or above `[recall] duplicate`) or the same title is reported,
@@ -45,6 +45,9 @@ use crate::syntax::index::Op;
 use crate::syntax::normalize;
 pub use checks::invisible;
 use checks::{keeps_structure, plain_text, shown};
+
+/// The decision file of a memory's first decision when none is named.
+pub const FIRST_FILE: &str = "general.md";
 
 /// Longest title accepted (characters, without the operator prefix).
 pub const MAX_TITLE_CHARS: usize = 120;
@@ -152,6 +155,11 @@ pub fn plan(ws: &Workspace, req: &Request) -> Result<Plan, String> {
     let mut notes = Vec::new();
     let name = match &req.file {
         Some(f) => file_name(f)?,
+        None if ws.decisions().next().is_none() => {
+            // The memory's first decision: a general file to start with.
+            notes.push(format!("file: {FIRST_FILE} (the memory had no decision file yet; pass --file to choose)"));
+            FIRST_FILE.to_string()
+        }
         None => {
             let chosen = choose_file(ws, &format!("{title} {}", first_words(&req.body, 60)))?;
             notes.push(format!(

@@ -178,6 +178,8 @@ pub fn create(path: &Path, text: &str) -> Result<(), WriteError> {
     let (tmp, mut file) = temp_in(dir, path)?;
     let result = (|| {
         file.write_all(text.as_bytes()).map_err(io)?;
+        // A new file gets the mode any program's new file gets (the temporary one is private).
+        make_public(&file)?;
         file.sync_all().map_err(io)?;
         // A hard link fails when the name exists: never clobbers a file made meanwhile.
         match fs::hard_link(&tmp, path) {
@@ -330,6 +332,26 @@ fn in_place(real: &Path, expected: &str, text: &str) -> Result<(), WriteError> {
     f.set_len(0).map_err(io)?;
     f.write_all(text.as_bytes()).map_err(io)?;
     f.sync_all().map_err(io)
+}
+
+/// Gives a new file `rw-rw-rw-` less the process's umask, as `open(O_CREAT, 0666)` would.
+#[cfg(unix)]
+fn make_public(file: &File) -> Result<(), WriteError> {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: umask only swaps the process's file-mode mask; it is read and put back at once.
+    let mask = unsafe {
+        let m = libc::umask(0o022);
+        libc::umask(m);
+        m
+    };
+    #[allow(clippy::useless_conversion, reason = "mode_t is u32 on Linux, u16 on macOS")]
+    let mask = u32::from(mask);
+    file.set_permissions(fs::Permissions::from_mode(0o666 & !mask)).map_err(io)
+}
+
+#[cfg(not(unix))]
+fn make_public(_: &File) -> Result<(), WriteError> {
+    Ok(())
 }
 
 #[cfg(unix)]

@@ -225,3 +225,17 @@ fn an_eval_kind_with_a_bar_keeps_its_table_row_whole() {
         out.lines().find(|l| l.starts_with("| kind")).unwrap().matches(" | ").count()
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn resolve_reads_a_bounded_stdin() {
+    let mem = clean_memory();
+    let zero = fs::File::open("/dev/zero").expect("/dev/zero");
+    let started = Instant::now();
+    let o = bin_in(mem.path()).arg("resolve").stdin(Stdio::from(zero)).output().expect("run");
+    assert!(started.elapsed() < Duration::from_secs(20), "it ends");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("over 4096 bytes"), "{}", err(&o));
+    let o = run(&["resolve"], mem.path(), b"when deploying on fridays\n\n");
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+}

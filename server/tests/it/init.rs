@@ -144,7 +144,7 @@ fn dry_run_prints_the_diff_and_writes_nothing() {
 }
 
 #[test]
-fn the_demo_index_already_says_how_to_recall_and_no_index_is_an_error() {
+fn the_demo_index_already_says_how_to_recall_and_an_empty_folder_gets_a_memory() {
     let tmp = tempfile::tempdir().expect("tmp");
     let index = repo().join("fixtures/demo/agents/memory-index.md");
     fs::create_dir_all(tmp.path().join("agents")).expect("mkdir");
@@ -153,7 +153,8 @@ fn the_demo_index_already_says_how_to_recall_and_no_index_is_an_error() {
     assert_eq!(fs::read(tmp.path().join("agents/memory-index.md")).expect("read"), fs::read(&index).expect("read"));
     let empty = tempfile::tempdir().expect("tmp");
     let o = run(&["init"], empty.path());
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no index at"), "{}", stderr(&o));
-    assert_eq!(fs::read_dir(empty.path()).expect("dir").count(), 0);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a new memory index"), "{}", stderr(&o));
+    let index = fs::read_to_string(empty.path().join("agents/memory-index.md")).expect("a new index");
+    assert!(index.starts_with("# Memory Index\n") && index.contains("/when <situation>"), "{index}");
 }

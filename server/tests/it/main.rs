@@ -7,6 +7,7 @@
 mod lsp_support;
 mod support;
 
+mod adoption;
 mod agent_faults;
 mod agent_hostile;
 mod cli;

@@ -78,6 +78,52 @@ pub fn merge(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String,
     Ok((out, missing.iter().map(|(e, _)| (*e).clone()).collect()))
 }
 
+/// `text` (a `.mcp.json`, None when absent) with `server` added as
+/// `mcpServers.memory-index`, unless a server there already runs
+/// `memory-index-lsp mcp`; whether it was added. Every other byte is kept.
+pub fn merge_mcp(text: Option<&str>, server: &Value) -> Result<(String, bool), String> {
+    let text = text.unwrap_or("");
+    if text.trim().is_empty() {
+        let v = serde_json::json!({ "mcpServers": { "memory-index": server } });
+        return Ok((format!("{}\n", pretty(&v, "  ")), true));
+    }
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| format!("line {}, column {}: not valid JSON ({e})", e.line(), e.column()))?;
+    let Value::Object(top) = &v else { return Err("the file is not a JSON object".into()) };
+    let servers = match top.get("mcpServers") {
+        None => None,
+        Some(Value::Object(m)) => Some(m),
+        Some(_) => return Err("`mcpServers` is not an object".into()),
+    };
+    let ours = |s: &Value| {
+        let program = s.get("command").and_then(Value::as_str).unwrap_or("");
+        let args: Vec<&str> =
+            s.get("args").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+        (program == "memory-index-lsp" || program.ends_with("/memory-index-lsp")) && args.first() == Some(&"mcp")
+    };
+    if servers.is_some_and(|m| m.values().any(ours)) {
+        return Ok((text.to_string(), false));
+    }
+    if servers.is_some_and(|m| m.contains_key("memory-index")) {
+        return Err("`mcpServers.memory-index` runs another command; rename it, then run init again".into());
+    }
+    let unit = indent_unit(text);
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let place = "cannot find where to insert the server; add it by hand (see editors/claude-code/.mcp.json)";
+    let top_span = object_at(text, skip_ws(text, 0)).ok_or(place)?;
+    let (at, add) = match member(text, &top_span, "mcpServers") {
+        None => {
+            let mut m = Map::new();
+            m.insert("memory-index".into(), server.clone());
+            insert_members(&top_span, &[("mcpServers", &Value::Object(m))], &unit, 1)
+        }
+        Some(at) => insert_members(&object_at(text, at).ok_or(place)?, &[("memory-index", server)], &unit, 2),
+    };
+    let mut out = text.to_string();
+    out.insert_str(at, &add.replace('\n', nl));
+    Ok((out, true))
+}
+
 /// `memory-index-lsp hook` as a whole word (with arguments or not, by path or not), not `memory-index-lsp hooky`.
 fn is_our_command(c: &str) -> bool {
     c.split_whitespace().collect::<Vec<_>>().windows(2).any(|w| {

@@ -48,6 +48,17 @@ pub fn bin_in(cwd: &Path) -> std::process::Command {
     c
 }
 
+/// `../shared/corpus/REL` when present (any folder); prints why a test is skipped otherwise.
+pub fn corpus_dir(rel: &str) -> Option<PathBuf> {
+    let p = repo().join("../shared/corpus").join(rel);
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} is absent (tests read it from ../shared/corpus when it exists)", p.display());
+        None
+    }
+}
+
 /// Copies the directory tree `from` into `to`.
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");

@@ -1,0 +1,131 @@
+//! `memory-index-lsp import PATHS... [--file NAME] [--all] [--dry-run] [--root DIR]`: existing decisions brought into the memory.
+//!
+//! This edge reads the sources (through the guarded reader: a FIFO, a
+//! device, a file over `max-file-bytes` or not UTF-8 is reported by name and
+//! the rest still imports), then, under the memory's lock, loads the
+//! project, plans with `ide::import` and writes the change through
+//! `project::change`. Exit 0 when the import was written (or had nothing to
+//! change), 1 when it was refused (the reason on stderr), 2 for usage errors.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::args::ImportArgs;
+use super::usage_error;
+use crate::ide::import::{self, source, Options};
+use crate::project::read::{self, ReadError};
+use crate::project::write::WriteError;
+use crate::project::{change, diff, load, lock};
+
+/// Runs `import`; returns the exit code.
+pub fn run(a: ImportArgs) -> i32 {
+    let root = super::project_root(a.root);
+    let canon = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+    let mut stderr = std::io::stderr();
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut problems: Vec<String> = Vec::new();
+    for p in &a.paths {
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => match std::fs::read_dir(p) {
+                Ok(rd) => {
+                    let mut found: Vec<PathBuf> = rd
+                        .flatten()
+                        .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
+                        .map(|e| e.path())
+                        .filter(|f| f.extension().is_some_and(|x| x == "md" || x == "mdc"))
+                        .collect();
+                    found.sort();
+                    files.extend(found);
+                }
+                Err(e) => problems.push(format!("{}: {e}", p.display())),
+            },
+            Ok(_) => files.push(p.clone()),
+            Err(e) => problems.push(format!("{}: {e}", p.display())),
+        }
+    }
+    let _lock = if a.dry_run {
+        None
+    } else {
+        match lock::acquire(&root) {
+            Ok(l) => Some(l),
+            Err(e) => return usage_error(&e),
+        }
+    };
+    let ws = match load::load(&root) {
+        Ok(ws) => ws,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let max = ws.config().max_file_bytes;
+    let mut records = Vec::new();
+    for f in &files {
+        let rel = relative(&canon, f);
+        match read::read_text(None, f, max) {
+            Ok(text) => match source::parse(&rel, &text) {
+                Ok(r) => records.extend(r),
+                Err(why) => problems.push(format!("{rel}: {why}")),
+            },
+            Err(ReadError::TooLarge { len, max }) => {
+                problems.push(format!("{rel}: {len} bytes or more, over `max-file-bytes` ({max}); not imported"))
+            }
+            Err(e) => problems.push(format!("{rel}: {e}")),
+        }
+    }
+    let opts = Options { file: a.file, all: a.all };
+    let out = match import::plan(&ws, records, &opts) {
+        Ok(o) => o,
+        Err(why) => {
+            let _ = writeln!(stderr, "memory-index-lsp: not imported: {why}");
+            return 1;
+        }
+    };
+    if a.dry_run {
+        print!("{}", diff::change(&ws, &out.change));
+    } else if !out.change.is_empty() {
+        match change::apply(&root, &ws, &out.change) {
+            Ok(()) => {}
+            Err(WriteError::Changed) => {
+                let _ = writeln!(
+                    stderr,
+                    "memory-index-lsp: not imported: the memory changed while import ran; run it again"
+                );
+                return 1;
+            }
+            Err(WriteError::Refused(why)) => {
+                let _ = writeln!(stderr, "memory-index-lsp: not imported: {why}");
+                return 1;
+            }
+        }
+    }
+    let verb = if a.dry_run { "would import" } else { "imported" };
+    for line in &out.imported {
+        let _ = writeln!(stderr, "{verb}: {line}");
+    }
+    for line in &out.updated {
+        let _ = writeln!(stderr, "{}: {line}", if a.dry_run { "would update" } else { "updated" });
+    }
+    for (source, why) in &out.skipped {
+        let _ = writeln!(stderr, "skipped {source}: {why}");
+    }
+    for p in &problems {
+        let _ = writeln!(stderr, "not read: {p}");
+    }
+    let _ = writeln!(
+        stderr,
+        "{} new, {} updated, {} unchanged, {} skipped, {} not read",
+        out.imported.len(),
+        out.updated.len(),
+        out.unchanged,
+        out.skipped.len(),
+        problems.len()
+    );
+    0
+}
+
+/// `path` relative to the project root when inside it (with `/`), else as given.
+fn relative(canon_root: &Path, path: &Path) -> String {
+    let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    match abs.strip_prefix(canon_root) {
+        Ok(rel) => rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"),
+        Err(_) => path.display().to_string(),
+    }
+}

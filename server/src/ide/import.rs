@@ -1,0 +1,328 @@
+//! `import`: decisions a project already wrote (ADRs, headed rules files) brought into the memory as sections and entries, verified before anything is written (pure; the edge reads the sources and writes the change).
+//!
+//! Each record ([`source::Record`]) becomes one section of a decision file:
+//! - **The heading** is made from the source's title by one rule
+//!   ([`heading_title`]): a title that starts with `When ` or `How to ` is
+//!   kept; one that starts with a verb becomes `When <verb>ing …` (`Use Helm
+//!   for packages` → `When Using Helm for packages`); any other becomes
+//!   `When Deciding <title>` for an ADR and `When Working On <title>` for a
+//!   rules section.
+//! - **The body** leads with the decision itself (an ADR's Decision section,
+//!   a rule section's text), then `Context:` and `Consequences:`, cut to the
+//!   file's line budget (`max-lines` shared by the records it receives;
+//!   a code fence cut short is closed), sub-headings turned into bold lines
+//!   (they would end the section), and ends with `Source: PATH` (`Source:
+//!   PATH § Title` for a section of a rules file): the record's identity.
+//! - **The entry** is `/when <the title's words>` (binding is exact), with
+//!   the heading's shortest unique key (`compress-key`) as an extra when it
+//!   is shorter; every entry must resolve to its own heading.
+//! - **Status**: superseded, reverted, rejected, deprecated, proposed and
+//!   pending records are skipped and listed, or with `all` imported with a
+//!   `Status:` line saying so.
+//! - **Idempotent**: a record whose `Source:` line is already in a decision
+//!   file updates that section in place when its text changed and is left
+//!   alone otherwise; it never adds a second copy. A record whose title
+//!   changed is listed, not imported twice (rename the heading and its entry,
+//!   then import again).
+//! - Nothing is planned when the result would have an error-severity
+//!   finding the workspace did not have.
+
+mod section;
+pub mod source;
+
+pub use section::heading_title;
+use section::{body, file_for, file_title, keeps_structure, source_line};
+
+use source::{inactive, Record};
+
+use super::compress;
+use crate::edit::{self, SourceChange};
+use crate::model::{HeadingId, Workspace};
+use crate::rules::{self, placement, Severity};
+use crate::syntax::normalize;
+
+/// What to import, and how.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The decision file (inside the decisions directory) to write every record into.
+    pub file: Option<String>,
+    /// Import inactive records too, marked with their status.
+    pub all: bool,
+}
+
+/// What [`plan`] found and decided.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub change: SourceChange,
+    /// `heading ← source` of each new decision.
+    pub imported: Vec<String>,
+    /// `heading ← source` of each decision updated in place.
+    pub updated: Vec<String>,
+    pub unchanged: usize,
+    /// (source, why) of each record not imported.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// One record's place: the file, its heading and the section text to write.
+struct Planned {
+    record: Record,
+    file: String,
+    heading: String,
+    /// The status written when an inactive record is imported (`all`).
+    status: Option<String>,
+}
+
+/// Plans the import of `records` into `ws` (see the module docs); Err says why nothing can be written.
+pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outcome, String> {
+    let (index_path, index_old) = match ws.index() {
+        Some((_, f, _)) if f.problem.is_none() => (f.path.clone(), f.text.to_string()),
+        Some((_, f, _)) => return Err(format!("{} cannot be read as UTF-8 text; fix it first", f.path)),
+        None => return Err(format!("no index at {}: run `memory-index-lsp init` first", ws.config().index)),
+    };
+    let mut out = Outcome::default();
+    let mut planned: Vec<Planned> = Vec::new();
+    for r in records {
+        let status = r.status.as_deref().and_then(|s| inactive(s).map(|why| (s.to_string(), why)));
+        if let (Some((status, why)), false) = (&status, opts.all) {
+            out.skipped
+                .push((r.source.clone(), format!("{why} (status: {status}); pass --all to import it marked as such")));
+            continue;
+        }
+        let heading = heading_title(r.kind, &r.title);
+        if planned.iter().any(|p| normalize(&p.heading) == normalize(&heading)) {
+            out.skipped.push((r.source.clone(), format!("`{heading}` is the heading of another record imported now")));
+            continue;
+        }
+        let file = file_for(&r, opts);
+        planned.push(Planned { record: r, file, heading, status: status.map(|s| s.0) });
+    }
+    // Line budgets: each file's room shared by the records it receives.
+    let max_lines = ws.config().option("max-lines", 400) as usize;
+    let mut files: Vec<String> = planned.iter().map(|p| p.file.clone()).collect();
+    files.dedup();
+    files.sort();
+    files.dedup();
+    // Per decision file: its text as read (None: new) and the edits to it, all against that text.
+    let mut edits: Vec<(String, Option<String>, Vec<edit::TextEdit>)> = Vec::new();
+    let mut next = ws.clone();
+    let mut new_headings: Vec<(String, String, String)> = Vec::new(); // (path, heading title, source)
+    for name in &files {
+        let path = ws.decision_path(name);
+        let existing = ws.file_id(&path).and_then(|id| ws.file(id));
+        let old = match existing {
+            Some(f) if f.problem.is_some() => {
+                return Err(format!("{path} cannot be read as UTF-8 text; it is never rewritten"))
+            }
+            Some(f) => Some(f.text.to_string()),
+            None => None,
+        };
+        let level = existing.and_then(|f| f.decision()).map_or(2, |d| {
+            let mut counts = [0usize; 7];
+            for h in d.headings.iter().filter(|h| h.is_semantic()) {
+                counts[usize::from(h.level.min(6))] += 1;
+            }
+            (2..=6).max_by_key(|&l| (counts[l], std::cmp::Reverse(l))).filter(|&l| counts[l] > 0).unwrap_or(2)
+        });
+        let base = old.clone().unwrap_or_else(|| format!("# {}\n", file_title(name)));
+        let nl = placement::eol(&base);
+        let mine: Vec<&Planned> = planned.iter().filter(|p| &p.file == name).collect();
+        let found: Vec<Option<(String, HeadingId)>> =
+            mine.iter().map(|p| find_source(ws, &source_line(&p.record))).collect();
+        // The budget leaves out the sections this import rewrites, so a second run cuts bodies as the first did.
+        let rewritten: usize = found
+            .iter()
+            .flatten()
+            .filter(|(h_path, _)| *h_path == path)
+            .filter_map(|(_, h)| ws.heading(*h))
+            .map(|h| base.get(h.section.start..h.section.end).map_or(0, |t| t.lines().count()))
+            .sum();
+        let used = base.lines().count().saturating_sub(rewritten);
+        let budget = (max_lines.saturating_sub(used + 2) / mine.len().max(1)).saturating_sub(7).clamp(4, 24);
+        let mut appended = String::new();
+        for (p, found) in mine.iter().zip(found) {
+            let id = source_line(&p.record);
+            let make = |strip: bool| {
+                let lines = body(&p.record, budget, p.status.as_deref(), strip);
+                format!("{} {}{nl}{nl}{}{nl}", "#".repeat(level), p.heading, lines.join(nl))
+            };
+            // A body whose code cannot be cut cleanly (a fence inside a list item) goes without its code.
+            let Some(section) = [make(false), make(true)].into_iter().find(|t| keeps_structure(t, level, nl)) else {
+                out.skipped
+                    .push((p.record.source.clone(), "its text would change the decision file's structure".into()));
+                continue;
+            };
+            match found {
+                Some((h_path, h)) => {
+                    let (Some(f), Some(hd)) = (ws.file_id(&h_path).and_then(|i| ws.file(i)), ws.heading(h)) else {
+                        continue;
+                    };
+                    if normalize(&hd.title) != normalize(&p.heading) {
+                        out.skipped.push((
+                            p.record.source.clone(),
+                            format!(
+                                "its title changed (`{}` in {h_path} has its `{id}` line, the source now says `{}`); \
+                                 rename the heading and its entry, then import again",
+                                hd.title, p.heading
+                            ),
+                        ));
+                        continue;
+                    }
+                    let current = f.text.get(hd.section.start..hd.section.end).unwrap_or("");
+                    let wanted =
+                        if current.ends_with(&format!("{nl}{nl}")) { format!("{section}{nl}") } else { section };
+                    if current == wanted {
+                        out.unchanged += 1;
+                        continue;
+                    }
+                    let e = edit::TextEdit::replace(hd.section, wanted);
+                    match edits.iter_mut().find(|x| x.0 == h_path) {
+                        Some(x) => x.2.push(e),
+                        None => edits.push((h_path.clone(), Some(f.text.to_string()), vec![e])),
+                    }
+                    out.updated.push(format!("{} ← {}", p.heading, p.record.source));
+                }
+                None => {
+                    if !appended.is_empty() {
+                        appended.push_str(nl);
+                    }
+                    appended.push_str(&section);
+                    new_headings.push((path.clone(), p.heading.clone(), p.record.source.clone()));
+                    out.imported.push(format!("{} ← {}", p.heading, p.record.source));
+                }
+            }
+        }
+        if !appended.is_empty() {
+            let sep = if base.ends_with(&format!("{nl}{nl}")) {
+                ""
+            } else if base.ends_with('\n') {
+                nl
+            } else {
+                "\n\n"
+            };
+            let e = edit::TextEdit::insert(base.len(), format!("{sep}{appended}"));
+            match edits.iter_mut().find(|x| x.0 == path) {
+                Some(x) => x.2.push(e),
+                None => edits.push((path.clone(), old.clone(), vec![e])),
+            }
+        }
+    }
+    let mut texts: Vec<(String, Option<String>, String)> = Vec::new(); // (path, old, new)
+    for (path, old, e) in edits {
+        let base =
+            old.clone().unwrap_or_else(|| format!("# {}\n", file_title(path.rsplit('/').next().unwrap_or(&path))));
+        let (new, skipped) = edit::apply(&base, &e);
+        if !skipped.is_empty() {
+            return Err(format!("two records would change the same lines of {path}; import them one at a time"));
+        }
+        texts.push((path, old, new));
+    }
+    for (path, _, new) in &texts {
+        next.set_file(path, new.clone().into());
+    }
+    // The entries, one by one at their place (each placed in the index as it is after the last).
+    let mut index = index_old.clone();
+    for (path, title, source) in &new_headings {
+        let key = normalize(title);
+        let Some(&hid) =
+            next.bindings().headings_titled(&key).iter().find(|h| next.file(h.file).is_some_and(|f| &f.path == path))
+        else {
+            return Err(format!("`{title}` from {source} would not be read as a heading in {path}"));
+        };
+        let line =
+            entry_line(&next, hid, title).ok_or_else(|| format!("`{title}` from {source}: no trigger binds it"))?;
+        let insert = placement::insert_entry(&next, hid, &line).ok_or("the index cannot be read")?;
+        index = edit::apply(&index, &[insert]).0;
+        next.set_file(&index_path, index.clone().into());
+        if !resolves_to(&next, &line, &key) {
+            return Err(format!(
+                "`{line}` (from {source}) would not resolve to `{title}`; rename the source's title and import again"
+            ));
+        }
+    }
+    new_errors(ws, &next)?;
+    for (path, old, new) in texts {
+        match old {
+            Some(old) => out.change.replace_text(&path, &old, &new),
+            None => out.change.create(&path, new),
+        }
+    }
+    out.change.replace_text(&index_path, &index_old, &index);
+    Ok(out)
+}
+
+/// The heading whose section holds the line `id` (a record imported before).
+fn find_source(ws: &Workspace, id: &str) -> Option<(String, HeadingId)> {
+    for (file, src, d) in ws.decisions() {
+        let Some(at) = src.text.match_indices(id).map(|(i, _)| i).find(|&i| {
+            let end = i + id.len();
+            (i == 0 || src.text.as_bytes()[i - 1] == b'\n') && src.text[end..].starts_with(['\n', '\r'])
+                || src.text.len() == end
+        }) else {
+            continue;
+        };
+        let best = d
+            .headings
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.is_semantic() && h.section.start <= at && at < h.section.end.max(h.section.start + 1))
+            .max_by_key(|(_, h)| h.level)?;
+        return Some((src.path.clone(), HeadingId { file, idx: best.0 as u32 }));
+    }
+    None
+}
+
+/// `/when trigger` (with the shortest unique key as an extra when shorter) for heading `h`.
+fn entry_line(ws: &Workspace, h: HeadingId, title: &str) -> Option<String> {
+    let (op, trigger) = placement::trigger_from_title(title)?;
+    // The short key, when it helps: not the trigger itself, not its lead word alone (`using`,
+    // `deciding`: every imported title starts so), and plain words.
+    let lead = trigger.split_whitespace().next().unwrap_or("").to_lowercase();
+    let short = compress::compress_heading(ws, h).map(|(_, k)| k).filter(|k| {
+        normalize(k) != normalize(&trigger)
+            && normalize(k) != lead
+            && k.chars().all(|c| c.is_alphanumeric() || c.is_whitespace() || matches!(c, '-' | '/' | '.'))
+    });
+    Some(match short {
+        Some(k) if !k.contains(['|', ',']) => format!("{} {trigger} | {k}", op.token()),
+        _ => format!("{} {trigger}", op.token()),
+    })
+}
+
+/// Whether the entry `line` (and each of its extras) resolves to the heading keyed `key`.
+fn resolves_to(ws: &Workspace, line: &str, key: &str) -> bool {
+    let (head, extras) = line.split_once('|').unwrap_or((line, ""));
+    let Some((op, trigger)) = head.trim().split_once(' ') else { return false };
+    let word = if op == "/how" { "how" } else { "when" };
+    std::iter::once(trigger).chain(extras.split(',')).map(str::trim).filter(|w| !w.is_empty()).all(|w| {
+        matches!(super::resolve::locate(ws, &format!("{word} {w}")),
+            Some(super::resolve::Located::Heading(h)) if ws.heading(h).is_some_and(|x| x.key == key))
+    })
+}
+
+/// Refuses when `next` has more error-severity findings of a rule in a file than `ws`.
+fn new_errors(ws: &Workspace, next: &Workspace) -> Result<(), String> {
+    let key =
+        |w: &Workspace, f: &rules::Finding| (f.rule.code(), w.file(f.file).map_or(String::new(), |x| x.path.clone()));
+    let mut before: Vec<_> =
+        rules::check(ws).iter().filter(|f| f.severity == Severity::Error).map(|f| key(ws, f)).collect();
+    let mut added = Vec::new();
+    for f in rules::check(next).iter().filter(|f| f.severity == Severity::Error) {
+        match before.iter().position(|b| *b == key(next, f)) {
+            Some(i) => {
+                before.swap_remove(i);
+            }
+            None => {
+                let path = next.file(f.file).map_or("?", |x| x.path.as_str());
+                added.push(format!("{path}: error[{}]: {}", f.rule.code(), f.message(next)));
+            }
+        }
+    }
+    if added.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("importing would add {} error(s); nothing was written:\n  {}", added.len(), added.join("\n  ")))
+    }
+}
+
+#[cfg(test)]
+mod tests;

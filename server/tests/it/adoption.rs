@@ -1,0 +1,148 @@
+//! A project adopting a memory: `init` from zero, the first `remember`, and `import` of decisions written elsewhere (the real ADRs in `../shared/corpus/govuk-adr` when present).
+
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+use crate::support::{bin_in, corpus_dir, run_with_stdin};
+
+fn run(root: &Path, args: &[&str]) -> Output {
+    let mut c = bin_in(root);
+    c.args(args);
+    run_with_stdin(c, b"")
+}
+
+fn snapshot(root: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.join("agents")];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).expect("dir").flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                out.push((e.path().display().to_string(), fs::read(e.path()).expect("read")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn an_empty_repository_gets_a_memory_the_hook_recalls_from() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    let o = run(root, &["init"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(root.join("agents/memory-index.md").is_file() && root.join("agents/decisions").is_dir());
+    assert!(root.join(".mcp.json").is_file() && root.join(".claude/skills/remember/SKILL.md").is_file());
+    let mut c = bin_in(root);
+    c.args(["remember", "--when", "Pinning Toolchain Versions", "--body-file", "-"]);
+    let o = run_with_stdin(
+        c,
+        b"Pin the Rust toolchain in rust-toolchain.toml; CI and every developer read the same file.\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("file: general.md"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(run(root, &["check"]).status.code(), Some(0));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mask = unsafe {
+            let m = libc::umask(0o022);
+            libc::umask(m);
+            m
+        };
+        for f in ["agents/memory-index.md", "agents/decisions/general.md", ".mcp.json"] {
+            let mode = fs::metadata(root.join(f)).expect("meta").permissions().mode() & 0o777;
+            assert_eq!(mode, 0o666 & !(mask as u32), "{f} is created as any new file, not private");
+        }
+    }
+    let mut hook = bin_in(root);
+    hook.arg("hook").env("CLAUDE_PROJECT_DIR", root).env("MEMORY_INDEX_LSP_CACHE_DIR", root.join(".cache"));
+    let event = serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": root,
+        "prompt": "which rust toolchain version should we pin?"});
+    let o = run_with_stdin(hook, event.to_string().as_bytes());
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("When Pinning Toolchain Versions"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // A second init changes nothing.
+    let before = snapshot(root);
+    assert!(String::from_utf8_lossy(&run(root, &["init"]).stderr).contains("already set up"));
+    assert_eq!(snapshot(root), before);
+}
+
+#[test]
+fn importing_a_real_adr_folder_twice_gives_one_verified_memory() {
+    let Some(adrs) = corpus_dir("govuk-adr/decisions") else { return };
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    assert_eq!(run(root, &["init"]).status.code(), Some(0));
+    let o = run(root, &["import", adrs.to_str().expect("utf8")]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("23 new") && err.contains("deprecated (status: Deprecated") && err.contains("a template"),
+        "{err}"
+    );
+    let check = run(root, &["check", "--format", "json"]);
+    let findings: serde_json::Value = serde_json::from_slice(&check.stdout).expect("json");
+    assert!(findings.as_array().expect("array").iter().all(|f| f["severity"] != "error"), "{findings}");
+    let decisions = fs::read_to_string(root.join("agents/decisions/architecture-decisions.md")).expect("file");
+    let index = fs::read_to_string(root.join("agents/memory-index.md")).expect("index");
+    assert_eq!(decisions.matches("\nSource: ").count(), 23);
+    assert!(
+        !decisions.contains("0007-use-fluentbit") && !index.contains("fluentbit"),
+        "the deprecated record is not active"
+    );
+    for line in index.lines().filter(|l| l.starts_with("/when ")) {
+        let trigger = line.split('|').next().expect("trigger").trim().trim_start_matches("/when ");
+        let o = run(root, &["resolve", &format!("when {trigger}")]);
+        let first = String::from_utf8_lossy(&o.stdout).lines().next().unwrap_or("").to_string();
+        assert!(
+            first
+                .to_lowercase()
+                .starts_with(&format!("# when {}", trigger.to_lowercase()).replace("# when ", "# when ")),
+            "{line} → {first}"
+        );
+    }
+    let before = snapshot(root);
+    let o = run(root, &["import", adrs.to_str().expect("utf8")]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("0 new, 0 updated, 23 unchanged"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(snapshot(root), before, "a second import changes no byte");
+}
+
+#[cfg(unix)]
+#[test]
+fn bad_sources_are_named_and_the_rest_still_imports() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    assert_eq!(run(root, &["init"]).status.code(), Some(0));
+    let adr = root.join("docs/adr");
+    fs::create_dir_all(&adr).expect("dir");
+    fs::write(adr.join("0001-use-postgres.md"), "# 1. Use PostgreSQL for bookings\n\n## Status\n\nAccepted\n\n## Context\n\nWe need a database.\n\n## Decision\n\nStore bookings in PostgreSQL 16.\n").expect("adr");
+    fs::write(adr.join("0002-latin1.md"), b"# 2. Caf\xe9\n\n## Status\n\nAccepted\n\n## Decision\n\nX.\n")
+        .expect("latin1");
+    fs::write(adr.join("0003-no-title.md"), "just some words\n").expect("untitled");
+    let fifo = std::ffi::CString::new(adr.join("0004-pipe.md").to_string_lossy().as_bytes()).expect("c");
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let o = run(root, &["import", "docs/adr", "docs/adr/0004-pipe.md"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("imported: When Using PostgreSQL for bookings ← docs/adr/0001-use-postgres.md"), "{err}");
+    assert!(err.contains("docs/adr/0002-latin1.md: it is not valid UTF-8"), "{err}");
+    assert!(err.contains("docs/adr/0003-no-title.md: no title"), "{err}");
+    assert!(err.contains("0004-pipe.md: it is a named pipe"), "{err}");
+    let decisions = fs::read_to_string(root.join("agents/decisions/architecture-decisions.md")).expect("file");
+    assert!(
+        decisions.contains("Store bookings in PostgreSQL 16.\n")
+            && decisions.contains("Source: docs/adr/0001-use-postgres.md\n")
+    );
+    assert_eq!(run(root, &["check"]).status.code(), Some(0));
+}
