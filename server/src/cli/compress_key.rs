@@ -31,8 +31,8 @@ pub fn run(a: CompressKeyArgs) -> i32 {
     for t in &titles {
         match compress::compress_among(&ws, t, &titles) {
             Some((op, trigger)) => {
-                if writeln!(out, "{t}\t{} {trigger}", op.token()).is_err() {
-                    return 2;
+                if let Err(e) = writeln!(out, "{t}\t{} {trigger}", op.token()) {
+                    return super::output_failed(&e).unwrap_or(code);
                 }
             }
             None => {

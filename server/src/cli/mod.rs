@@ -68,6 +68,17 @@ pub(crate) fn require_workspace(ws: &crate::model::Workspace, root: &std::path::
     }
 }
 
+/// The exit code after writing output failed: a reader that closed the pipe
+/// early (`… | head -1`) got what it wanted, so None (carry on quietly);
+/// any other failure is said on stderr, Some(2).
+pub(crate) fn output_failed(e: &std::io::Error) -> Option<i32> {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return None;
+    }
+    let _ = writeln!(std::io::stderr(), "memory-index-lsp: cannot write the output: {e}");
+    Some(2)
+}
+
 /// Prints `msg` and a pointer to `--help` on stderr; returns exit code 2.
 pub fn usage_error(msg: &str) -> i32 {
     let _ = writeln!(std::io::stderr(), "memory-index-lsp: {msg}\nRun `memory-index-lsp --help` for usage.");

@@ -80,8 +80,10 @@ pub fn report(ws: &Workspace, findings: &[Finding], json_format: bool) -> i32 {
     let mut out = stdout.lock();
     let written =
         if json_format { write_json(ws, findings, &mut out) } else { human(ws, findings, &mut out, use_color()) };
-    if written.is_err() {
-        return 2;
+    if let Err(e) = written {
+        if let Some(code) = super::output_failed(&e) {
+            return code;
+        }
     }
     i32::from(findings.iter().any(|f| f.severity == Severity::Error))
 }

@@ -3,9 +3,10 @@
 //! Contract (compatible with the reference tool so agents' skills can switch):
 //! queries come from the arguments, then from stdin lines when stdin is not a
 //! terminal (blank lines skipped). When the first argument is a bare
-//! operator word (`when`, `how`), all the arguments form one query
-//! (`resolve when writing mock tests`); otherwise each argument is one
-//! query, and so is each stdin line. A leading `when`/`how` word is the
+//! operator word (`when`, `how`), or every argument is one word (typed
+//! unquoted: `resolve writing mock tests`), all the arguments form one
+//! query; otherwise (quoted queries) each argument is one query, and so is
+//! each stdin line. A leading `when`/`how` word is the
 //! operator; the query `null` (any case, with or without operator) is
 //! ignored; results are de-duplicated and joined by `\n---\n`, errors follow
 //! on stdout. Exit 0 if every query resolved, 1 if any failed, 2 for usage
@@ -31,7 +32,10 @@ pub fn run(a: ResolveArgs) -> i32 {
     let mut queries = a.queries;
     // `resolve when writing mock tests`: a bare operator word first means the
     // arguments are one query (how a skill passes what the agent typed).
-    if queries.len() > 1 && crate::syntax::index::Op::from_word(&queries[0]).is_some() {
+    // Likewise words typed unquoted (`resolve writing mock tests`): several
+    // one-word arguments are one query; quoted queries stay apart.
+    let unquoted = queries.iter().all(|q| !q.trim().contains(char::is_whitespace));
+    if queries.len() > 1 && (crate::syntax::index::Op::from_word(&queries[0]).is_some() || unquoted) {
         queries = vec![queries.join(" ")];
     }
     let stdin = std::io::stdin();
@@ -81,8 +85,10 @@ pub fn run(a: ResolveArgs) -> i32 {
     }
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    if writeln!(lock, "{out}").is_err() {
-        return 2;
+    if let Err(e) = writeln!(lock, "{out}") {
+        if let Some(code) = super::output_failed(&e) {
+            return code;
+        }
     }
     i32::from(!errors.is_empty())
 }

@@ -51,8 +51,10 @@ pub fn run(a: SearchArgs) -> i32 {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    if writeln!(std::io::stdout().lock(), "{out}").is_err() {
-        return 2;
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{out}") {
+        if let Some(code) = super::output_failed(&e) {
+            return code;
+        }
     }
     i32::from(found.is_empty())
 }

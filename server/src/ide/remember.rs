@@ -415,9 +415,11 @@ fn verify(next: &Workspace, op: Op, trigger: &str, extras: &[String], key: &str)
 fn new_findings(ws: &Workspace, next: &Workspace) -> Result<(), String> {
     let key =
         |w: &Workspace, f: &rules::Finding| (f.rule.code(), w.file(f.file).map_or(String::new(), |x| x.path.clone()));
-    let mut before: Vec<(&str, String)> = rules::check(ws).iter().map(|f| key(ws, f)).collect();
+    // Advice (info) is never a reason to refuse; warnings and errors are.
+    let counts = |f: &rules::Finding| f.severity != rules::Severity::Info;
+    let mut before: Vec<(&str, String)> = rules::check(ws).iter().filter(|f| counts(f)).map(|f| key(ws, f)).collect();
     let mut added = Vec::new();
-    for f in rules::check(next) {
+    for f in rules::check(next).into_iter().filter(counts) {
         match before.iter().position(|b| *b == key(next, &f)) {
             Some(i) => {
                 before.swap_remove(i);

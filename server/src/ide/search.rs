@@ -53,18 +53,30 @@ pub fn search(ws: &Workspace, text: &str, limit: usize) -> Vec<Found> {
         .collect()
 }
 
-/// The first line of `body` that is text (not blank, not a comment or fence), at most [`EXCERPT_CHARS`].
+/// The decision's first substantive line (not blank, not a comment, fence or
+/// heading, not a metadata line such as `**Decision Date:** …`, `Status:` or
+/// `Source:`), at most [`EXCERPT_CHARS`].
 pub fn excerpt(body: &str) -> String {
-    let line = body
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with("<!--") && !l.starts_with("```") && !l.starts_with('#'))
-        .unwrap_or("");
+    let text = |l: &&str| !l.is_empty() && !l.starts_with("<!--") && !l.starts_with("```") && !l.starts_with('#');
+    let lines: Vec<&str> = body.lines().map(str::trim).filter(text).collect();
+    let line = lines.iter().find(|l| !is_metadata(l)).or(lines.first()).copied().unwrap_or("");
     let line = line.trim_start_matches(['-', '*', '>', ' ']);
     match line.char_indices().nth(EXCERPT_CHARS) {
         Some((cut, _)) => format!("{}…", line[..cut].trim_end()),
         None => line.to_string(),
     }
+}
+
+/// `**Decision Date:** 2026-02-18`, `Date: …`, `Status: …`, `Source: …`: a label and a short value, not the decision.
+fn is_metadata(line: &str) -> bool {
+    let plain = line.trim_start_matches(['-', '*', ' ']);
+    let Some((label, value)) = plain.split_once(':') else { return false };
+    let label = label.trim_end_matches('*').trim();
+    let words = label.split_whitespace().count();
+    let known = ["date", "status", "source", "decided", "author", "authors", "owner", "deciders", "tags", "updated"];
+    (1..=3).contains(&words)
+        && known.iter().any(|k| label.to_lowercase().split_whitespace().any(|w| w == *k))
+        && value.split_whitespace().count() <= 8
 }
 
 #[cfg(test)]
@@ -79,5 +91,22 @@ mod tests {
         assert_eq!(e.chars().count(), EXCERPT_CHARS + 1);
         assert!(e.ends_with('…'));
         assert_eq!(excerpt(""), "");
+    }
+
+    #[test]
+    fn excerpt_is_the_decision_not_its_metadata() {
+        assert_eq!(
+            excerpt("**Decision Date:** 2026-02-18\n\nErrors name the command and what to do.\n"),
+            "Errors name the command and what to do."
+        );
+        assert_eq!(
+            excerpt("Status: Accepted\nSource: docs/adr/1.md\n"),
+            "Status: Accepted",
+            "only metadata: the first line"
+        );
+        assert_eq!(
+            excerpt("Note: prefer fakes over mocks when the fake is small and the real thing is slow.\n"),
+            "Note: prefer fakes over mocks when the fake is small and the real thing is slow."
+        );
     }
 }

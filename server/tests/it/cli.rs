@@ -390,3 +390,21 @@ fn a_hook_with_a_bad_command_line_still_runs_and_exits_0() {
     let o = run(&["hook", "--bogus", "x"], tmp.path());
     assert_eq!(o.status.code(), Some(0), "a hook never fails a prompt: {}", String::from_utf8_lossy(&o.stderr));
 }
+
+#[test]
+fn a_reader_that_closes_the_pipe_early_gets_a_quiet_exit() {
+    let demo = repo().join("fixtures/demo");
+    for args in [&["resolve", "when writing mock tests"][..], &["check"], &["search", "mock tests"]] {
+        let mut child = bin()
+            .args(args)
+            .current_dir(&demo)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        drop(child.stdout.take()); // `| head -0`
+        let o = child.wait_with_output().expect("wait");
+        assert!(o.status.code().is_some_and(|c| c < 2), "{args:?}: {:?}", o.status);
+        assert!(o.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+}

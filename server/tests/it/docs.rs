@@ -34,3 +34,15 @@ fn rules_md_is_current() {
     let got = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(got == want, "docs/rules.md is stale: run `UPDATE_DOCS=1 cargo test --test it docs::`");
 }
+
+/// The README's `[recall]` example shows the defaults: copied as it is, it changes nothing.
+#[test]
+fn the_readmes_recall_example_is_the_defaults() {
+    let readme = std::fs::read_to_string(support::repo().join("README.md")).expect("README");
+    let start = readme.find("[recall]              # the defaults").expect("the [recall] example");
+    let block = &readme[start..start + readme[start..].find("```").expect("end of the block")];
+    let (cfg, errors) = memory_index_lsp::rules::config_from_text(block);
+    assert!(errors.is_empty(), "{errors:?}");
+    let defaults = memory_index_lsp::model::Config::default();
+    assert_eq!(format!("{:?}", cfg.recall), format!("{:?}", defaults.recall), "{block}");
+}

@@ -34,6 +34,10 @@ fn contract_args_stdin_null_dedup_and_exit_codes() {
     let text = out(&o);
     assert!(text.starts_with("# When Writing Mock Tests\n"), "{text}");
     assert!(text.contains("\n---\n# How to Paginate List Responses\n"), "{text}");
+    // Words typed unquoted are one query, not three.
+    let o = resolve(&["writing", "mock", "tests"], "", &demo);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out(&o).starts_with("# When Writing Mock Tests\n") && !out(&o).contains("---"), "{}", out(&o));
     let o = resolve(&["null"], "when null\n\n", &demo);
     assert_eq!((o.status.code(), out(&o).as_str()), (Some(0), ""));
     let o = resolve(&["writing mock tests"], "when writing mock tests\nmock patch\nkubernetes autoscaling\n", &demo);

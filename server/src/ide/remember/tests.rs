@@ -159,3 +159,18 @@ fn a_trigger_that_would_shadow_another_entry_is_refused() {
     let e = plan(&w, &r).unwrap_err();
     assert!(e.contains("shadowed-trigger") && e.contains("nothing was written"), "{e}");
 }
+
+#[test]
+fn advice_is_not_a_reason_to_refuse() {
+    // A one-line decision costs about what its entry costs: `promote-to-fragment` advises, it does not refuse.
+    let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
+    let r = Request { body: "Tabs.\n".into(), ..req(Op::When, "Indenting Go Code", Some("c.md")) };
+    let p = plan(&w, &r).expect("planned despite the advice");
+    let mut next = w.clone();
+    next.set_file("agents/decisions/c.md", FileText::from(after(&w, &p, "agents/decisions/c.md").as_str()));
+    next.set_file("agents/memory-index.md", FileText::from(after(&w, &p, "agents/memory-index.md").as_str()));
+    assert!(
+        crate::rules::check(&next).iter().any(|f| f.rule.code() == "promote-to-fragment"),
+        "the advice is there, and did not refuse"
+    );
+}
