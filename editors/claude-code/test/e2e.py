@@ -132,6 +132,15 @@ def main():
     p = subprocess.run([ARGS.claude, "plugin", "validate", "--strict", os.path.join(ARGS.repo, "editors/claude-code")],
                        capture_output=True, text=True, timeout=120, env=dict(os.environ, HOME=os.path.join(tmp, "h0")))
     check("claude plugin validate --strict editors/claude-code", p.returncode == 0, (p.stdout + p.stderr)[-800:])
+    # The marketplace sits at the repository's root, so `claude plugin marketplace add OWNER/REPO` finds it;
+    # here the checkout stands in for the repository.
+    home = dict(os.environ, HOME=os.path.join(tmp, "h-market"))
+    runs = [subprocess.run([ARGS.claude, "plugin", *args], capture_output=True, text=True, timeout=120, env=home)
+            for args in (["validate", "--strict", ARGS.repo], ["marketplace", "add", ARGS.repo],
+                         ["install", "memory-index@memory-index"], ["list"])]
+    check("the repository's root is a marketplace that installs the plugin",
+          all(r.returncode == 0 for r in runs) and "memory-index@memory-index" in runs[3].stdout
+          and "editors/claude-code" in runs[3].stdout, "".join(r.stdout + r.stderr for r in runs)[-800:])
 
     ws = workspace(tmp, "plugin")
     bodies = session(tmp, "decision-prompt", ws,
