@@ -164,6 +164,18 @@ def main():
         check(f"{name}: the plugin's hooks ran (SessionStart note)",
               bodies and "memory-index: this project records" in text(bodies[0]))
 
+        check(f"{name}: the session ends with one request (the Stop hook stays silent)",
+              len(bodies) == 1 and "settled something" not in text(bodies[-1]), len(bodies))
+
+    # Capture: a session in which the person settles a rule is stopped once, and the reason reaches the model.
+    bodies = session(tmp, "stop-settled", ws,
+                     "From now on, write commit messages in the imperative mood and keep the subject under 50 "
+                     "characters. Thanks, that fixed the login test")
+    check("stop-settled: the Stop hook's reason reached the model as the next turn",
+          len(bodies) >= 2 and "settled something the project's memory does not hold" in text(bodies[-1])
+          and "write commit messages in the imperative mood" in text(bodies[-1]),
+          [text(b)[-300:] for b in bodies[-1:]])
+
     skill_round_trip(tmp, "skill-call", ws, "memory-index:when", plugin=True)
 
     script = [{"match": "RECALL_BY_SHELL", "unless": "tool_result", "tool": "Bash",

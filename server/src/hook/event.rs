@@ -14,6 +14,9 @@ pub enum Event {
     /// A tool call failed with `error`; `command` as for [`Event::PreToolUse`];
     /// `interrupted` when the person stopped it (not a failure to explain).
     PostToolUseFailure { tool_name: String, error: String, command: Option<String>, interrupted: bool },
+    /// The agent is about to end its turn; `active` when this stop follows a
+    /// block of ours (never block again then).
+    Stop { transcript_path: Option<String>, active: bool },
     /// Any other event: the hook stays silent.
     Other(String),
 }
@@ -26,6 +29,7 @@ impl Event {
             Event::UserPromptSubmit { .. } => "UserPromptSubmit",
             Event::PreToolUse { .. } => "PreToolUse",
             Event::PostToolUseFailure { .. } => "PostToolUseFailure",
+            Event::Stop { .. } => "Stop",
             Event::Other(name) => name,
         }
     }
@@ -71,6 +75,14 @@ pub fn parse(bytes: &[u8]) -> Result<Input, String> {
                 None | Some(Value::Null) => false,
                 Some(Value::Bool(b)) => *b,
                 Some(_) => return Err("is_interrupt is not a boolean".into()),
+            },
+        },
+        "Stop" => Event::Stop {
+            transcript_path: string(&v, "transcript_path")?.filter(|s| !s.is_empty()),
+            active: match o.get("stop_hook_active") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err("stop_hook_active is not a boolean".into()),
             },
         },
         _ => Event::Other(name),

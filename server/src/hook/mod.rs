@@ -2,7 +2,8 @@
 //!
 //! Contract (Claude Code blocks a prompt on exit 2 and shows a "hook error"
 //! on any other non-zero exit): always exit 0; stdout is empty or one JSON
-//! object `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`;
+//! object `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`
+//! (for `Stop`, `{"decision":"block","reason":…}`);
 //! anything that goes wrong (empty or malformed input, input over
 //! [`MAX_INPUT`] bytes, no workspace, a panic) is one line on stderr.
 //!
@@ -13,6 +14,10 @@
 //!   never a permission decision.
 //! - `PostToolUseFailure`: decisions for the error and the command at
 //!   `[recall] error` (not when the person interrupted the call).
+//! - `Stop`: once per session, when the person settled something the
+//!   memory does not hold, `{"decision":"block","reason":…}` asking the
+//!   agent to record it (`ide::capture`; `[capture] stop = false` turns it
+//!   off; never when `stop_hook_active`).
 //!
 //! At most `[recall] max-decisions` per call and `max-chars` in all; never the
 //! same decision twice in a session (`project::session`); `[recall] hook = false`
@@ -88,7 +93,7 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
         Event::PostToolUseFailure { error, command, interrupted: false, .. } => {
             Some(command.as_ref().map_or_else(|| error.clone(), |c| format!("{error}\n{c}")))
         }
-        Event::SessionStart => None,
+        Event::SessionStart | Event::Stop { active: false, transcript_path: Some(_) } => None,
         _ => return Ok(None),
     };
     // The project is the agent's ($CLAUDE_PROJECT_DIR), not wherever it `cd`ed to.
@@ -109,11 +114,41 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     if ws.index().is_none() {
         return Err(format!("{} has no index {}; nothing to recall", root.display(), ws.config().index));
     }
+    if let Event::Stop { transcript_path: Some(path), .. } = &input.event {
+        return Ok(capture_once(&ws, Path::new(path), input.session_id.as_deref(), state_dir));
+    }
+    if let (Event::UserPromptSubmit { prompt }, true) = (&input.event, ws.config().capture.stop) {
+        note_settled(prompt, input.session_id.as_deref(), state_dir);
+    }
     let context = match text {
         None => Some(inject::session_note(&ws)),
         Some(text) => recall_once(&ws, &input.event, input.session_id.as_deref(), state_dir, &text),
     };
     Ok(context.map(|c| output(input.event.name(), &c)))
+}
+
+/// The session key prefix of a statement the person settled in a prompt.
+const SETTLED_KEY: &str = "\tsettled\t";
+
+/// Keeps the rules a prompt settles in the session's state, for the `Stop`
+/// that ends the session (the transcript may not hold the prompt yet when
+/// Claude Code runs the Stop hook: it writes it asynchronously).
+fn note_settled(prompt: &str, session_id: Option<&str>, state_dir: Option<&Path>) {
+    let found = crate::ide::capture::settled(&[prompt]);
+    let (Some(id), Some(dir)) = (session_id, state_dir) else { return };
+    if found.is_empty() {
+        return;
+    }
+    let keys: Vec<String> = found
+        .iter()
+        .map(|s| format!("{SETTLED_KEY}{}", s.chars().take(2 * crate::ide::capture::QUOTE_CHARS).collect::<String>()))
+        .collect();
+    if let Ok(mut session) = crate::project::session::Session::open(dir, id) {
+        let new: Vec<String> = keys.into_iter().filter(|k| !session.seen(k)).collect();
+        if let Err(e) = session.record(&new) {
+            note(&format!("cannot keep what the prompt settled ({e})"));
+        }
+    }
 }
 
 /// The decisions for `text` not yet injected in this session; records them.
@@ -152,6 +187,50 @@ fn recall_once(
         }
     }
     Some(found.text)
+}
+
+/// The session key that says the stop was blocked once already.
+const STOP_KEY: &str = "\tstop-capture";
+
+/// Claude Code's `Stop`: when the person settled something in this session
+/// that the memory does not hold (kept by the prompt hook, or read from the
+/// transcript's last 8 MiB), block the stop once with a reason that
+/// quotes it and asks the agent to record it (`ide::capture`); silent
+/// otherwise, when `[capture] stop = false`, without a session to remember
+/// that it asked (it would ask at every turn's end), and after asking once.
+fn capture_once(
+    ws: &Workspace,
+    transcript: &Path,
+    session_id: Option<&str>,
+    state_dir: Option<&Path>,
+) -> Option<String> {
+    if !ws.config().capture.stop {
+        return None;
+    }
+    let (id, dir) = (session_id?, state_dir?);
+    let mut session = match crate::project::session::Session::open(dir, id) {
+        Ok(s) => s,
+        Err(e) => {
+            note(&format!("no session state ({e}); not asking to record anything"));
+            return None;
+        }
+    };
+    if session.seen(STOP_KEY) {
+        return None;
+    }
+    // What the prompts settled, as the prompt hook kept it, and the transcript's prompts.
+    let mut prompts: Vec<String> = session.keys_with(SETTLED_KEY).map(str::to_string).collect();
+    match crate::project::transcript::prompts_of(transcript) {
+        Ok(p) => prompts.extend(p),
+        Err(e) => note(&format!("cannot read the transcript ({e})")),
+    }
+    let prompts: Vec<&str> = prompts.iter().map(String::as_str).collect();
+    let reason = crate::ide::capture::reason(&crate::ide::capture::unrecorded(ws, &prompts))?;
+    if let Err(e) = session.record(&[STOP_KEY.to_string()]) {
+        note(&format!("cannot remember that it asked ({e}); not asking"));
+        return None;
+    }
+    Some(serde_json::json!({ "decision": "block", "reason": reason }).to_string())
 }
 
 /// `/when …`, `/how …`, `/compact`: a prompt that is a slash command (not a path such as `/usr/bin …`).

@@ -1,5 +1,6 @@
 //! Editor and CLI features over the engine, one module per feature; plain data in and out.
 
+pub mod capture;
 pub mod completion;
 /// Key compression lives with the rules (`unindexed-heading` offers a compressed key).
 pub use crate::rules::compress;

@@ -38,6 +38,8 @@ pub struct Config {
     pub options: BTreeMap<String, u64>,
     /// When recall speaks (`[recall]`).
     pub recall: Recall,
+    /// When the hook asks the agent to write a decision down (`[capture]`).
+    pub capture: Capture,
 }
 
 /// Default `max-file-bytes`: 64 MiB, far above any real index or decision file.
@@ -52,76 +54,13 @@ impl Default for Config {
             rules: BTreeMap::new(),
             options: BTreeMap::new(),
             recall: Recall::default(),
+            capture: Capture::default(),
         }
     }
 }
 
-/// The `[recall]` table: confidence thresholds (see `search::recall`) per
-/// consumer, and the agent hook's limits. A threshold is a confidence in
-/// [0, 1]; a higher one speaks less often and is wrong less often. The
-/// defaults come from `eval` on the development sets (docs/resolver.md):
-/// `resolve` 0.1 answers 98% of the resolver set right and every off-topic
-/// query with "No match" (an agent that asked can judge a near miss);
-/// `prompt` 0.5 answers three quarters of the prompts a decision applies to,
-/// all of them right, and none of the off-topic or generic ones (a wrong
-/// injection costs more than a missing one); `command` and `error` are
-/// stricter still, as commands and error logs share words with many
-/// decisions and nothing labelled measures them yet.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Recall {
-    /// The hook speaks on a prompt (UserPromptSubmit) at or above this.
-    pub prompt: f64,
-    /// The hook speaks before a Bash command (PreToolUse) at or above this.
-    pub command: f64,
-    /// The hook speaks after a failed tool call (PostToolUseFailure) at or above this.
-    pub error: f64,
-    /// `resolve` and `search` answer "No match" below this.
-    pub resolve: f64,
-    /// `remember` reports an existing decision on the same subject at or above this.
-    pub duplicate: f64,
-    /// False turns the agent hook off (it prints nothing).
-    pub hook: bool,
-    /// Most decisions the hook injects at once.
-    pub max_decisions: u32,
-    /// Most characters the hook injects at once.
-    pub max_chars: u32,
-}
-
-impl Default for Recall {
-    fn default() -> Self {
-        Self {
-            prompt: 0.5,
-            command: 0.6,
-            error: 0.7,
-            resolve: 0.1,
-            duplicate: 0.8,
-            hook: true,
-            max_decisions: 2,
-            max_chars: 6000,
-        }
-    }
-}
-
-// Thresholds are checked to be finite when applied, so equality is total.
-impl Eq for Recall {}
-
-/// The `[recall]` keys one source sets.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct RecallPatch {
-    pub prompt: Option<f64>,
-    pub command: Option<f64>,
-    pub error: Option<f64>,
-    pub resolve: Option<f64>,
-    pub duplicate: Option<f64>,
-    pub hook: Option<bool>,
-    #[serde(alias = "maxDecisions")]
-    pub max_decisions: Option<u32>,
-    #[serde(alias = "maxChars")]
-    pub max_chars: Option<u32>,
-}
-
-impl Eq for RecallPatch {}
+mod tables;
+pub use tables::{Capture, CapturePatch, Recall, RecallPatch};
 
 /// The file name looked for at the workspace root.
 pub const CONFIG_FILE: &str = "memory-index.toml";
@@ -146,12 +85,13 @@ pub struct ConfigPatch {
     pub max_file_bytes: Option<u64>,
     pub rules: Option<BTreeMap<String, Level>>,
     pub recall: Option<RecallPatch>,
+    pub capture: Option<CapturePatch>,
     /// Other keys: a whole number, or None for any other value.
     pub options: BTreeMap<String, Option<u64>>,
 }
 
 /// The fixed keys, as a message lists them.
-const KEYS: &str = "index, decisions, max-file-bytes, rules, recall";
+const KEYS: &str = "index, decisions, max-file-bytes, rules, recall, capture";
 
 impl<'de> Deserialize<'de> for ConfigPatch {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -170,6 +110,7 @@ impl<'de> Deserialize<'de> for ConfigPatch {
                         "max-file-bytes" | "maxFileBytes" => p.max_file_bytes = Some(m.next_value()?),
                         "rules" => p.rules = Some(m.next_value()?),
                         "recall" => p.recall = Some(m.next_value()?),
+                        "capture" => p.capture = Some(m.next_value()?),
                         _ => {
                             let OptionValue(v) = m.next_value()?;
                             p.options.insert(kebab(&key), v);
@@ -290,6 +231,9 @@ impl Config {
             if let Some(n) = r.max_chars {
                 self.recall.max_chars = n;
             }
+        }
+        if let Some(stop) = patch.capture.and_then(|c| c.stop) {
+            self.capture.stop = stop;
         }
         for (code, level) in patch.rules.unwrap_or_default() {
             if known_rules.contains(&code.as_str()) {

@@ -91,6 +91,11 @@ impl Session {
         self.keys.iter().any(|k| k == key)
     }
 
+    /// The keys that start with `prefix`, without it, in the order recorded.
+    pub fn keys_with<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.keys.iter().filter_map(move |k| k.strip_prefix(prefix))
+    }
+
     /// Whether the session remembers as many decisions as it may (the hook then stays silent).
     pub fn full(&self) -> bool {
         self.keys.len() >= MAX_KEYS

@@ -23,6 +23,36 @@ use crate::model::Workspace;
 /// output comes first in a turn; a turn that reads huge files keeps this much).
 pub const MAX_TURN_CONTEXT: usize = 4 << 20;
 
+/// Most of a transcript the Stop hook reads: its last this many bytes (a
+/// long session's earlier turns are left out rather than read slowly).
+pub const STOP_TAIL_BYTES: u64 = 8 << 20;
+
+/// The prompts the person typed in the transcript at `path`, from its last
+/// [`STOP_TAIL_BYTES`] (through the guarded reader: a FIFO, a device or a
+/// link out of `~` is refused, each line bounded).
+pub fn prompts_of(path: &std::path::Path) -> Result<Vec<String>, String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = super::read::open_regular(None, path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    let skip_partial = len > STOP_TAIL_BYTES;
+    if skip_partial {
+        file.seek(SeekFrom::Start(len - STOP_TAIL_BYTES)).map_err(|e| e.to_string())?;
+    }
+    let mut session = Session::new("stop");
+    let mut first = skip_partial;
+    super::read::lines((&mut file).take(STOP_TAIL_BYTES), 1 << 20, STOP_TAIL_BYTES + 1, |l| {
+        if std::mem::take(&mut first) {
+            return; // the line the tail starts inside
+        }
+        match l {
+            super::read::Line::Text(t) if t.contains("\"user\"") => session.line(t),
+            _ => {}
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    Ok(session.prompts().map(str::to_string).collect())
+}
+
 /// Counts for one transcript's text. `name` labels the session when the lines do not carry a `sessionId`.
 pub fn session(ws: &Workspace, name: &str, text: &str, threshold: f64) -> Stats {
     let mut s = Session::new(name);
@@ -82,6 +112,11 @@ impl Session {
         if let Some(turn) = self.turns.last_mut() {
             collect_strings(&v, &mut turn.context);
         }
+    }
+
+    /// The prompts the person typed, in order.
+    pub fn prompts(&self) -> impl Iterator<Item = &str> {
+        self.turns.iter().map(|t| t.prompt.as_str())
     }
 
     /// The counts, each turn's prompt ranked on `ws` at `threshold`.

@@ -95,11 +95,14 @@ fn existing_settings_keep_their_hooks_and_permissions_byte_for_byte() {
     assert_eq!(v["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "./scripts/guard.sh");
     assert_eq!(v["hooks"]["PreToolUse"][1]["matcher"], "Bash");
     assert_eq!(v["hooks"]["Stop"][0]["hooks"][0]["command"], "say done");
-    let mut rest = merged.as_str();
-    for line in original.lines() {
-        let at = rest.find(line).unwrap_or_else(|| panic!("lost {line:?} in\n{merged}"));
-        rest = &rest[at + line.len()..];
-    }
+    // Every byte of the original is kept, in order: the merge only inserts.
+    let diff = similar::TextDiff::from_chars(original, merged.as_str());
+    let deleted: String = diff
+        .iter_all_changes()
+        .filter(|c| c.tag() == similar::ChangeTag::Delete)
+        .map(|c| c.value().to_string())
+        .collect();
+    assert!(deleted.is_empty(), "lost {deleted:?} in\n{merged}");
     let added: usize = merged.lines().count() - original.lines().count();
     assert!(added > 10, "{merged}");
     let before = fs::read(root.join(".claude/settings.json")).expect("read");

@@ -22,7 +22,15 @@ fn reads_every_event() {
             interrupted: false,
         }
     );
-    assert_eq!(p(r#"{"hook_event_name":"Stop","session_id":""}"#).event, Event::Other("Stop".into()));
+    assert_eq!(
+        p(r#"{"hook_event_name":"Stop","session_id":""}"#).event,
+        Event::Stop { transcript_path: None, active: false }
+    );
+    assert_eq!(
+        p(r#"{"hook_event_name":"Stop","transcript_path":"/t.jsonl","stop_hook_active":true}"#).event,
+        Event::Stop { transcript_path: Some("/t.jsonl".into()), active: true }
+    );
+    assert_eq!(p(r#"{"hook_event_name":"SubagentStop"}"#).event, Event::Other("SubagentStop".into()));
     assert_eq!(p(r#"{"hook_event_name":"Stop","session_id":""}"#).session_id, None);
 }
 

@@ -1,0 +1,218 @@
+//! Capture without being asked (pure): the statements in which the person settled something in a session ("from now on …", "we decided …", "never …"), and the reason the hook gives the agent to write them down when the memory does not hold them yet.
+//!
+//! A statement is one sentence of a prompt the person typed (never the
+//! agent's words, never a tool's output) that reads as a standing rule
+//! about the project:
+//! - it starts with `always`, `never`, `don't`, `do not`, `stop`
+//!   (`stop using …`) or `please always/never`, as an instruction (not a
+//!   description: `never seen this error`, `always the same error`, `don't
+//!   know why`, see [`instruction`]); or
+//! - it says it is a rule: `from now on`, `going forward`, `in future`,
+//!   `from here on`, `we decided`, `we've decided`, `we agreed`, `the rule
+//!   is`, `our convention is`, `the convention is`, `make sure you always`,
+//!   `remember to`, `remember that`, `for this project`;
+//! - and it is not a question, not `never mind`, and has at least four
+//!   words (a rule says what and when).
+//!
+//! A statement the memory already holds (the ranking finds a decision for
+//! it at `[recall] prompt` or more, as the hook would inject it) is left out. The reason quotes at most
+//! [`MAX_QUOTED`] statements, each cut to [`QUOTE_CHARS`] characters, and
+//! asks the agent to record each with the remember skill, or to say why it
+//! need not (a one-off, already recorded elsewhere).
+
+use crate::model::Workspace;
+use crate::search::recall::recall;
+
+/// Most statements quoted in one reason.
+pub const MAX_QUOTED: usize = 3;
+/// Longest quote (characters).
+pub const QUOTE_CHARS: usize = 200;
+
+/// Phrases that make a sentence a standing rule wherever they stand.
+const RULE_PHRASES: &[&str] = &[
+    "from now on",
+    "going forward",
+    "in future,",
+    "in the future,",
+    "from here on",
+    "we decided",
+    "we've decided",
+    "we have decided",
+    "we agreed",
+    "we've agreed",
+    "the rule is",
+    "our convention is",
+    "the convention is",
+    "make sure you always",
+    "remember to ",
+    "remember that",
+    "for this project,",
+    "in this project we",
+];
+
+/// Words that make a sentence an instruction when it starts with them.
+const RULE_STARTS: &[&str] = &[
+    "always ",
+    "never ",
+    "don't ",
+    "do not ",
+    "dont ",
+    "stop using ",
+    "please always ",
+    "please never ",
+    "please don't ",
+];
+
+/// The sentences of `prompts` that read as rules the person settled, in order, without repeats.
+pub fn settled(prompts: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for prompt in prompts {
+        for sentence in sentences(prompt) {
+            let lower = sentence.to_lowercase();
+            let words = lower.split_whitespace().count();
+            if words < 4 || lower.ends_with('?') || lower.starts_with("never mind") || lower.contains("never mind") {
+                continue;
+            }
+            let starts = RULE_STARTS.iter().any(|s| lower.starts_with(s)) && instruction(&lower);
+            let says = RULE_PHRASES.iter().any(|p| lower.contains(p));
+            if (starts || says) && !out.iter().any(|o| o.eq_ignore_ascii_case(&sentence)) {
+                out.push(sentence);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a sentence that starts with `always`/`never`/`don't` instructs
+/// (`never retry a payment`) rather than describes (`never seen this error`,
+/// `always the same error`, `don't know why`): the word after it is not one
+/// that describes what happened or how the person feels.
+fn instruction(lower: &str) -> bool {
+    const DESCRIBES: &[&str] = &[
+        "the",
+        "a",
+        "an",
+        "same",
+        "get",
+        "gets",
+        "got",
+        "fails",
+        "failed",
+        "was",
+        "were",
+        "is",
+        "has",
+        "had",
+        "happens",
+        "happened",
+        "takes",
+        "took",
+        "worked",
+        "works",
+        "seems",
+        "returns",
+        "prints",
+        "ends",
+        "seen",
+        "been",
+        "heard",
+        "knew",
+        "thought",
+        "saw",
+        "did",
+        "finishes",
+        "finished",
+        "know",
+        "understand",
+        "see",
+        "worry",
+        "care",
+        "think",
+        "remember",
+        "mind",
+        "have",
+        "want",
+        "like",
+        "need",
+    ];
+    let mut words = lower.split_whitespace();
+    let mut first = words.next().unwrap_or("");
+    if first == "please" {
+        first = words.next().unwrap_or("");
+    }
+    if first == "do" {
+        words.next(); // `do not`
+    }
+    words.next().is_none_or(|w| !DESCRIBES.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
+}
+
+/// A prompt's sentences: split at `.`, `!`, `?` followed by a space or the
+/// end, and at line breaks; code spans and quotes kept whole; trimmed.
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim().trim_start_matches(['-', '*', '>']).trim();
+        if line.starts_with("```") || line.is_empty() {
+            continue;
+        }
+        let mut start = 0;
+        let mut in_code = false;
+        let bytes = line.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'`' => in_code = !in_code,
+                b'.' | b'!' | b'?' if !in_code && bytes.get(i + 1).is_none_or(|n| *n == b' ') => {
+                    let s = line[start..=i].trim();
+                    if !s.is_empty() {
+                        out.push(s.to_string());
+                    }
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        let rest = line[start..].trim();
+        if !rest.is_empty() {
+            out.push(rest.to_string());
+        }
+    }
+    out
+}
+
+/// The statements of `prompts` the memory does not hold yet: no decision
+/// ranks for them at `[recall] prompt`, the confidence at which the hook
+/// would inject it (so the agent was shown it already, or will be).
+pub fn unrecorded(ws: &Workspace, prompts: &[&str]) -> Vec<String> {
+    let floor = ws.config().recall.prompt;
+    settled(prompts).into_iter().filter(|s| recall(ws, s, 1).first().is_none_or(|r| r.confidence < floor)).collect()
+}
+
+/// The reason the hook gives when it blocks the stop: the statements, quoted, and what to do.
+pub fn reason(statements: &[String]) -> Option<String> {
+    if statements.is_empty() {
+        return None;
+    }
+    let quotes: Vec<String> = statements
+        .iter()
+        .take(MAX_QUOTED)
+        .map(|s| {
+            let cut: String = s.chars().take(QUOTE_CHARS).collect();
+            let more = if s.chars().count() > QUOTE_CHARS { "…" } else { "" };
+            format!("- \"{}{more}\"", cut.replace(['\n', '\r'], " "))
+        })
+        .collect();
+    let also = match statements.len().saturating_sub(MAX_QUOTED) {
+        0 => String::new(),
+        n => format!(" (and {n} more)"),
+    };
+    Some(format!(
+        "memory-index: in this session the person settled something the project's memory does not hold yet{also}:\n{}\n\
+Record each as a decision with the remember skill (`memory-index-lsp remember --when \"<title>\" --body-file -`, \
+or the MCP tool `remember`): the title says when it applies, the body says what was decided and why. If one is a \
+one-off or is already recorded elsewhere, say so in one line instead. This reminder comes once per session.",
+        quotes.join("\n")
+    ))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,92 @@
+//! The `[recall]` and `[capture]` tables of the configuration: what the agent hook says, and when it asks for a decision to be written down.
+
+use serde::Deserialize;
+
+/// The `[recall]` table: confidence thresholds (see `search::recall`) per
+/// consumer, and the agent hook's limits. A threshold is a confidence in
+/// [0, 1]; a higher one speaks less often and is wrong less often. The
+/// defaults come from `eval` on the development sets (docs/resolver.md):
+/// `resolve` 0.1 answers 98% of the resolver set right and every off-topic
+/// query with "No match" (an agent that asked can judge a near miss);
+/// `prompt` 0.5 answers three quarters of the prompts a decision applies to,
+/// all of them right, and none of the off-topic or generic ones (a wrong
+/// injection costs more than a missing one); `command` and `error` are
+/// stricter still, as commands and error logs share words with many
+/// decisions and nothing labelled measures them yet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recall {
+    /// The hook speaks on a prompt (UserPromptSubmit) at or above this.
+    pub prompt: f64,
+    /// The hook speaks before a Bash command (PreToolUse) at or above this.
+    pub command: f64,
+    /// The hook speaks after a failed tool call (PostToolUseFailure) at or above this.
+    pub error: f64,
+    /// `resolve` and `search` answer "No match" below this.
+    pub resolve: f64,
+    /// `remember` reports an existing decision on the same subject at or above this.
+    pub duplicate: f64,
+    /// False turns the agent hook off (it prints nothing).
+    pub hook: bool,
+    /// Most decisions the hook injects at once.
+    pub max_decisions: u32,
+    /// Most characters the hook injects at once.
+    pub max_chars: u32,
+}
+
+impl Default for Recall {
+    fn default() -> Self {
+        Self {
+            prompt: 0.5,
+            command: 0.6,
+            error: 0.7,
+            resolve: 0.1,
+            duplicate: 0.8,
+            hook: true,
+            max_decisions: 2,
+            max_chars: 6000,
+        }
+    }
+}
+
+// Thresholds are checked to be finite when applied, so equality is total.
+impl Eq for Recall {}
+
+/// The `[recall]` keys one source sets.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RecallPatch {
+    pub prompt: Option<f64>,
+    pub command: Option<f64>,
+    pub error: Option<f64>,
+    pub resolve: Option<f64>,
+    pub duplicate: Option<f64>,
+    pub hook: Option<bool>,
+    #[serde(alias = "maxDecisions")]
+    pub max_decisions: Option<u32>,
+    #[serde(alias = "maxChars")]
+    pub max_chars: Option<u32>,
+}
+
+impl Eq for RecallPatch {}
+
+/// The `[capture]` table: whether the hook, when a session ends (Claude
+/// Code's `Stop`), asks the agent to write down what the person settled in
+/// it (see `ide::capture`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Capture {
+    /// False: the hook never blocks a stop.
+    pub stop: bool,
+}
+
+impl Default for Capture {
+    fn default() -> Self {
+        Self { stop: true }
+    }
+}
+
+/// The `[capture]` keys one source sets.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CapturePatch {
+    pub stop: Option<bool>,
+}

@@ -1,0 +1,109 @@
+//! The Stop hook's capture detector on its labelled dev set (`server/tests/data/capture-devset.tsv`): how often it would block a session that settled nothing, and how many settled sessions it catches. `-- --nocapture` prints the figures (docs/resolver.md).
+
+use memory_index_lsp::ide::capture::settled;
+
+#[test]
+fn blocks_at_most_one_in_twenty_sessions_that_settled_nothing() {
+    let path = crate::support::repo().join("server/tests/data/capture-devset.tsv");
+    let text = std::fs::read_to_string(path).expect("dev set");
+    let (mut settled_n, mut caught, mut none_n, mut blocked) = (0, 0, 0, 0);
+    let mut misses = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let (label, prompts) = line.split_once('\t').expect("label<TAB>prompts");
+        let prompts: Vec<&str> = prompts.split(" ⏎ ").collect();
+        let found = settled(&prompts);
+        match label {
+            "settled" => {
+                settled_n += 1;
+                caught += usize::from(!found.is_empty());
+                if found.is_empty() {
+                    misses.push(format!("missed: {line}"));
+                }
+            }
+            "none" => {
+                none_n += 1;
+                blocked += usize::from(!found.is_empty());
+                if !found.is_empty() {
+                    misses.push(format!("blocked: {line} → {found:?}"));
+                }
+            }
+            other => panic!("unknown label {other}"),
+        }
+    }
+    println!("capture dev set: settled {caught}/{settled_n} caught; none {blocked}/{none_n} blocked");
+    for m in &misses {
+        println!("  {m}");
+    }
+    assert!(settled_n >= 15 && none_n >= 40, "the set is large enough to say something");
+    assert!(
+        blocked * 20 <= none_n,
+        "{blocked} of {none_n} sessions that settled nothing would be blocked:\n{misses:#?}"
+    );
+    assert!(caught * 10 >= settled_n * 8, "only {caught} of {settled_n} settled sessions caught:\n{misses:#?}");
+}
+
+/// Runs the hook for a `Stop` of session `id` whose transcript holds `prompts`.
+fn stop(
+    root: &std::path::Path,
+    state: &std::path::Path,
+    id: &str,
+    prompts: &[&str],
+    active: bool,
+) -> std::process::Output {
+    let transcript = root.join(format!("{id}.jsonl"));
+    let lines: Vec<String> = prompts
+        .iter()
+        .map(|p| {
+            serde_json::json!({"type": "user", "sessionId": id, "message": {"role": "user", "content": p}}).to_string()
+        })
+        .chain(std::iter::once(
+            r#"{"type":"assistant","message":{"content":[{"type":"text","text":"Done."}]}}"#.to_string(),
+        ))
+        .collect();
+    std::fs::write(&transcript, lines.join("\n") + "\n").expect("transcript");
+    let mut c = crate::support::bin_in(root);
+    c.arg("hook").env("CLAUDE_PROJECT_DIR", root).env("MEMORY_INDEX_LSP_CACHE_DIR", state);
+    let event = serde_json::json!({"hook_event_name": "Stop", "session_id": id, "cwd": root,
+        "transcript_path": transcript, "stop_hook_active": active, "last_assistant_message": "Done."});
+    crate::support::run_with_stdin(c, event.to_string().as_bytes())
+}
+
+#[test]
+fn the_stop_hook_asks_once_to_record_what_was_settled() {
+    let mem = crate::agent_faults::clean_memory();
+    let root = mem.path();
+    let state = tempfile::tempdir().expect("state");
+    let settled = ["fix the flaky login test", "from now on, run the integration tests with --test-threads=1 in CI"];
+    let o = stop(root, state.path(), "s1", &settled, false);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&o.stderr)));
+    assert_eq!(v["decision"], "block");
+    let reason = v["reason"].as_str().expect("reason");
+    assert!(reason.contains("\"from now on, run the integration tests with --test-threads=1 in CI\""), "{reason}");
+    assert!(reason.contains("remember skill"), "{reason}");
+    // Never twice in a session, never when the stop follows our block.
+    assert!(stop(root, state.path(), "s1", &settled, false).stdout.is_empty(), "once per session");
+    assert!(stop(root, state.path(), "s2", &settled, true).stdout.is_empty(), "stop_hook_active");
+    // Nothing settled: silent.
+    assert!(stop(root, state.path(), "s3", &["why does this test always fail on CI?", "run it again"], false)
+        .stdout
+        .is_empty());
+    // Already remembered: silent.
+    let known = ["never deploy on a friday afternoon, wait for monday"];
+    assert!(stop(root, state.path(), "s4", &known, false).stdout.is_empty(), "the memory holds it already");
+    // The prompt hook keeps what a prompt settled: a Stop whose transcript does not hold the prompt yet
+    // (Claude Code writes it asynchronously) still asks.
+    let mut c = crate::support::bin_in(root);
+    c.arg("hook").env("CLAUDE_PROJECT_DIR", root).env("MEMORY_INDEX_LSP_CACHE_DIR", state.path());
+    let prompt = serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": "s6", "cwd": root,
+        "prompt": "Always squash merge feature branches into main. Now fix the login test"});
+    assert_eq!(crate::support::run_with_stdin(c, prompt.to_string().as_bytes()).status.code(), Some(0));
+    let o = stop(root, state.path(), "s6", &[], false);
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&o.stderr)));
+    assert!(v["reason"].as_str().expect("reason").contains("Always squash merge feature branches into main."), "{v}");
+    // Turned off.
+    std::fs::write(root.join("memory-index.toml"), "[capture]\nstop = false\n").expect("config");
+    assert!(stop(root, state.path(), "s5", &settled, false).stdout.is_empty(), "[capture] stop = false");
+}
