@@ -16,6 +16,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Every line also goes to a log, so the run ends with the list of what was skipped.
+log="$(mktemp)"
+exec > >(tee "$log") 2>&1
+summary() {
+  local n
+  n=$(grep -c '^SKIP' "$log" || true)
+  echo "== skipped: $n =="
+  grep '^SKIP' "$log" || true
+  rm -f "$log"
+}
+trap summary EXIT
+
+if [ ! -d ../shared/corpus ]; then
+  echo "SKIP corpus tests: ../shared/corpus is absent (the tests that read the real corpora return at once)"
+fi
+
 echo "== cargo test (workspace) =="
 cargo test --workspace --locked
 

@@ -212,8 +212,8 @@ pub fn session_note(ws: &Workspace) -> String {
     let index = &ws.config().index;
     format!(
         "memory-index: this project records its decisions in {index} ({entries} entries, {files} decision files). \
-Before deciding how to do something, recall what was decided: `/when <situation>` or `/how <task>` (the when/how \
-skills), `/when .Section Title` for one section, `/when ..file.md` for a whole decision file; in a shell, \
+Before deciding how to do something, recall what was decided: `/when <situation>` or `/how <task>` (the skills \
+`when` and `how`; with the plugin they are `memory-index:when` and `memory-index:how`), `/when .Section Title` for one section, `/when ..file.md` for a whole decision file; in a shell, \
 `memory-index-lsp resolve \"when <words>\"`, or `memory-index-lsp search <any words>` for a ranked list when \
 you do not know the trigger. Decisions that match a prompt or command are injected on their own, \
 each headed `[memory-index]`."
