@@ -30,8 +30,9 @@
 mod section;
 pub mod source;
 
+use super::remember::file_title;
 pub use section::heading_title;
-use section::{body, file_for, file_title, keeps_structure, source_line};
+use section::{body, file_for, keeps_structure, source_line};
 
 use source::{inactive, Record};
 

@@ -361,8 +361,8 @@ fn choose_file(ws: &Workspace, text: &str) -> Result<String, String> {
     })
 }
 
-/// `Cli` for `cli.md`, `Data Processing` for `data-processing.md`.
-fn file_title(name: &str) -> String {
+/// `Cli` for `cli.md`, `Data Processing` for `data-processing.md`: a new decision file's title.
+pub(crate) fn file_title(name: &str) -> String {
     name.trim_end_matches(".md")
         .split(['-', '_', ' '])
         .filter(|w| !w.is_empty())

@@ -230,16 +230,3 @@ pub(super) fn keeps_structure(section: &str, level: usize, nl: &str) -> bool {
     let top: Vec<_> = d.headings.iter().filter(|h| usize::from(h.level) <= level).collect();
     top.len() == 2 && top[1].title == "Probe"
 }
-
-/// `Architecture Decisions` for `architecture-decisions.md`.
-pub(super) fn file_title(name: &str) -> String {
-    name.trim_end_matches(".md")
-        .split(['-', '_', ' '])
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut c = w.chars();
-            c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
