@@ -8,7 +8,7 @@
 //! change), 1 when it was refused (the reason on stderr), 2 for usage errors.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::args::ImportArgs;
 use super::usage_error;
@@ -22,27 +22,7 @@ pub fn run(a: ImportArgs) -> i32 {
     let root = super::project_root(a.root);
     let canon = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
     let mut stderr = std::io::stderr();
-    let mut files: Vec<PathBuf> = Vec::new();
-    let mut problems: Vec<String> = Vec::new();
-    for p in &a.paths {
-        match std::fs::metadata(p) {
-            Ok(m) if m.is_dir() => match std::fs::read_dir(p) {
-                Ok(rd) => {
-                    let mut found: Vec<PathBuf> = rd
-                        .flatten()
-                        .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
-                        .map(|e| e.path())
-                        .filter(|f| f.extension().is_some_and(|x| x == "md" || x == "mdc"))
-                        .collect();
-                    found.sort();
-                    files.extend(found);
-                }
-                Err(e) => problems.push(format!("{}: {e}", p.display())),
-            },
-            Ok(_) => files.push(p.clone()),
-            Err(e) => problems.push(format!("{}: {e}", p.display())),
-        }
-    }
+    let (files, mut problems) = read::expand(&a.paths, &["md", "mdc"]);
     let _lock = if a.dry_run {
         None
     } else {

@@ -39,28 +39,7 @@ pub fn run(a: RecallStatsArgs) -> i32 {
             None => return usage_error("no transcripts given and no home directory to find ~/.claude/projects in"),
         }
     }
-    let mut files: Vec<PathBuf> = Vec::new();
-    let mut unreadable: Vec<String> = Vec::new();
-    for p in &paths {
-        match std::fs::metadata(p) {
-            Ok(m) if m.is_dir() => match std::fs::read_dir(p) {
-                Ok(rd) => {
-                    // Only regular files: a FIFO named `x.jsonl` in the folder is passed over, never opened.
-                    let mut found: Vec<PathBuf> = rd
-                        .filter_map(Result::ok)
-                        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-                        .map(|e| e.path())
-                        .filter(|f| f.extension().is_some_and(|x| x == "jsonl"))
-                        .collect();
-                    found.sort();
-                    files.extend(found);
-                }
-                Err(e) => unreadable.push(format!("{}: {e}", p.display())),
-            },
-            Ok(_) => files.push(p.clone()),
-            Err(e) => unreadable.push(format!("{}: {e}", p.display())),
-        }
-    }
+    let (files, mut unreadable) = read::expand(&paths, &["jsonl"]);
     let mut sessions: Vec<Stats> = Vec::new();
     for f in &files {
         let name = f.file_stem().map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into_owned());

@@ -30,7 +30,7 @@
 mod section;
 pub mod source;
 
-use super::remember::file_title;
+use super::remember::{added_findings, decision_level, entry_resolves_to, file_title};
 pub use section::heading_title;
 use section::{body, file_for, keeps_structure, source_line};
 
@@ -39,7 +39,7 @@ use source::{inactive, Record};
 use super::compress;
 use crate::edit::{self, SourceChange};
 use crate::model::{HeadingId, Workspace};
-use crate::rules::{self, placement, Severity};
+use crate::rules::{placement, Severity};
 use crate::syntax::normalize;
 
 /// What to import, and how.
@@ -117,13 +117,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             Some(f) => Some(f.text.to_string()),
             None => None,
         };
-        let level = existing.and_then(|f| f.decision()).map_or(2, |d| {
-            let mut counts = [0usize; 7];
-            for h in d.headings.iter().filter(|h| h.is_semantic()) {
-                counts[usize::from(h.level.min(6))] += 1;
-            }
-            (2..=6).max_by_key(|&l| (counts[l], std::cmp::Reverse(l))).filter(|&l| counts[l] > 0).unwrap_or(2)
-        });
+        let level = decision_level(existing.and_then(|f| f.decision()));
         let base = old.clone().unwrap_or_else(|| format!("# {}\n", file_title(name)));
         let nl = placement::eol(&base);
         let mine: Vec<&Planned> = planned.iter().filter(|p| &p.file == name).collect();
@@ -234,7 +228,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         let insert = placement::insert_entry(&next, hid, &line).ok_or("the index cannot be read")?;
         index = edit::apply(&index, &[insert]).0;
         next.set_file(&index_path, index.clone().into());
-        if !resolves_to(&next, &line, &key) {
+        if !entry_resolves_to(&next, &line, &key) {
             return Err(format!(
                 "`{line}` (from {source}) would not resolve to `{title}`; rename the source's title and import again"
             ));
@@ -289,35 +283,9 @@ fn entry_line(ws: &Workspace, h: HeadingId, title: &str) -> Option<String> {
     })
 }
 
-/// Whether the entry `line` (and each of its extras) resolves to the heading keyed `key`.
-fn resolves_to(ws: &Workspace, line: &str, key: &str) -> bool {
-    let (head, extras) = line.split_once('|').unwrap_or((line, ""));
-    let Some((op, trigger)) = head.trim().split_once(' ') else { return false };
-    let word = if op == "/how" { "how" } else { "when" };
-    std::iter::once(trigger).chain(extras.split(',')).map(str::trim).filter(|w| !w.is_empty()).all(|w| {
-        matches!(super::resolve::locate(ws, &format!("{word} {w}")),
-            Some(super::resolve::Located::Heading(h)) if ws.heading(h).is_some_and(|x| x.key == key))
-    })
-}
-
 /// Refuses when `next` has more error-severity findings of a rule in a file than `ws`.
 fn new_errors(ws: &Workspace, next: &Workspace) -> Result<(), String> {
-    let key =
-        |w: &Workspace, f: &rules::Finding| (f.rule.code(), w.file(f.file).map_or(String::new(), |x| x.path.clone()));
-    let mut before: Vec<_> =
-        rules::check(ws).iter().filter(|f| f.severity == Severity::Error).map(|f| key(ws, f)).collect();
-    let mut added = Vec::new();
-    for f in rules::check(next).iter().filter(|f| f.severity == Severity::Error) {
-        match before.iter().position(|b| *b == key(next, f)) {
-            Some(i) => {
-                before.swap_remove(i);
-            }
-            None => {
-                let path = next.file(f.file).map_or("?", |x| x.path.as_str());
-                added.push(format!("{path}: error[{}]: {}", f.rule.code(), f.message(next)));
-            }
-        }
-    }
+    let added = added_findings(ws, next, Severity::Error);
     if added.is_empty() {
         Ok(())
     } else {

@@ -184,13 +184,7 @@ pub fn plan(ws: &Workspace, req: &Request) -> Result<Plan, String> {
             None
         }
     };
-    let level = existing.and_then(|f| f.decision()).map_or(2, |d| {
-        let mut counts = [0usize; 7];
-        for h in d.headings.iter().filter(|h| h.is_semantic()) {
-            counts[usize::from(h.level.min(6))] += 1;
-        }
-        (2..=6).max_by_key(|&l| (counts[l], std::cmp::Reverse(l))).filter(|&l| counts[l] > 0).unwrap_or(2)
-    });
+    let level = decision_level(existing.and_then(|f| f.decision()));
     let old = decision_old.clone().unwrap_or_else(|| format!("# {}\n", file_title(&name)));
     let nl = placement::eol(&old);
     let mut decision_new = old.clone();
@@ -324,14 +318,30 @@ fn complete(
 
 /// Whether `plan`'s entry resolves to its heading in `ws` (read back after writing).
 pub fn landed(ws: &Workspace, plan: &Plan) -> bool {
-    let line = plan.entry.split('|').next().unwrap_or("").trim();
-    let Some((op, trigger)) = line.split_once(' ') else { return false };
+    entry_resolves_to(ws, &plan.entry, &normalize(plan.heading.trim_start_matches('#').trim()))
+}
+
+/// Whether the entry `line` (its trigger and each extra) resolves to the heading keyed `key`.
+pub(crate) fn entry_resolves_to(ws: &Workspace, line: &str, key: &str) -> bool {
+    let (head, extras) = line.split_once('|').unwrap_or((line, ""));
+    let Some((op, trigger)) = head.trim().split_once(' ') else { return false };
     let word = if op == "/how" { "how" } else { "when" };
-    let title = plan.heading.trim_start_matches('#').trim();
-    match resolve::locate(ws, &format!("{word} {trigger}")) {
-        Some(resolve::Located::Heading(h)) => ws.heading(h).is_some_and(|x| x.key == normalize(title)),
-        _ => false,
-    }
+    std::iter::once(trigger).chain(extras.split(',')).map(str::trim).filter(|w| !w.is_empty()).all(|w| {
+        matches!(resolve::locate(ws, &format!("{word} {w}")),
+            Some(resolve::Located::Heading(h)) if ws.heading(h).is_some_and(|x| x.key == key))
+    })
+}
+
+/// The level a decision file's decisions use (the most common one among its
+/// semantic headings, the higher on a tie; `##` in a new or empty file).
+pub(crate) fn decision_level(d: Option<&crate::syntax::decision::DecisionFile>) -> usize {
+    d.map_or(2, |d| {
+        let mut counts = [0usize; 7];
+        for h in d.headings.iter().filter(|h| h.is_semantic()) {
+            counts[usize::from(h.level.min(6))] += 1;
+        }
+        (2..=6).max_by_key(|&l| (counts[l], std::cmp::Reverse(l))).filter(|&l| counts[l] > 0).unwrap_or(2)
+    })
 }
 
 /// `name` as a file of the decisions directory: a plain `*.md` name, nothing else.
@@ -410,13 +420,28 @@ fn verify(next: &Workspace, op: Op, trigger: &str, extras: &[String], key: &str)
     Ok(())
 }
 
-/// Refuses when `next` has more findings of a rule in a file than `ws` had
-/// (counted per rule and file: messages name lines, which the new entry moves).
+/// Refuses when `next` has more warnings or errors of a rule in a file
+/// than `ws` had (advice, `info`, is never a reason to refuse).
 fn new_findings(ws: &Workspace, next: &Workspace) -> Result<(), String> {
+    let added = added_findings(ws, next, rules::Severity::Warning);
+    if added.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "writing this would add {} finding(s); nothing was written:\n  {}",
+            added.len(),
+            added.join("\n  ")
+        ))
+    }
+}
+
+/// The findings of `next` at `worst` severity or worse that `ws` did not
+/// have, counted per rule and file (messages name lines, which a new entry
+/// moves), each as `path: severity[code]: message`.
+pub(crate) fn added_findings(ws: &Workspace, next: &Workspace, worst: rules::Severity) -> Vec<String> {
     let key =
         |w: &Workspace, f: &rules::Finding| (f.rule.code(), w.file(f.file).map_or(String::new(), |x| x.path.clone()));
-    // Advice (info) is never a reason to refuse; warnings and errors are.
-    let counts = |f: &rules::Finding| f.severity != rules::Severity::Info;
+    let counts = |f: &rules::Finding| f.severity <= worst;
     let mut before: Vec<(&str, String)> = rules::check(ws).iter().filter(|f| counts(f)).map(|f| key(ws, f)).collect();
     let mut added = Vec::new();
     for f in rules::check(next).into_iter().filter(counts) {
@@ -430,15 +455,7 @@ fn new_findings(ws: &Workspace, next: &Workspace) -> Result<(), String> {
             }
         }
     }
-    if added.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "writing this would add {} finding(s); nothing was written:\n  {}",
-            added.len(),
-            added.join("\n  ")
-        ))
-    }
+    added
 }
 
 mod checks;

@@ -130,6 +130,35 @@ fn read_bytes(canon_root: Option<&Path>, path: &Path, max_bytes: u64) -> Result<
     Ok(bytes)
 }
 
+/// The files `paths` name: each file as given, and each folder's entries
+/// whose extension is one of `exts` (sorted; not recursive; only regular
+/// files and links: a FIFO in a folder is never listed, and a file given or
+/// linked is judged by the reader when it is opened). The second list says
+/// which paths could not be looked at, and why.
+pub fn expand(paths: &[PathBuf], exts: &[&str]) -> (Vec<PathBuf>, Vec<String>) {
+    let (mut files, mut problems) = (Vec::new(), Vec::new());
+    for p in paths {
+        match fs::metadata(p) {
+            Ok(m) if m.is_dir() => match fs::read_dir(p) {
+                Ok(rd) => {
+                    let mut found: Vec<PathBuf> = rd
+                        .flatten()
+                        .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
+                        .map(|e| e.path())
+                        .filter(|f| f.extension().is_some_and(|x| exts.iter().any(|e| x == *e)))
+                        .collect();
+                    found.sort();
+                    files.extend(found);
+                }
+                Err(e) => problems.push(format!("{}: {e}", p.display())),
+            },
+            Ok(_) => files.push(p.clone()),
+            Err(e) => problems.push(format!("{}: {e}", p.display())),
+        }
+    }
+    (files, problems)
+}
+
 /// One line from [`lines`]: its text (a line feed and carriage return
 /// dropped, invalid UTF-8 replaced), or how long it was when over the limit.
 #[derive(Debug, PartialEq, Eq)]
