@@ -73,20 +73,6 @@ fn invalid_utf8_is_kept_lossy_with_its_offset() {
 }
 
 #[test]
-fn set_files_parses_in_parallel_like_one_by_one() {
-    let files = crate::testgen::generate(300, 40, 3);
-    let mut one = Workspace::default();
-    for (p, t) in &files {
-        one.set_file(p, FileText::from(t.as_str()));
-    }
-    let mut many = Workspace::default();
-    many.set_files(files.iter().map(|(p, t)| (p.clone(), FileText::from(t.as_str()))).collect());
-    let paths = |ws: &Workspace| ws.files().map(|(_, f)| (f.path.clone(), f.parsed.clone())).collect::<Vec<_>>();
-    assert_eq!(paths(&one), paths(&many));
-    assert_eq!(one.bindings().entries, many.bindings().entries);
-}
-
-#[test]
 fn retyping_an_entry_is_a_splice_and_adding_a_line_is_not() {
     let index = "# Index\n\n## agents/decisions/a.md\n\n/when alpha\n/when beta | b\n";
     let mut ws = Workspace::default();

@@ -35,7 +35,7 @@ fn the_token_rules_are_declared_and_run_when_counted_aside() {
     assert_eq!(token_rules, [Rule::IndexTokenBudget, Rule::PromoteToFragment]);
 }
 
-/// Files set all at once (parsed in parallel) are checked as files set one by one.
+/// Files set all at once (parsed in parallel) are parsed, bound and checked as files set one by one.
 #[test]
 fn files_set_at_once_check_like_one_by_one() {
     use crate::model::{FileText, Workspace};
@@ -46,5 +46,8 @@ fn files_set_at_once_check_like_one_by_one() {
     }
     let mut many = Workspace::default();
     many.set_files(files.iter().map(|(p, t)| (p.clone(), FileText::from(t.as_str()))).collect());
+    let paths = |ws: &Workspace| ws.files().map(|(_, f)| (f.path.clone(), f.parsed.clone())).collect::<Vec<_>>();
+    assert_eq!(paths(&one), paths(&many));
+    assert_eq!(one.bindings().entries, many.bindings().entries);
     assert_eq!(super::check(&one), super::check(&many));
 }
