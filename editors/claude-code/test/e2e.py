@@ -42,7 +42,7 @@ def workspace(tmp, name):
     return ws
 
 
-def session(tmp, name, ws, prompt, *, plugin=True, script=None, allow=()):
+def session(tmp, name, ws, prompt, *, plugin=True, script=None, allow=(), env_extra=None):
     """Runs one `claude -p` turn against a fresh mock API; returns the request bodies (as text) it recorded."""
     run = os.path.join(tmp, "runs", name)
     os.makedirs(run)
@@ -67,6 +67,7 @@ def session(tmp, name, ws, prompt, *, plugin=True, script=None, allow=()):
         env = dict(os.environ, HOME=home, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}", ANTHROPIC_API_KEY="x",
                    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", XDG_CACHE_HOME=os.path.join(tmp, "cache"))
         env.pop("CLAUDE_PROJECT_DIR", None)
+        env.update(env_extra or {})
         argv = [ARGS.claude, "-p"]
         if plugin:
             argv += ["--plugin-dir", os.path.join(ARGS.repo, "editors/claude-code")]
@@ -116,11 +117,11 @@ def tool_result_after(bodies, tool_id_prefix="toolu_mock_"):
     return ""
 
 
-def skill_round_trip(tmp, name, ws, skill, plugin):
+def skill_round_trip(tmp, name, ws, skill, plugin, env_extra=None):
     script = [{"match": "RECALL_BY_SKILL", "unless": "tool_result", "tool": "Skill",
                "input": {"skill": skill, "args": "writing mock tests"}}]
     bodies = session(tmp, name, ws, "RECALL_BY_SKILL for the booking client", plugin=plugin, script=script,
-                     allow=[f"Skill({skill})"])
+                     allow=[f"Skill({skill})"], env_extra=env_extra)
     check(f"{name}: no decision injected for the scripted prompt", bodies and not injected(bodies[0]))
     after = tool_result_after(bodies)
     check(f"{name}: the skill's section came back to the model",
@@ -177,6 +178,20 @@ def main():
           [text(b)[-300:] for b in bodies[-1:]])
 
     skill_round_trip(tmp, "skill-call", ws, "memory-index:when", plugin=True)
+    # The skills start the server as the hooks do, through the plugin's launcher: with the
+    # server only named by MEMORY_INDEX_LSP_PATH (not on PATH), /when still answers.
+    # (Claude Code puts a plugin's bin/ on PATH, so `memory-index-lsp` in a skill is the launcher.)
+    # A wrapper named by the variable leaves a mark, so the test knows the launcher chose it.
+    wrapper, mark = os.path.join(tmp, "named-server.sh"), os.path.join(tmp, "named-server.used")
+    with open(wrapper, "w", encoding="utf-8") as f:
+        f.write(f'#!/bin/sh\necho "$1" >> "{mark}"\nexec "{shutil.which("memory-index-lsp")}" "$@"\n')
+    os.chmod(wrapper, 0o755)
+    bare_path = os.pathsep.join(d for d in os.environ["PATH"].split(os.pathsep)
+                                if not os.path.exists(os.path.join(d, "memory-index-lsp")))
+    skill_round_trip(tmp, "skill-call-launcher", ws, "memory-index:when", plugin=True,
+                     env_extra={"PATH": bare_path, "MEMORY_INDEX_LSP_PATH": wrapper})
+    used = open(mark, encoding="utf-8").read().split() if os.path.exists(mark) else []
+    check("skill-call-launcher: /when ran the server MEMORY_INDEX_LSP_PATH names", "resolve" in used, str(used))
 
     script = [{"match": "RECALL_BY_SHELL", "unless": "tool_result", "tool": "Bash",
                "input": {"command": 'memory-index-lsp resolve "how seed fixture sailings"',

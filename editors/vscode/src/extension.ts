@@ -13,7 +13,12 @@ import {
 import { findServer, Found, SERVER_NAME } from './serverPath';
 
 const SECTION = 'memoryIndex';
-const INSTALL_COMMAND = 'cargo install --path server';
+/** Where a user gets the server without Rust: the release page (platform packages carry it) and its installer. */
+const RELEASES_URL = 'https://github.com/memory-index-lsp/memory-index-lsp/releases/latest';
+const INSTALL_COMMAND =
+  process.platform === 'win32'
+    ? `powershell -ExecutionPolicy Bypass -c "irm ${RELEASES_URL}/download/memory-index-lsp-installer.ps1 | iex"`
+    : `curl --proto '=https' --tlsv1.2 -LsSf ${RELEASES_URL}/download/memory-index-lsp-installer.sh | sh`;
 const SERVER_FIX_ALL = 'memory-index.fixAll';
 const SERVER_REMEMBER = 'memory-index.remember';
 
@@ -80,16 +85,20 @@ async function reportMissingServer(configured: string, found: Found): Promise<vo
   const message = configured
     ? `Memory Index: the language server "${configured}" (setting memoryIndex.server.path) was not found or is not executable. ` +
       `Fix the setting, or clear it to use the bundled server.`
-    : `Memory Index: no language server: this package carries none for ${process.platform}-${process.arch} and ` +
-      `"${SERVER_NAME}" is not on PATH. Install the extension package for your platform (README: Install), ` +
-      `install the server with "${INSTALL_COMMAND}", or set memoryIndex.server.path. Looked at: ${found.tried.join('; ')}.`;
-  const copy = 'Copy Install Command';
+    : `Memory Index: no language server. This extension package carries none for ${process.platform}-${process.arch} and ` +
+      `"${SERVER_NAME}" is not on PATH. Install the package for your platform from the release page (the server is ` +
+      `inside; no Rust needed), or run the release installer, then "Memory Index: Restart Server". ` +
+      `Looked at: ${found.tried.join('; ')}.`;
+  const releases = 'Open Release Page';
+  const copy = 'Copy Installer Command';
   const settings = 'Open Settings';
-  const choice = await vscode.window.showErrorMessage(message, copy, settings);
-  if (choice === copy) {
+  const choice = await vscode.window.showErrorMessage(message, releases, copy, settings);
+  if (choice === releases) {
+    await vscode.env.openExternal(vscode.Uri.parse(RELEASES_URL));
+  } else if (choice === copy) {
     await vscode.env.clipboard.writeText(INSTALL_COMMAND);
     void vscode.window.showInformationMessage(
-      `Copied "${INSTALL_COMMAND}". Run it in a checkout of memory-index-lsp, then run "Memory Index: Restart Server".`,
+      `Copied the installer command. Run it in a terminal, then run "Memory Index: Restart Server".`,
     );
   } else if (choice === settings) {
     await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.server.path`);

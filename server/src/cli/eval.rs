@@ -75,7 +75,7 @@ fn human(
     threshold: f64,
 ) -> String {
     let mut s = format!("Answers at confidence >= {threshold:.2}\n\n");
-    s.push_str("| kind | cases | top1 | answered | P@1 | P@3 | R@10 | MRR | silent | false-inject |\n");
+    s.push_str("| kind | cases | right | answered | P@1 | P@3 | R@10 | MRR | missed | false-inject |\n");
     s.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     for (k, m) in table {
         let _ = writeln!(
@@ -89,7 +89,7 @@ fn human(
             pct(m.p3),
             pct(m.r10),
             m.mrr.map_or("n/a".into(), |v| format!("{v:.2}")),
-            pct(Some(m.silent)),
+            pct(m.missed),
             pct(m.false_inject),
         );
     }
@@ -115,9 +115,9 @@ fn to_json(
         .iter()
         .map(|(k, m)| {
             serde_json::json!({
-                "kind": k, "cases": m.cases, "top1": m.top1, "answered": m.answered,
+                "kind": k, "cases": m.cases, "right": m.top1, "answered": m.answered,
                 "p_at_1": m.p1, "p_at_3": m.p3, "recall_at_10": m.r10, "mrr": m.mrr,
-                "silent": m.silent, "false_inject": m.false_inject,
+                "missed": m.missed, "false_inject": m.false_inject,
             })
         })
         .collect();

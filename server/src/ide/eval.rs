@@ -8,14 +8,15 @@
 //!
 //! Metrics, per kind and overall, at one confidence threshold (an answer is
 //! the ranking's first result when its confidence reaches the threshold):
-//! - `top1`: share of cases answered right (silence is right for `-`);
+//! - `right`: share of cases answered right (silence is right for `-`);
 //! - `answered`: share of cases answered;
 //! - `P@1`, `P@3`: precision of what is shown: of the results at or above
 //!   the threshold among the first one (three), the share that is right;
 //! - `R@10`: share of cases with an expected decision that has it among the
 //!   first ten results, whatever their confidence;
 //! - `MRR`: mean reciprocal rank of the expected decision (0 when absent);
-//! - `silent`: share of cases answered with nothing;
+//! - `missed`: share of the cases a decision answers (not `-`) that got no
+//!   answer (silence on a `-` case is right and counted in `right`, never here);
 //! - `false-inject`: share of `-` cases answered with something.
 //!
 //! The calibration table bins every case's first result by confidence and
@@ -121,7 +122,8 @@ pub struct Metrics {
     pub p3: Option<f64>,
     pub r10: Option<f64>,
     pub mrr: Option<f64>,
-    pub silent: f64,
+    /// Share of cases with an expected decision that got no answer (None: no such case).
+    pub missed: Option<f64>,
     pub false_inject: Option<f64>,
 }
 
@@ -134,7 +136,7 @@ pub fn metrics(outcomes: &[&Outcome], threshold: f64) -> Metrics {
     let share = |k: usize, of: usize| if of == 0 { None } else { Some(k as f64 / of as f64) };
     let (mut right, mut answered, mut nothing_cases, mut false_inject) = (0, 0, 0, 0);
     let (mut shown1, mut right1, mut shown3, mut right3) = (0, 0, 0, 0);
-    let (mut expecting, mut in10, mut rr) = (0, 0, 0.0);
+    let (mut expecting, mut in10, mut rr, mut unanswered) = (0, 0, 0.0, 0);
     for o in outcomes {
         let shown: Vec<&(String, f64, bool)> = o.results.iter().take_while(|r| r.1 >= threshold).collect();
         let answers = !shown.is_empty();
@@ -145,6 +147,7 @@ pub fn metrics(outcomes: &[&Outcome], threshold: f64) -> Metrics {
             right += usize::from(!answers);
         } else {
             expecting += 1;
+            unanswered += usize::from(!answers);
             right += usize::from(shown.first().is_some_and(|r| r.2));
             if let Some(rank) = o.results.iter().position(|r| r.2) {
                 in10 += usize::from(rank < 10);
@@ -164,7 +167,7 @@ pub fn metrics(outcomes: &[&Outcome], threshold: f64) -> Metrics {
         p3: share(right3, shown3),
         r10: share(in10, expecting),
         mrr: (expecting > 0).then(|| rr / expecting as f64),
-        silent: (n - answered) as f64 / n as f64,
+        missed: share(unanswered, expecting),
         false_inject: share(false_inject, nothing_cases),
     }
 }
@@ -264,7 +267,8 @@ mod tests {
         assert_eq!(m.p3, Some(2.0 / 5.0));
         assert_eq!(m.r10, Some(1.0));
         assert_eq!(m.mrr, Some((1.0 + 0.5 + 1.0) / 3.0));
-        assert_eq!(m.silent, 2.0 / 5.0);
+        // Missed counts only the answerable case left unanswered, not the noise case's right silence.
+        assert_eq!(m.missed, Some(1.0 / 3.0));
         assert_eq!(m.false_inject, Some(0.5));
         let bins = calibration(&os);
         assert_eq!(bins[&9], (2, 1));

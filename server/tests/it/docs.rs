@@ -46,3 +46,35 @@ fn the_readmes_recall_example_is_the_defaults() {
     let defaults = memory_index_lsp::model::Config::default();
     assert_eq!(format!("{:?}", cfg.recall), format!("{:?}", defaults.recall), "{block}");
 }
+
+/// The VS Code extension's README documents every command the extension contributes.
+#[test]
+fn the_vscode_readme_names_every_command() {
+    let repo = support::repo();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.join("editors/vscode/package.json")).expect("package.json"))
+            .expect("package.json is JSON");
+    let readme = std::fs::read_to_string(repo.join("editors/vscode/README.md")).expect("README");
+    let commands = manifest["contributes"]["commands"].as_array().expect("contributes.commands");
+    assert!(commands.len() >= 3);
+    for c in commands {
+        let shown = format!("**Memory Index: {}**", c["title"].as_str().expect("title"));
+        assert!(readme.contains(&shown), "editors/vscode/README.md does not document {shown}");
+    }
+}
+
+/// A user without Rust is offered the release (package or installer) when the
+/// server is missing, never only `cargo install`; an empty `server.path` is
+/// documented as the bundled server first.
+#[test]
+fn the_vscode_missing_server_path_needs_no_rust() {
+    let repo = support::repo();
+    let ext = std::fs::read_to_string(repo.join("editors/vscode/src/extension.ts")).expect("extension.ts");
+    assert!(!ext.contains("cargo install"), "the missing-server prompt must not send users to cargo");
+    assert!(ext.contains("releases/latest") && ext.contains("installer.sh"), "offers the release and its installer");
+    let readme = std::fs::read_to_string(repo.join("editors/vscode/README.md")).expect("README");
+    let req = &readme[readme.find("## Requirements").expect("Requirements")..readme.find("## Settings").expect("Settings")];
+    let (release, cargo) = (req.find("release page").expect("names the release page"), req.find("cargo install"));
+    assert!(cargo.is_none_or(|c| c > release), "the release comes before cargo:\n{req}");
+    assert!(readme.contains("the server inside the package, else `memory-index-lsp` on `PATH`"));
+}
