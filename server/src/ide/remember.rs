@@ -25,7 +25,10 @@
 //!   be a `duplicate-heading` error);
 //! - `check` on the would-be workspace has no finding that the workspace did
 //!   not have (a body too short for `no-direct-content`, a file past
-//!   `max-lines`, …): otherwise the refusal lists them;
+//!   `max-lines`, …): otherwise the refusal lists them, and when they are
+//!   all in the decision file it names where the same write fits (the next
+//!   of the three files ranked for it that takes it, else a new file named
+//!   from the title's first two words);
 //! - data stays data: a title, an extra or a file name with a control,
 //!   zero-width or bidirectional-formatting character is refused, naming
 //!   the character; a body that would change the file's structure (a
@@ -89,6 +92,12 @@ pub struct Plan {
 
 /// Plans `req` on `ws`; Err says why nothing can be written and what to do.
 pub fn plan(ws: &Workspace, req: &Request) -> Result<Plan, String> {
+    plan_in(ws, req, true)
+}
+
+/// [`plan`]; with `suggest`, a refusal for findings in the decision file
+/// alone (past `max-lines`, say) names a file where the same write fits.
+fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String> {
     let op = req.op.ok_or("say what kind of decision it is: --when (behaviour) or --how (procedure)")?;
     let title = clean_title(op, &req.title)?;
     let prefix = match op {
@@ -226,7 +235,13 @@ pub fn plan(ws: &Workspace, req: &Request) -> Result<Plan, String> {
     let (index_new, _) = edit::apply(&index_old, &[insert]);
     next.set_file(&index_path, index_new.clone().into());
     verify(&next, op, &trigger, &extras, &key)?;
-    new_findings(ws, &next)?;
+    if let Err(refusal) = new_findings(ws, &next) {
+        let only_here = refusal.lines().skip(1).all(|l| l.trim_start().starts_with(&format!("{decision_path}: ")));
+        return Err(match suggest.then(|| only_here.then(|| elsewhere(ws, req, &name, &title))).flatten().flatten() {
+            Some(hint) => format!("{refusal}\n{hint}"),
+            None => refusal,
+        });
+    }
     let mut change = SourceChange::default();
     match &decision_old {
         Some(old) => change.replace_text(&decision_path, old, &decision_new),
@@ -355,6 +370,30 @@ fn file_name(name: &str) -> Result<String, String> {
     } else {
         Err(format!("`{}` is not a file name inside the decisions directory: pass a name like `cli.md`", shown(name)))
     }
+}
+
+/// A file the same request fits in, when `name` would get a new finding:
+/// the next files ranked for the decision, then a new file named from the title.
+fn elsewhere(ws: &Workspace, req: &Request, name: &str, title: &str) -> Option<String> {
+    let text = format!("{title} {}", first_words(&req.body, 60));
+    let mut ranked: Vec<String> = Vec::new();
+    for r in recall(ws, &text, 50) {
+        let file = ws.file(r.heading.file).map(|f| f.path.rsplit('/').next().unwrap_or(&f.path).to_string());
+        if let Some(f) = file.filter(|f| f != name && !ranked.contains(f)) {
+            ranked.push(f);
+        }
+    }
+    let fits = |file: &str| plan_in(ws, &Request { file: Some(file.to_string()), ..req.clone() }, false).is_ok();
+    if let Some(f) = ranked.iter().take(3).find(|f| fits(f)) {
+        return Some(format!("it fits in {f}, the next file for this decision: pass --file {f}"));
+    }
+    let words: Vec<String> =
+        title.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(2).map(str::to_lowercase).collect();
+    let base = if words.is_empty() { "decisions".to_string() } else { words.join("-") };
+    let new = (1..10)
+        .map(|n| if n == 1 { format!("{base}.md") } else { format!("{base}-{n}.md") })
+        .find(|f| ws.file_id(&ws.decision_path(f)).is_none())?;
+    fits(&new).then(|| format!("start a new decision file for it: pass --file {new}"))
 }
 
 /// The decision file whose decisions rank highest for `text`.

@@ -109,6 +109,23 @@ fn a_file_that_would_pass_max_lines_is_refused() {
     let e = plan(&w, &req(Op::When, "Pinning Toolchain Versions", Some("a.md"))).unwrap_err();
     assert!(e.contains("warning[file-too-long]") && e.contains("nothing was written"), "{e}");
     assert!(plan(&w, &req(Op::How, "Rotate Keys", Some("c.md"))).is_ok(), "c.md stays within 13 lines");
+    // The refusal names where the same decision fits: a ranked file with room, else a new file.
+    assert!(e.contains("start a new decision file for it: pass --file pinning-toolchain.md"), "{e}");
+    let seeding = Request {
+        body: "Factories build the rows of every table seeded for tests.\nNever random data.\n".into(),
+        force: true,
+        ..req(Op::When, "Seeding Rows For Tests", Some("a.md"))
+    };
+    let e = plan(&w, &seeding).unwrap_err();
+    assert!(e.contains("it fits in c.md, the next file for this decision: pass --file c.md"), "{e}");
+    let (config, errors) = crate::rules::config_from_text(
+        "max-lines = 11
+",
+    );
+    w.set_config(config, errors);
+    let e = plan(&w, &req(Op::When, "Pinning Toolchain Versions", Some("a.md"))).unwrap_err();
+    assert!(e.contains("start a new decision file for it: pass --file pinning-toolchain.md"), "{e}");
+    assert!(plan(&w, &req(Op::When, "Pinning Toolchain Versions", Some("pinning-toolchain.md"))).is_ok());
 }
 
 #[test]
