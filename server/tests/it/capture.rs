@@ -2,44 +2,90 @@
 
 use memory_index_lsp::ide::capture::settled;
 
-#[test]
-fn blocks_at_most_one_in_twenty_sessions_that_settled_nothing() {
-    let path = crate::support::repo().join("server/tests/data/capture-devset.tsv");
-    let text = std::fs::read_to_string(path).expect("dev set");
-    let (mut settled_n, mut caught, mut none_n, mut blocked) = (0, 0, 0, 0);
-    let mut misses = Vec::new();
+/// A labelled set's figures: settled sessions and how many were caught, sessions
+/// that settled nothing and how many would be blocked, and each miss.
+struct Figures {
+    settled: usize,
+    caught: usize,
+    none: usize,
+    blocked: usize,
+    misses: Vec<String>,
+}
+
+fn measure(file: &str) -> Figures {
+    let path = crate::support::repo().join("server/tests/data").join(file);
+    let text = std::fs::read_to_string(path).expect("labelled set");
+    let mut f = Figures { settled: 0, caught: 0, none: 0, blocked: 0, misses: Vec::new() };
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let (label, prompts) = line.split_once('\t').expect("label<TAB>prompts");
         let prompts: Vec<&str> = prompts.split(" ⏎ ").collect();
         let found = settled(&prompts);
         match label {
             "settled" => {
-                settled_n += 1;
-                caught += usize::from(!found.is_empty());
+                f.settled += 1;
+                f.caught += usize::from(!found.is_empty());
                 if found.is_empty() {
-                    misses.push(format!("missed: {line}"));
+                    f.misses.push(format!("missed: {line}"));
                 }
             }
             "none" => {
-                none_n += 1;
-                blocked += usize::from(!found.is_empty());
+                f.none += 1;
+                f.blocked += usize::from(!found.is_empty());
                 if !found.is_empty() {
-                    misses.push(format!("blocked: {line} → {found:?}"));
+                    f.misses.push(format!("blocked: {line} → {found:?}"));
                 }
             }
             other => panic!("unknown label {other}"),
         }
     }
-    println!("capture dev set: settled {caught}/{settled_n} caught; none {blocked}/{none_n} blocked");
-    for m in &misses {
+    println!("{file}: settled {}/{} caught; none {}/{} blocked", f.caught, f.settled, f.blocked, f.none);
+    for m in &f.misses {
         println!("  {m}");
     }
-    assert!(settled_n >= 15 && none_n >= 40, "the set is large enough to say something");
+    assert!(f.settled >= 15 && f.none >= 40, "the set is large enough to say something");
+    f
+}
+
+#[test]
+fn blocks_at_most_one_in_twenty_sessions_that_settled_nothing() {
+    let f = measure("capture-devset.tsv");
     assert!(
-        blocked * 20 <= none_n,
-        "{blocked} of {none_n} sessions that settled nothing would be blocked:\n{misses:#?}"
+        f.blocked * 20 <= f.none,
+        "{} of {} sessions that settled nothing would be blocked:\n{:#?}",
+        f.blocked,
+        f.none,
+        f.misses
     );
-    assert!(caught * 10 >= settled_n * 8, "only {caught} of {settled_n} settled sessions caught:\n{misses:#?}");
+    assert!(
+        f.caught * 10 >= f.settled * 8,
+        "only {} of {} settled sessions caught:\n{:#?}",
+        f.caught,
+        f.settled,
+        f.misses
+    );
+}
+
+/// The held-out set (never used to change the detector) holds the same target:
+/// at most one block in twenty sessions that settled nothing. It catches fewer
+/// settled sessions than the set the detector was written on (11 of 20 when
+/// first measured: docs/resolver.md); half is the floor kept.
+#[test]
+fn the_held_out_set_blocks_at_most_one_in_twenty_sessions_that_settled_nothing() {
+    let f = measure("capture-holdout.tsv");
+    assert!(
+        f.blocked * 20 <= f.none,
+        "{} of {} sessions that settled nothing would be blocked:\n{:#?}",
+        f.blocked,
+        f.none,
+        f.misses
+    );
+    assert!(
+        f.caught * 10 >= f.settled * 6,
+        "only {} of {} settled sessions caught:\n{:#?}",
+        f.caught,
+        f.settled,
+        f.misses
+    );
 }
 
 /// Runs the hook for a `Stop` of session `id` whose transcript holds `prompts`.
