@@ -48,6 +48,8 @@ use crate::syntax::index::Op;
 use crate::syntax::normalize;
 pub use checks::invisible;
 use checks::{keeps_structure, plain_text, shown};
+pub(crate) use files::file_title;
+use files::{choose_file, elsewhere, file_name, first_words};
 
 /// The decision file of a memory's first decision when none is named.
 pub const FIRST_FILE: &str = "general.md";
@@ -359,74 +361,6 @@ pub(crate) fn decision_level(d: Option<&crate::syntax::decision::DecisionFile>) 
     })
 }
 
-/// `name` as a file of the decisions directory: a plain `*.md` name, nothing else.
-fn file_name(name: &str) -> Result<String, String> {
-    let n = name.trim();
-    let n = if n.ends_with(".md") { n.to_string() } else { format!("{n}.md") };
-    plain_text("the file name", &n)?;
-    let plain = !n.contains(['/', '\\', ':']) && !n.starts_with('.') && n.len() > 3;
-    if plain {
-        Ok(n)
-    } else {
-        Err(format!("`{}` is not a file name inside the decisions directory: pass a name like `cli.md`", shown(name)))
-    }
-}
-
-/// A file the same request fits in, when `name` would get a new finding:
-/// the next files ranked for the decision, then a new file named from the title.
-fn elsewhere(ws: &Workspace, req: &Request, name: &str, title: &str) -> Option<String> {
-    let text = format!("{title} {}", first_words(&req.body, 60));
-    let mut ranked: Vec<String> = Vec::new();
-    for r in recall(ws, &text, 50) {
-        let file = ws.file(r.heading.file).map(|f| f.path.rsplit('/').next().unwrap_or(&f.path).to_string());
-        if let Some(f) = file.filter(|f| f != name && !ranked.contains(f)) {
-            ranked.push(f);
-        }
-    }
-    let fits = |file: &str| plan_in(ws, &Request { file: Some(file.to_string()), ..req.clone() }, false).is_ok();
-    if let Some(f) = ranked.iter().take(3).find(|f| fits(f)) {
-        return Some(format!("it fits in {f}, the next file for this decision: pass --file {f}"));
-    }
-    let words: Vec<String> =
-        title.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(2).map(str::to_lowercase).collect();
-    let base = if words.is_empty() { "decisions".to_string() } else { words.join("-") };
-    let new = (1..10)
-        .map(|n| if n == 1 { format!("{base}.md") } else { format!("{base}-{n}.md") })
-        .find(|f| ws.file_id(&ws.decision_path(f)).is_none())?;
-    fits(&new).then(|| format!("start a new decision file for it: pass --file {new}"))
-}
-
-/// The decision file whose decisions rank highest for `text`.
-fn choose_file(ws: &Workspace, text: &str) -> Result<String, String> {
-    let best = recall(ws, text, 1).into_iter().next().filter(|r| r.confidence >= crate::ide::search::FLOOR);
-    let file =
-        best.and_then(|r| ws.file(r.heading.file)).map(|f| f.path.rsplit('/').next().unwrap_or(&f.path).to_string());
-    file.ok_or_else(|| {
-        let words: Vec<String> = text.split_whitespace().take(2).map(|w| w.to_lowercase()).collect();
-        format!(
-            "no decision file is about this yet: pass --file NAME, an existing one or a new one such as `{}.md`",
-            words.join("-")
-        )
-    })
-}
-
-/// `Cli` for `cli.md`, `Data Processing` for `data-processing.md`: a new decision file's title.
-pub(crate) fn file_title(name: &str) -> String {
-    name.trim_end_matches(".md")
-        .split(['-', '_', ' '])
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut c = w.chars();
-            c.next().map_or(String::new(), |f| f.to_uppercase().chain(c).collect())
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn first_words(s: &str, n: usize) -> String {
-    s.split_whitespace().take(n).collect::<Vec<_>>().join(" ")
-}
-
 fn location(ws: &Workspace, h: HeadingId) -> String {
     let path = ws.file(h.file).map_or("?", |f| f.path.as_str());
     let line = ws.heading(h).map_or(0, |x| x.line + 1);
@@ -498,6 +432,7 @@ pub(crate) fn added_findings(ws: &Workspace, next: &Workspace, worst: rules::Sev
 }
 
 mod checks;
+mod files;
 
 #[cfg(test)]
 mod tests;
