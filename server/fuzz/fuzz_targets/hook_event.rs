@@ -1,13 +1,17 @@
-//! Fuzz target: any bytes on the hook's stdin parse to an event or a reason, and any decision text stays data in a block.
+//! Fuzz target: any bytes on the hook's stdin parse to an event or a reason, as any agent sends them, and any decision text stays data in a block.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use memory_index_lsp::hook::event;
 use memory_index_lsp::ide::inject;
+use memory_index_lsp::project::agents::Agent;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(input) = event::parse(data) {
+    let agents = [None, Some(Agent::Claude), Some(Agent::Codex), Some(Agent::Copilot), Some(Agent::Gemini)];
+    let agent = agents[data.first().map_or(0, |b| *b as usize % agents.len())];
+    if let Ok(input) = event::parse(data, agent, None) {
         let _ = input.event.name();
+        let _ = memory_index_lsp::hook::dialect::render(input.agent, &input.agent_event, "x");
     }
     if let Ok(text) = std::str::from_utf8(data) {
         let safe = inject::defang(text);

@@ -1,6 +1,9 @@
-//! The hook's input: Claude Code's hook JSON read into one [`Input`], refusing wrong types with a reason.
+//! The hook's input: an agent's hook JSON read into one [`Input`] (through [`dialect`](super::dialect) for agents other than Claude Code), refusing wrong types with a reason.
 
 use serde_json::Value;
+
+use super::dialect;
+use crate::project::agents::Agent;
 
 /// What the hook was called for, with the text each event is ranked by.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,14 +46,25 @@ pub struct Input {
     pub session_id: Option<String>,
     /// The session's working directory, when given.
     pub cwd: Option<String>,
+    /// The agent that sent it.
+    pub agent: Agent,
+    /// The event as the agent named it (`BeforeAgent`, `postToolUse`, …).
+    pub agent_event: String,
 }
 
-/// Parses the hook's stdin. Errors name what was wrong, for one line on stderr.
-pub fn parse(bytes: &[u8]) -> Result<Input, String> {
+/// Parses the hook's stdin as sent by `agent` (None: [`dialect::detect`]
+/// says), naming the event `event` when the payload does not. Errors name
+/// what was wrong, for one line on stderr.
+pub fn parse(bytes: &[u8], agent: Option<Agent>, event: Option<&str>) -> Result<Input, String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err("empty input: expected Claude Code's hook JSON on stdin".into());
+        return Err("empty input: expected the agent's hook JSON on stdin".into());
     }
     let v: Value = serde_json::from_slice(bytes).map_err(|e| format!("input is not JSON ({e})"))?;
+    if !v.is_object() {
+        return Err("input is not a JSON object".into());
+    }
+    let agent = agent.unwrap_or_else(|| dialect::detect(&v));
+    let v = dialect::to_claude(agent, v, event);
     let Value::Object(o) = &v else { return Err("input is not a JSON object".into()) };
     let name = string(&v, "hook_event_name")?.ok_or("input has no hook_event_name")?;
     let session_id = string(&v, "session_id")?.filter(|s| !s.is_empty());
@@ -85,9 +99,10 @@ pub fn parse(bytes: &[u8]) -> Result<Input, String> {
                 Some(_) => return Err("stop_hook_active is not a boolean".into()),
             },
         },
-        _ => Event::Other(name),
+        _ => Event::Other(name.clone()),
     };
-    Ok(Input { event, session_id, cwd })
+    let agent_event = string(&v, "agent_event")?.unwrap_or(name);
+    Ok(Input { event, session_id, cwd, agent, agent_event })
 }
 
 /// `v[key]` as a string: None when absent or null, an error for another type.

@@ -1,9 +1,12 @@
-//! `memory-index-lsp hook`: Claude Code's command hooks, from the hook JSON on stdin to `additionalContext` on stdout.
+//! `memory-index-lsp hook [--agent claude|codex|copilot|gemini] [--event NAME]`: an agent's command hooks, from the hook JSON on stdin to the context its model receives on stdout.
 //!
 //! Contract (Claude Code blocks a prompt on exit 2 and shows a "hook error"
-//! on any other non-zero exit): always exit 0; stdout is empty or one JSON
-//! object `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`
-//! (for `Stop`, `{"decision":"block","reason":…}`);
+//! on any other non-zero exit; the other agents likewise): always exit 0;
+//! stdout is empty or one JSON object in the agent's shape ([`dialect`]:
+//! `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`,
+//! Copilot's top-level `{"additionalContext":…}`; for Claude Code's `Stop`,
+//! `{"decision":"block","reason":…}`); the agent is `--agent` or detected
+//! from the payload, its events mapped to the moments below;
 //! anything that goes wrong (empty or malformed input, input over
 //! [`MAX_INPUT`] bytes, no workspace, a panic) is one line on stderr.
 //!
@@ -23,6 +26,7 @@
 //! same decision twice in a session (`project::session`); `[recall] hook = false`
 //! silences everything.
 
+pub mod dialect;
 pub mod event;
 
 use std::io::{IsTerminal, Read, Write};
@@ -32,21 +36,25 @@ use crate::ide::inject::{self, Limits};
 use event::{Event, Input};
 
 use crate::model::Workspace;
+use crate::project::agents::Agent;
 use crate::project::load;
 
 /// Larger input is ignored (a hook's JSON is a few kilobytes).
 pub const MAX_INPUT: usize = 1 << 20;
 
-/// Runs the hook; always returns exit code 0.
-pub fn run() -> i32 {
+/// Runs the hook with its command-line words (`--agent NAME`, `--event
+/// NAME`; anything else is named on stderr and ignored); always returns exit code 0.
+pub fn run(args: &[String]) -> i32 {
     if std::io::stdin().is_terminal() {
-        note("reads Claude Code's hook JSON on stdin; Claude Code runs it (see editors/claude-code or `memory-index-lsp init`)");
+        note("reads an agent's hook JSON on stdin; the agent runs it (see editors/claude-code or `memory-index-lsp init --agent`)");
         return 0;
     }
+    let (agent, event_name) = hook_args(args);
+    let agent = agent.or_else(|| Agent::from_env(|k| std::env::var(k).ok()));
     std::panic::set_hook(Box::new(|_| {}));
     let outcome = std::panic::catch_unwind(|| {
         let input = read_input(&mut std::io::stdin().lock())?;
-        let input = event::parse(&input)?;
+        let input = event::parse(&input, agent, event_name.as_deref())?;
         let project_dir = std::env::var_os("CLAUDE_PROJECT_DIR").map(PathBuf::from);
         respond(&input, project_dir.as_deref(), crate::project::session::dir().as_deref())
     });
@@ -63,6 +71,38 @@ pub fn run() -> i32 {
         Err(_) => note("internal error (a bug: please report it); nothing was injected"),
     }
     0
+}
+
+/// `--agent NAME` and `--event NAME` (or `--agent=NAME`) from the hook's
+/// words; an unknown agent or word is noted and ignored (the hook never fails).
+fn hook_args(args: &[String]) -> (Option<Agent>, Option<String>) {
+    let (mut agent, mut event) = (None, None);
+    let mut words = args.iter();
+    while let Some(w) = words.next() {
+        let (flag, inline) = match w.split_once('=') {
+            Some((f, v)) => (f, Some(v.to_string())),
+            None => (w.as_str(), None),
+        };
+        match flag {
+            "--agent" | "--event" => {
+                let Some(value) = inline.or_else(|| words.next().cloned()) else {
+                    note(&format!("{flag} needs a value; ignored"));
+                    continue;
+                };
+                if flag == "--event" {
+                    event = Some(value);
+                } else if let Some(a) = Agent::from_name(&value) {
+                    agent = Some(a);
+                } else {
+                    note(&format!(
+                        "unknown agent `{value}` (claude, codex, copilot, gemini); detecting it from the payload"
+                    ));
+                }
+            }
+            other => note(&format!("unknown argument `{other}` ignored")),
+        }
+    }
+    (agent, event)
 }
 
 /// One line on stderr.
@@ -121,10 +161,10 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
         note_settled(prompt, input.session_id.as_deref(), state_dir);
     }
     let context = match text {
-        None => Some(inject::session_note(&ws)),
-        Some(text) => recall_once(&ws, &input.event, input.session_id.as_deref(), state_dir, &text),
+        None => Some(inject::session_note(&ws, input.agent == Agent::Claude)),
+        Some(text) => recall_once(&ws, input.agent, &input.event, input.session_id.as_deref(), state_dir, &text),
     };
-    Ok(context.map(|c| output(input.event.name(), &c)))
+    Ok(context.map(|c| dialect::render(input.agent, &input.agent_event, &c)))
 }
 
 /// The session key prefix of a statement the person settled in a prompt.
@@ -154,6 +194,7 @@ fn note_settled(prompt: &str, session_id: Option<&str>, state_dir: Option<&Path>
 /// The decisions for `text` not yet injected in this session; records them.
 fn recall_once(
     ws: &Workspace,
+    agent: Agent,
     event: &Event,
     session_id: Option<&str>,
     state_dir: Option<&Path>,
@@ -165,7 +206,8 @@ fn recall_once(
         Event::PostToolUseFailure { .. } => r.error,
         _ => r.prompt,
     };
-    let limits = Limits { threshold, max_decisions: r.max_decisions as usize, max_chars: r.max_chars as usize };
+    let max_chars = (r.max_chars as usize).min(agent.max_context_chars().unwrap_or(usize::MAX));
+    let limits = Limits { threshold, max_decisions: r.max_decisions as usize, max_chars };
     let mut session = match (session_id, state_dir) {
         (Some(id), Some(dir)) => match crate::project::session::Session::open(dir, id) {
             Ok(s) => Some(s),
@@ -238,11 +280,6 @@ fn is_slash_command(prompt: &str) -> bool {
     let Some(rest) = prompt.trim_start().strip_prefix('/') else { return false };
     let word = rest.split(char::is_whitespace).next().unwrap_or("");
     !word.is_empty() && word.chars().all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ':' | '.'))
-}
-
-/// Claude Code's hook output.
-fn output(event: &str, context: &str) -> String {
-    serde_json::json!({ "hookSpecificOutput": { "hookEventName": event, "additionalContext": context } }).to_string()
 }
 
 #[cfg(test)]

@@ -43,7 +43,7 @@ fn workspace(config: &str) -> tempfile::TempDir {
 }
 
 fn input(json: serde_json::Value) -> Input {
-    event::parse(json.to_string().as_bytes()).unwrap()
+    event::parse(json.to_string().as_bytes(), None, None).unwrap()
 }
 
 fn context(out: Option<String>, event: &str) -> String {

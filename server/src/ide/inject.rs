@@ -205,17 +205,26 @@ fn cut_bytes(text: &str, max: usize) -> &str {
     &text[..end]
 }
 
-/// The SessionStart note: how to recall, and the index's size.
-pub fn session_note(ws: &Workspace) -> String {
+/// The SessionStart note: how to recall, and the index's size. With
+/// `skills` (Claude Code) it names the `/when` and `/how` skills; other
+/// agents are told the shell commands and the MCP tools.
+pub fn session_note(ws: &Workspace, skills: bool) -> String {
     let entries = ws.bindings().entries.len();
     let files = ws.decisions().count();
     let index = &ws.config().index;
+    let how = if skills {
+        "`/when <situation>` or `/how <task>` (the skills `when` and `how`; with the plugin they are \
+`memory-index:when` and `memory-index:how`), `/when .Section Title` for one section, `/when ..file.md` for a whole \
+decision file; in a shell, `memory-index-lsp resolve \"when <words>\"`"
+    } else {
+        "in a shell, `memory-index-lsp resolve \"when <situation>\"` or `memory-index-lsp resolve \"how <task>\"` \
+(`\"when .Section Title\"` for one section, `\"when ..file.md\"` for a whole decision file), or the MCP server \
+`memory-index` (tools resolve, search, remember)"
+    };
     format!(
         "memory-index: this project records its decisions in {index} ({entries} entries, {files} decision files). \
-Before deciding how to do something, recall what was decided: `/when <situation>` or `/how <task>` (the skills \
-`when` and `how`; with the plugin they are `memory-index:when` and `memory-index:how`), `/when .Section Title` for one section, `/when ..file.md` for a whole decision file; in a shell, \
-`memory-index-lsp resolve \"when <words>\"`, or `memory-index-lsp search <any words>` for a ranked list when \
-you do not know the trigger. Decisions that match a prompt or command are injected on their own, \
+Before deciding how to do something, recall what was decided: {how}, or `memory-index-lsp search <any words>` for a \
+ranked list when you do not know the trigger. Decisions that match a prompt or command are injected on their own, \
 each headed `[memory-index]`."
     )
 }

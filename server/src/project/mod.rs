@@ -13,6 +13,7 @@
 //!   read, through a temporary file, never through a planted link, keeping
 //!   owner and mode; [`lock`] makes the memory's writers take turns.
 
+pub mod agents;
 pub mod change;
 pub mod diff;
 pub mod load;

@@ -10,6 +10,7 @@ mod support;
 mod adoption;
 mod agent_faults;
 mod agent_hostile;
+mod agents_hook;
 mod capture;
 mod cli;
 mod containment;

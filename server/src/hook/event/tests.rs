@@ -4,7 +4,7 @@ use super::*;
 
 #[test]
 fn reads_every_event() {
-    let p = |s: &str| parse(s.as_bytes()).unwrap();
+    let p = |s: &str| parse(s.as_bytes(), None, None).unwrap();
     let i = p(r#"{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":"/p","prompt":"mock tests"}"#);
     assert_eq!(i.event, Event::UserPromptSubmit { prompt: "mock tests".into() });
     assert_eq!((i.session_id.as_deref(), i.cwd.as_deref()), (Some("s1"), Some("/p")));
@@ -48,8 +48,8 @@ fn refuses_wrong_shapes_with_a_reason() {
         (r#"{"hook_event_name":"PreToolUse","tool_input":{"command":1}}"#, "command is not a string"),
         (r#"{"hook_event_name":"SessionStart","session_id":{}}"#, "session_id is not a string"),
     ] {
-        let e = parse(input.as_bytes()).unwrap_err();
+        let e = parse(input.as_bytes(), None, None).unwrap_err();
         assert!(e.contains(why), "{input:?}: {e}");
     }
-    assert!(parse(b"{\"hook_event_name\":\"\xff\"}").is_err());
+    assert!(parse(b"{\"hook_event_name\":\"\xff\"}", None, None).is_err());
 }

@@ -130,7 +130,7 @@ fn at_most_max_decisions() {
 
 #[test]
 fn the_session_note_names_the_index_and_its_size() {
-    let note = session_note(&ws_with(""));
+    let note = session_note(&ws_with(""), true);
     assert!(note.contains("agents/memory-index.md (3 entries, 2 decision files)"), "{note}");
     for want in ["/when", "/how", ".Section", "..file.md", "memory-index-lsp resolve"] {
         assert!(note.contains(want), "{want}: {note}");

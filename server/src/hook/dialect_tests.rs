@@ -1,0 +1,102 @@
+//! Tests of the agents' hook dialects on payloads recorded from the real CLIs (`server/tests/data/agent-payloads/`).
+
+use super::*;
+use crate::hook::event::{parse, Event};
+
+fn parsed(agent: Option<Agent>, json: &str) -> crate::hook::event::Input {
+    parse(json.as_bytes(), agent, None).unwrap_or_else(|e| panic!("{json}: {e}"))
+}
+
+#[test]
+fn detects_the_agent_from_its_payload() {
+    let cases = [
+        (
+            r#"{"hook_event_name":"UserPromptSubmit","session_id":"s","prompt":"x","permission_mode":"default"}"#,
+            Agent::Claude,
+        ),
+        (r#"{"hook_event_name":"UserPromptSubmit","session_id":"s","turn_id":"t","prompt":"x"}"#, Agent::Codex),
+        (r#"{"sessionId":"s","timestamp":1,"cwd":"/p","prompt":"x"}"#, Agent::Copilot),
+        (
+            r#"{"hook_event_name":"PostToolUse","tool_result":{"result_type":"success","text_result_for_llm":"ok"}}"#,
+            Agent::Copilot,
+        ),
+        (r#"{"hook_event_name":"BeforeAgent","session_id":"s","prompt":"x"}"#, Agent::Gemini),
+    ];
+    for (json, want) in cases {
+        assert_eq!(parsed(None, json).agent, want, "{json}");
+    }
+}
+
+#[test]
+fn maps_every_agents_prompt_and_shell_events_to_ours() {
+    let prompt = Event::UserPromptSubmit { prompt: "x".into() };
+    let gemini = parsed(None, r#"{"hook_event_name":"BeforeAgent","session_id":"s","prompt":"x"}"#);
+    assert_eq!((gemini.event, gemini.agent_event.as_str()), (prompt.clone(), "BeforeAgent"));
+    let copilot = parsed(Some(Agent::Copilot), r#"{"sessionId":"s","cwd":"/p","prompt":"x"}"#);
+    assert_eq!((copilot.event, copilot.session_id.as_deref()), (prompt, Some("s")));
+    let pre = parsed(
+        Some(Agent::Copilot),
+        r#"{"sessionId":"s","toolName":"bash","toolArgs":{"command":"git push","description":"d"}}"#,
+    );
+    assert_eq!(pre.event, Event::PreToolUse { tool_name: "Bash".into(), command: Some("git push".into()) });
+    let as_string =
+        parsed(Some(Agent::Copilot), r#"{"sessionId":"s","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#);
+    assert_eq!(as_string.event, Event::PreToolUse { tool_name: "Bash".into(), command: Some("ls".into()) });
+    assert_eq!(parsed(Some(Agent::Copilot), r#"{"sessionId":"s","source":"new"}"#).event, Event::SessionStart);
+    // Gemini's BeforeTool cannot carry context: silent, so no decision is spent on it.
+    let before = parsed(
+        None,
+        r#"{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#,
+    );
+    assert_eq!(before.event, Event::Other("BeforeTool".into()));
+}
+
+#[test]
+fn a_post_tool_event_is_a_failure_only_when_its_result_says_so() {
+    let failure = |agent, json: &str| match parsed(Some(agent), json).event {
+        Event::PostToolUseFailure { error, command, .. } => Some((error, command)),
+        _ => None,
+    };
+    let copilot_fail = r#"{"sessionId":"s","toolName":"bash","toolArgs":{"command":"ls /x"},
+        "toolResult":{"resultType":"success","textResultForLlm":"ls: cannot access '/x': No such file or directory\n<shellId: 1 completed with exit code 2>"}}"#;
+    let (error, command) = failure(Agent::Copilot, copilot_fail).expect("exit code 2 is a failure");
+    assert!(error.contains("No such file") && command.as_deref() == Some("ls /x"), "{error}");
+    let copilot_ok = r#"{"sessionId":"s","toolName":"bash","toolArgs":{"command":"echo hi"},
+        "toolResult":{"resultType":"success","textResultForLlm":"hi\n<shellId: 0 completed with exit code 0>"}}"#;
+    assert_eq!(failure(Agent::Copilot, copilot_ok), None);
+    let gemini = |content: &str| {
+        format!(
+            r#"{{"hook_event_name":"AfterTool","tool_name":"run_shell_command","tool_input":{{"command":"make"}},
+                "tool_response":{{"llmContent":{},"returnDisplay":"x"}}}}"#,
+            serde_json::Value::String(content.into())
+        )
+    };
+    assert!(failure(Agent::Gemini, &gemini("Output: boom\nExit Code: 2\nProcess Group PGID: 1")).is_some());
+    assert_eq!(failure(Agent::Gemini, &gemini("Output: ok\nProcess Group PGID: 1")), None);
+    let codex = |out: &str| {
+        format!(
+            r#"{{"hook_event_name":"PostToolUse","turn_id":"t","tool_name":"Bash","tool_input":{{"command":"git push"}},"tool_response":{}}}"#,
+            serde_json::Value::String(out.into())
+        )
+    };
+    assert!(failure(Agent::Codex, &codex("fatal: Unable to create '.git/index.lock': File exists.\n")).is_some());
+    assert_eq!(failure(Agent::Codex, &codex("test result: ok. 5 passed; 0 failed\n")), None);
+    // Claude Code's PostToolUse (success) stays silent; its failures have their own event.
+    assert_eq!(
+        parsed(Some(Agent::Claude), r#"{"hook_event_name":"PostToolUse","tool_response":"error: x"}"#).event,
+        Event::Other("PostToolUse".into())
+    );
+}
+
+#[test]
+fn answers_in_each_agents_shape() {
+    let v = |s: String| serde_json::from_str::<serde_json::Value>(&s).unwrap();
+    let claude = v(render(Agent::Claude, "UserPromptSubmit", "ctx"));
+    assert_eq!(claude["hookSpecificOutput"]["additionalContext"], "ctx");
+    let copilot = v(render(Agent::Copilot, "userPromptSubmitted", "ctx"));
+    assert_eq!(copilot, serde_json::json!({ "additionalContext": "ctx" }));
+    let gemini = v(render(Agent::Gemini, "BeforeAgent", "ctx"));
+    assert_eq!(gemini["hookSpecificOutput"]["hookEventName"], "BeforeAgent");
+    let codex = v(render(Agent::Codex, "PostToolUse", "ctx"));
+    assert_eq!(codex["hookSpecificOutput"]["hookEventName"], "PostToolUse", "the agent's own event, not ours");
+}
