@@ -80,7 +80,14 @@ pub enum Command {
     /// Lines starting with # are comments. The threshold (default: [recall]
     /// prompt) decides which first results count as answers.
     Eval(EvalArgs),
-    /// Set a project up for Claude Code without the plugin: skills, hooks and a recall note.
+    /// Start a memory (when there is none) and set the project up for agents: hooks, MCP server, skills or instructions.
+    ///
+    /// Claude Code by default (without the plugin: skills, hooks, .mcp.json);
+    /// --agent codex writes .codex/hooks.json, .codex/config.toml and an
+    /// AGENTS.md block; copilot .github/hooks/memory-index.json, .mcp.json and
+    /// a .github/copilot-instructions.md block; gemini .gemini/settings.json
+    /// and a GEMINI.md block. Other keys are kept byte for byte; a second run
+    /// changes nothing. The trust each agent needs is said, not written.
     Init(InitArgs),
     /// Bring decisions a project already wrote into the memory: ADRs, CLAUDE.md / AGENTS.md sections, rules files.
     ///
@@ -244,6 +251,10 @@ pub struct EvalArgs {
 pub struct InitArgs {
     /// The project root (default: the current directory).
     pub root: Option<PathBuf>,
+    /// The agents to set up: claude (the default), codex, copilot, gemini,
+    /// or all; several with commas or a repeated --agent.
+    #[arg(long, value_name = "AGENT")]
+    pub agent: Vec<String>,
     /// Print the diff without writing.
     #[arg(long)]
     pub dry_run: bool,

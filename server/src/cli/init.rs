@@ -1,7 +1,9 @@
-//! `memory-index-lsp init [ROOT] [--dry-run]`: starts a memory when there is none and sets the project up for Claude Code without the plugin (skills, hooks, the MCP server, a recall note).
+//! `memory-index-lsp init [ROOT] [--agent claude|codex|copilot|gemini|all] [--dry-run]`: starts a memory when there is none and sets the project up for each agent named (Claude Code by default): hooks, the MCP server, skills or instructions, a recall note.
 //!
 //! In a project without a memory it creates the index (`agents/memory-index.md`
-//! with its preamble and the recall note) and the decisions folder. Then it writes `.claude/skills/{when,how,remember}/SKILL.md`
+//! with its preamble and the recall note) and the decisions folder. For
+//! Codex, Copilot and Gemini see [`agents`]. For Claude Code (without the
+//! plugin) it writes `.claude/skills/{when,how,remember}/SKILL.md`
 //! (the plugin's own files, compiled in), merges the plugin's hooks into
 //! `.claude/settings.json` ([`settings::merge`]: every other byte kept),
 //! adds the MCP server to `.mcp.json` ([`settings::merge_mcp`]), and adds
@@ -9,14 +11,18 @@
 //! say how to recall yet. Everything is computed before anything is
 //! written: a malformed settings file stops the command with its line
 //! named and nothing changed. Files are written atomically; a second run
-//! changes nothing. `--dry-run` prints the unified diff instead.
+//! changes nothing. `--dry-run` prints the unified diff instead. Trust the
+//! person must give an agent (outside the project) is said, never written.
 
+mod agents;
+mod instructions;
 mod settings;
 
 use std::io::Write;
 use std::path::Path;
 
 use super::args::InitArgs;
+use crate::project::agents::Agent;
 use crate::project::read::{self, ReadError};
 use crate::project::{diff, load, lock, write};
 
@@ -44,9 +50,49 @@ struct Change {
     what: String,
 }
 
+/// The files `init` plans to write: a file changed twice (`.mcp.json` for
+/// Claude Code and Copilot, Gemini's settings for hooks and its MCP server)
+/// is one change from what is on disk to the last text.
+struct Files {
+    canon: std::path::PathBuf,
+    root: std::path::PathBuf,
+    changes: Vec<Change>,
+}
+
+impl Files {
+    /// The file's text as planned so far: the last planned text, else what is on disk (None: absent).
+    fn current(&self, rel: &str) -> Result<Option<String>, String> {
+        match self.changes.iter().find(|c| c.rel == rel) {
+            Some(c) => Ok(Some(c.new.clone())),
+            None => read_inside(&self.canon, &self.root.join(rel), rel),
+        }
+    }
+
+    /// Plans `new` as the file's text, saying `what` it adds.
+    fn set(&mut self, rel: &str, new: String, what: &str) -> Result<(), String> {
+        if let Some(c) = self.changes.iter_mut().find(|c| c.rel == rel) {
+            c.new = new;
+            c.what = format!("{}, {what}", c.what);
+            return Ok(());
+        }
+        let old = read_inside(&self.canon, &self.root.join(rel), rel)?;
+        if old.as_deref() != Some(new.as_str()) {
+            self.changes.push(Change { rel: rel.into(), old, new, what: what.into() });
+        }
+        Ok(())
+    }
+}
+
 /// Runs `init`; returns the exit code.
 pub fn run(a: InitArgs) -> i32 {
     let (root, dry_run) = (super::project_root(a.root), a.dry_run);
+    let agents = match agents_named(&a.agent) {
+        Ok(agents) => agents,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "memory-index-lsp init: {e}");
+            return 2;
+        }
+    };
     let _lock = if dry_run {
         None
     } else {
@@ -58,7 +104,7 @@ pub fn run(a: InitArgs) -> i32 {
             }
         }
     };
-    let (changes, folder) = match plan(&root) {
+    let (changes, folder) = match plan(&root, &agents) {
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "memory-index-lsp init: {e}; nothing was written");
@@ -67,10 +113,13 @@ pub fn run(a: InitArgs) -> i32 {
     };
     let mut stderr = std::io::stderr();
     if changes.is_empty() && folder.is_none() {
+        let names: Vec<&str> = agents.iter().map(|a| a.name()).collect();
         let _ = writeln!(
             stderr,
-            "already set up: the memory, the skills, the hooks, the MCP server and the recall note are in place"
+            "already set up for {}: the memory, the hooks, the MCP server and the skills or instructions are in place",
+            names.join(", ")
         );
+        agents::say_trust(&agents, &root);
         return 0;
     }
     if let Some(dir) = &folder {
@@ -111,64 +160,54 @@ pub fn run(a: InitArgs) -> i32 {
     for c in &changes {
         let _ = writeln!(stderr, "{verb} {}: {}", c.rel, c.what);
     }
+    agents::say_trust(&agents, &root);
     0
 }
 
-/// Every file to write under `root` and the decisions folder to create (a
-/// new memory), or why `init` cannot run.
-fn plan(root: &Path) -> Result<(Vec<Change>, Option<String>), String> {
+/// The agents `--agent` names (several, comma-separated or repeated, or
+/// `all`); Claude Code when none is named.
+fn agents_named(names: &[String]) -> Result<Vec<Agent>, String> {
+    let mut out = Vec::new();
+    for name in names.iter().flat_map(|n| n.split(',')).map(str::trim).filter(|n| !n.is_empty()) {
+        if name.eq_ignore_ascii_case("all") {
+            out.extend(Agent::ALL);
+            continue;
+        }
+        out.push(Agent::from_name(name).ok_or_else(|| {
+            format!("unknown agent `{name}`: name claude, codex, copilot, gemini or all (several with commas)")
+        })?);
+    }
+    if out.is_empty() {
+        out.push(Agent::Claude);
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// Every file to write under `root` for `agents` and the decisions folder
+/// to create (a new memory), or why `init` cannot run.
+fn plan(root: &Path, agents: &[Agent]) -> Result<(Vec<Change>, Option<String>), String> {
     let ws = load::load(root).map_err(|e| e.to_string())?;
     let index_rel = ws.config().index.clone();
     let canon = std::fs::canonicalize(root).map_err(|e| format!("cannot resolve {}: {e}", root.display()))?;
-    let read = |rel: &str| read_inside(&canon, &root.join(rel), rel);
-    let mut changes = Vec::new();
+    let mut files = Files { canon, root: root.to_path_buf(), changes: Vec::new() };
     let decisions = ws.config().decisions.clone();
     let folder = (!decisions.is_empty() && !root.join(&decisions).is_dir()).then_some(decisions);
     if ws.index().is_none() {
-        if read(&index_rel)?.is_some() {
+        if files.current(&index_rel)?.is_some() {
             return Err(format!("{index_rel} exists but is not read as an index; check its path in memory-index.toml"));
         }
         // From zero: a new memory (the decisions folder comes with the first decision).
-        changes.push(Change {
-            rel: index_rel.clone(),
-            old: None,
-            new: starter_index(),
-            what: "a new memory index".into(),
-        });
+        files.set(&index_rel, starter_index(), "a new memory index")?;
     }
-    for (rel, text) in [
-        (".claude/skills/when/SKILL.md", WHEN_SKILL),
-        (".claude/skills/how/SKILL.md", HOW_SKILL),
-        (".claude/skills/remember/SKILL.md", REMEMBER_SKILL),
-    ] {
-        match read(rel)? {
-            None => changes.push(Change { rel: rel.into(), old: None, new: text.into(), what: "the skill".into() }),
-            Some(old) if old != text => {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "kept {rel}, which differs from the shipped skill (delete it and run init again to replace it)"
-                );
-            }
-            Some(_) => {}
+    for &agent in agents {
+        match agent {
+            Agent::Claude => claude(&mut files)?,
+            other => agents::plan(other, &mut files, &index_rel)?,
         }
     }
-    let hooks: serde_json::Value = serde_json::from_str(&HOOKS_JSON.replace(PLUGIN_LAUNCHER, "memory-index-lsp"))
-        .map_err(|e| format!("internal: hooks.json: {e}"))?;
-    let wanted = hooks.get("hooks").and_then(|h| h.as_object()).ok_or("internal: hooks.json has no hooks object")?;
-    let settings_rel = ".claude/settings.json";
-    let old = read(settings_rel)?;
-    let (new, added) = settings::merge(old.as_deref(), wanted).map_err(|e| format!("{settings_rel}: {e}"))?;
-    if !added.is_empty() {
-        changes.push(Change { rel: settings_rel.into(), old, new, what: format!("hooks for {}", added.join(", ")) });
-    }
-    let mcp_rel = ".mcp.json";
-    let server = serde_json::json!({ "command": "memory-index-lsp", "args": ["mcp"] });
-    let old = read(mcp_rel)?;
-    let (new, added) = settings::merge_mcp(old.as_deref(), &server).map_err(|e| format!("{mcp_rel}: {e}"))?;
-    if added {
-        changes.push(Change { rel: mcp_rel.into(), old, new, what: "the MCP server `memory-index`".into() });
-    }
-    let Some((_, index_file, index)) = ws.index() else { return Ok((changes, folder)) };
+    let Some((_, index_file, index)) = ws.index() else { return Ok((files.changes, folder)) };
     let text = &index_file.text;
     let first_section = index.sections.first().map(|s| index.range(s.heading_line).start);
     let preamble = &text[..first_section.unwrap_or(text.len())];
@@ -183,9 +222,56 @@ fn plan(root: &Path) -> Result<(Vec<Change>, Option<String>), String> {
             "\n\n"
         };
         let new = format!("{}{before}{NOTE}{nl}{nl}{}", &text[..at], &text[at..]);
-        changes.push(Change { rel: index_rel, old: Some(text.clone()), new, what: "the recall note".into() });
+        files.set(&index_rel, new, "the recall note")?;
     }
-    Ok((changes, folder))
+    Ok((files.changes, folder))
+}
+
+/// Claude Code without the plugin: the skills, the hooks in
+/// `.claude/settings.json` and the MCP server in `.mcp.json`.
+fn claude(files: &mut Files) -> Result<(), String> {
+    for (rel, text) in [
+        (".claude/skills/when/SKILL.md", WHEN_SKILL),
+        (".claude/skills/how/SKILL.md", HOW_SKILL),
+        (".claude/skills/remember/SKILL.md", REMEMBER_SKILL),
+    ] {
+        match files.current(rel)? {
+            None => files.set(rel, text.into(), "the skill")?,
+            Some(old) if old != text => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "kept {rel}, which differs from the shipped skill (delete it and run init again to replace it)"
+                );
+            }
+            Some(_) => {}
+        }
+    }
+    let hooks: serde_json::Value = serde_json::from_str(&HOOKS_JSON.replace(PLUGIN_LAUNCHER, "memory-index-lsp"))
+        .map_err(|e| format!("internal: hooks.json: {e}"))?;
+    let wanted = hooks.get("hooks").and_then(|h| h.as_object()).ok_or("internal: hooks.json has no hooks object")?;
+    let settings_rel = ".claude/settings.json";
+    let old = files.current(settings_rel)?;
+    let (new, added) = settings::merge(old.as_deref(), wanted).map_err(|e| format!("{settings_rel}: {e}"))?;
+    if !added.is_empty() {
+        files.set(settings_rel, new, &format!("hooks for {}", added.join(", ")))?;
+    }
+    mcp_json(files)
+}
+
+/// The MCP server in `.mcp.json` (read by Claude Code and Copilot).
+fn mcp_json(files: &mut Files) -> Result<(), String> {
+    let rel = ".mcp.json";
+    let old = files.current(rel)?;
+    let (new, added) = settings::merge_mcp(old.as_deref(), &mcp_server()).map_err(|e| format!("{rel}: {e}"))?;
+    if added {
+        files.set(rel, new, "the MCP server `memory-index`")?;
+    }
+    Ok(())
+}
+
+/// How an agent starts our MCP server.
+fn mcp_server() -> serde_json::Value {
+    serde_json::json!({ "command": "memory-index-lsp", "args": ["mcp"] })
 }
 
 /// The index of a new memory: a title, what it is, and the recall note.

@@ -20,6 +20,7 @@ mod hook;
 mod hostile;
 mod ide_snapshots;
 mod init;
+mod init_agents;
 mod lsp_navigation;
 mod lsp_refactor;
 mod lsp_stdio;

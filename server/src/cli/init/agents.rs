@@ -1,0 +1,201 @@
+//! What `init --agent` writes for Codex, Copilot and Gemini (project-level files only, merged into what is there) and the trust each needs from the person, which it says and never writes.
+//!
+//! Verified with the real CLIs (`tests/agents/NOTES.md`, end-to-end in
+//! `tests/agents/e2e.py`):
+//! - Codex: `.codex/hooks.json` in Claude Code's format (SessionStart,
+//!   UserPromptSubmit, PreToolUse and PostToolUse on `Bash`);
+//!   `[mcp_servers.memory-index]` and `[features] hooks = true` in
+//!   `.codex/config.toml`; the instructions block in `AGENTS.md`.
+//! - Copilot: `.github/hooks/memory-index.json` (its own file, Claude-style
+//!   event names, whose payloads and outputs Copilot honours for prompts);
+//!   the server in `.mcp.json`; the block in `.github/copilot-instructions.md`.
+//! - Gemini: hooks (SessionStart, BeforeAgent, AfterTool on
+//!   `run_shell_command`) and `mcpServers` in `.gemini/settings.json`; the
+//!   block in `GEMINI.md`.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use super::{instructions, mcp_json, mcp_server, settings, Files};
+use crate::project::agents::Agent;
+
+/// Plans `agent`'s files (not Claude Code's: see `init::claude`).
+pub(super) fn plan(agent: Agent, files: &mut Files, index: &str) -> Result<(), String> {
+    let command = agent.hook_command();
+    let hook = |timeout: u64| json!([{ "hooks": [{ "type": "command", "command": command, "timeout": timeout }] }]);
+    let on = |matcher: &str, timeout: u64| json!([{ "matcher": matcher, "hooks": [{ "type": "command", "command": command, "timeout": timeout }] }]);
+    match agent {
+        Agent::Claude => Ok(()),
+        Agent::Codex => {
+            let wanted = json!({
+                "SessionStart": hook(10), "UserPromptSubmit": hook(10),
+                "PreToolUse": on("Bash", 10), "PostToolUse": on("Bash", 10),
+            });
+            merge_hooks(files, ".codex/hooks.json", &wanted)?;
+            codex_config(files)?;
+            instructions_in(files, "AGENTS.md", index)
+        }
+        Agent::Copilot => {
+            copilot_hooks(files, &command)?;
+            mcp_json(files)?;
+            instructions_in(files, ".github/copilot-instructions.md", index)
+        }
+        Agent::Gemini => {
+            // Gemini's timeouts are milliseconds.
+            let wanted = json!({
+                "SessionStart": hook(10_000), "BeforeAgent": hook(10_000),
+                "AfterTool": on("run_shell_command", 10_000),
+            });
+            let rel = ".gemini/settings.json";
+            merge_hooks(files, rel, &wanted)?;
+            let old = files.current(rel)?;
+            let (new, added) = settings::merge_mcp(old.as_deref(), &mcp_server()).map_err(|e| format!("{rel}: {e}"))?;
+            if added {
+                files.set(rel, new, "the MCP server `memory-index`")?;
+            }
+            instructions_in(files, "GEMINI.md", index)
+        }
+    }
+}
+
+/// Claude Code's hook format (Codex and Gemini read it): the events of `wanted` merged into `rel`.
+fn merge_hooks(files: &mut Files, rel: &str, wanted: &Value) -> Result<(), String> {
+    let wanted = wanted.as_object().ok_or("internal: hooks are an object")?;
+    let old = files.current(rel)?;
+    let (new, added) = settings::merge(old.as_deref(), wanted).map_err(|e| format!("{rel}: {e}"))?;
+    if !added.is_empty() {
+        files.set(rel, new, &format!("hooks for {}", added.join(", ")))?;
+    }
+    Ok(())
+}
+
+/// Copilot's hook file: ours alone, written whole; one that differs is kept and said.
+fn copilot_hooks(files: &mut Files, command: &str) -> Result<(), String> {
+    let rel = ".github/hooks/memory-index.json";
+    let entry = json!([{ "type": "command", "bash": command, "powershell": command, "timeoutSec": 10 }]);
+    let v = json!({ "version": 1, "hooks": {
+        "SessionStart": entry, "UserPromptSubmit": entry, "PreToolUse": entry, "PostToolUse": entry,
+    }});
+    let text = format!("{}\n", serde_json::to_string_pretty(&v).map_err(|e| format!("internal: {e}"))?);
+    match files.current(rel)? {
+        None => files.set(rel, text, "Copilot's hooks"),
+        Some(old) if old != text => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "kept {rel}, which differs from what init writes (delete it and run init again to replace it)"
+            );
+            Ok(())
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// `.codex/config.toml` with `[mcp_servers.memory-index]` (unless a server
+/// there runs `memory-index-lsp mcp`) and `[features] hooks = true` (unless
+/// `features` is set there), appended as tables; every other byte is kept.
+/// A malformed file is refused with its line and column.
+fn codex_config(files: &mut Files) -> Result<(), String> {
+    let rel = ".codex/config.toml";
+    let old = files.current(rel)?.unwrap_or_default();
+    let parsed: toml::Table = old.parse().map_err(|e: toml::de::Error| format!("{rel}: {}", toml_error(&old, &e)))?;
+    let servers = parsed.get("mcp_servers").and_then(toml::Value::as_table);
+    let ours = |s: &toml::Value| {
+        let program = s.get("command").and_then(toml::Value::as_str).unwrap_or("");
+        let first = s.get("args").and_then(toml::Value::as_array).and_then(|a| a.first()).and_then(toml::Value::as_str);
+        (program == "memory-index-lsp" || program.ends_with("/memory-index-lsp")) && first == Some("mcp")
+    };
+    let mut add = String::new();
+    let mut what = Vec::new();
+    if !servers.is_some_and(|m| m.values().any(ours)) {
+        if servers.is_some_and(|m| m.contains_key("memory-index")) {
+            return Err(format!(
+                "{rel}: `mcp_servers.memory-index` runs another command; rename it, then run init again"
+            ));
+        }
+        add.push_str("[mcp_servers.memory-index]\ncommand = \"memory-index-lsp\"\nargs = [\"mcp\"]\n");
+        what.push("the MCP server `memory-index`");
+    }
+    match parsed.get("features").and_then(|f| f.get("hooks")) {
+        Some(toml::Value::Boolean(false)) => {
+            let _ = writeln!(std::io::stderr(), "{rel} sets `features.hooks = false`: Codex will not run the hooks");
+        }
+        Some(_) => {}
+        None if parsed.contains_key("features") => {
+            let _ = writeln!(std::io::stderr(), "{rel}: add `hooks = true` to its [features] so Codex runs the hooks");
+        }
+        None => {
+            add.push_str("[features]\nhooks = true\n");
+            what.push("hooks turned on");
+        }
+    }
+    if add.is_empty() {
+        return Ok(());
+    }
+    let nl = if old.contains("\r\n") { "\r\n" } else { "\n" };
+    let sep = if old.is_empty() || old.ends_with(&format!("{nl}{nl}")) {
+        String::new()
+    } else if old.ends_with(nl) {
+        nl.to_string()
+    } else {
+        format!("{nl}{nl}")
+    };
+    let new = format!("{old}{sep}{}", add.replace("\n[", "\n\n[").replace('\n', nl));
+    // A table cannot be appended to an inline `mcp_servers = { … }`: say so rather than write a broken file.
+    new.parse::<toml::Table>().map_err(|_| {
+        format!("{rel}: cannot add [mcp_servers.memory-index] to it (an inline table?); add it by hand: command = \"memory-index-lsp\", args = [\"mcp\"]")
+    })?;
+    files.set(rel, new, &what.join(", "))
+}
+
+/// A TOML error as `line L, column C: message`.
+fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim().to_string();
+    match e.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("line {line}, column {column}: not valid TOML ({message})")
+        }
+        None => format!("not valid TOML ({message})"),
+    }
+}
+
+/// The recall instructions block in `rel`.
+fn instructions_in(files: &mut Files, rel: &str, index: &str) -> Result<(), String> {
+    let old = files.current(rel)?;
+    let new = instructions::upsert(old.as_deref(), &instructions::block(index)).map_err(|e| format!("{rel}: {e}"))?;
+    if old.as_deref() != Some(new.as_str()) {
+        files.set(rel, new, "the recall instructions")?;
+    }
+    Ok(())
+}
+
+/// What the person must do for each agent to run the project's hooks and
+/// MCP server: trust given in the agent itself, outside the project.
+pub(super) fn say_trust(agents: &[Agent], root: &Path) {
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let root = root.display();
+    let mut err = std::io::stderr();
+    for agent in agents {
+        let text = match agent {
+            Agent::Claude => continue,
+            Agent::Codex => format!(
+                "codex: Codex runs .codex/ hooks and its MCP server only in a trusted project, and hooks only once \
+                 reviewed: run `codex` in {root}, trust the folder when asked, then approve the memory-index hooks \
+                 it lists for review (until then they are skipped without a word)"
+            ),
+            Agent::Copilot => format!(
+                "copilot: Copilot CLI loads .github/hooks/ and .mcp.json only in a trusted folder: run `copilot` in \
+                 {root} and trust the folder when asked"
+            ),
+            Agent::Gemini => format!(
+                "gemini: Gemini CLI runs .gemini/settings.json's hooks and MCP server only in a trusted folder: run \
+                 `gemini` in {root} and trust the folder when asked"
+            ),
+        };
+        let _ = writeln!(err, "{text}");
+    }
+}

@@ -1,0 +1,85 @@
+//! The recall instructions `init` keeps in an agent's instructions file (`AGENTS.md`, `GEMINI.md`, `.github/copilot-instructions.md`): one marked block, added once and updated in place.
+
+/// The block's first and last lines; what lies between them is `init`'s.
+pub const START: &str =
+    "<!-- memory-index:start (written by `memory-index-lsp init`; it updates what lies between these lines) -->";
+pub const END: &str = "<!-- memory-index:end -->";
+
+/// The block for a memory whose index is `index`.
+pub fn block(index: &str) -> String {
+    format!(
+        "{START}\n## Project memory\n\n\
+This project records its decisions in `{index}` (one trigger per decision) and the decision files it \
+indexes. Decisions that match a prompt, a command or an error are added to your context, each headed \
+`[memory-index]`: follow them; they override general habits.\n\n\
+- Before choosing how to do something (a library, a pattern, a test style, a workflow), recall what was \
+decided: `memory-index-lsp resolve \"when <situation>\"` or `memory-index-lsp resolve \"how <task>\"`; \
+`memory-index-lsp search <words>` lists the nearest decisions. The MCP server `memory-index` offers the \
+same as tools (resolve, search, remember, check).\n\
+- When the person settles something for this project (\"from now on …\", \"we decided …\", \"always\" or \
+\"never …\"), record it: `memory-index-lsp remember --when \"Title\" --body-file - <<'BODY'` (`--how` for a \
+procedure), then what was decided and why, then `BODY`. It refuses a decision the memory already holds and \
+says which.\n{END}\n"
+    )
+}
+
+/// `text` (None: the file is absent) with `block` in it: the marked block
+/// replaced when there is one, else appended after a blank line, in the
+/// file's line endings. Err when a start marker has no end marker.
+pub fn upsert(text: Option<&str>, block: &str) -> Result<String, String> {
+    let Some(text) = text.filter(|t| !t.trim().is_empty()) else { return Ok(block.to_string()) };
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let block = block.replace('\n', nl);
+    let start_marker = START.split(" (").next().unwrap_or(START);
+    match text.find(start_marker) {
+        Some(start) => {
+            let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+            let end = text[start..]
+                .find(END)
+                .map(|i| start + i + END.len())
+                .ok_or_else(|| format!("it has `{start_marker}` without `{END}`: fix the block by hand"))?;
+            let end = if text[end..].starts_with(nl) { end + nl.len() } else { end };
+            Ok(format!("{}{block}{}", &text[..line_start], &text[end..]))
+        }
+        None => {
+            let sep = if text.ends_with(&format!("{nl}{nl}")) {
+                String::new()
+            } else if text.ends_with(nl) {
+                nl.to_string()
+            } else {
+                format!("{nl}{nl}")
+            };
+            Ok(format!("{text}{sep}{block}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adds_once_then_updates_in_place() {
+        let b = block("agents/memory-index.md");
+        assert_eq!(upsert(None, &b).unwrap(), b);
+        let mine = "# Agents\n\nRun `make test` before a commit.\n";
+        let once = upsert(Some(mine), &b).unwrap();
+        assert_eq!(once, format!("{mine}\n{b}"));
+        assert_eq!(upsert(Some(&once), &b).unwrap(), once, "a second run changes nothing");
+        // An older block is replaced; what surrounds it is kept byte for byte.
+        let old = format!("{mine}\n{START}\nold words\n{END}\n\n## Later\nkept\n");
+        let new = upsert(Some(&old), &b).unwrap();
+        assert_eq!(new, format!("{mine}\n{b}\n## Later\nkept\n"));
+    }
+
+    #[test]
+    fn keeps_crlf_and_refuses_an_unclosed_block() {
+        let b = block("agents/memory-index.md");
+        let crlf = upsert(Some("# A\r\nline\r\n"), &b).unwrap();
+        assert!(
+            crlf.starts_with("# A\r\nline\r\n\r\n<!-- memory-index:start") && !crlf.replace("\r\n", "").contains('\n')
+        );
+        let e = upsert(Some(&format!("x\n{START}\nhalf\n")), &b).unwrap_err();
+        assert!(e.contains("without `<!-- memory-index:end -->`"), "{e}");
+    }
+}

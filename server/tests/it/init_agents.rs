@@ -1,0 +1,185 @@
+//! `memory-index-lsp init --agent codex|copilot|gemini|all`: each agent's project files merged into what is there, every foreign key kept, a second run a no-op, malformed files refused with their line, the trust each agent needs said.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_memory-index-lsp")).args(args).current_dir(cwd).output().expect("run")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every file under `dir` with its bytes, sorted.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).expect("read_dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.strip_prefix(dir).expect("inside").display().to_string(), fs::read(&p).expect("read")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Existing configuration of every agent, each with keys of its own.
+const EXISTING: [(&str, &str); 8] = [
+    (".codex/config.toml", "# my Codex settings\nmodel = \"o4\"\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\nargs = [\"--stdio\"]\n"),
+    (".codex/hooks.json", "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Edit\", \"hooks\": [{\"type\": \"command\", \"command\": \"./lint.sh\"}]}\n    ]\n  }\n}\n"),
+    (".github/hooks/audit.json", "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"./audit.sh\"}]}}\n"),
+    (".github/copilot-instructions.md", "Use TypeScript strict mode.\n"),
+    (".mcp.json", "{\n  \"mcpServers\": {\n    \"docs\": {\"command\": \"docs-mcp\"}\n  }\n}\n"),
+    (".gemini/settings.json", "{\n  \"theme\": \"GitHub\",\n  \"hooks\": {\n    \"AfterTool\": [{\"matcher\": \"write_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"./fmt.sh\"}]}]\n  }\n}\n"),
+    ("AGENTS.md", "# Agents\n\nRun `make test` before every commit.\n"),
+    ("GEMINI.md", "Answer in British English.\r\n"),
+];
+
+fn project() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    crate::support::copy_dir(&crate::support::repo().join("fixtures/demo"), tmp.path());
+    for (rel, text) in EXISTING {
+        let path = tmp.path().join(rel);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(path, text).expect("write");
+    }
+    tmp
+}
+
+#[test]
+fn init_agent_all_keeps_every_foreign_key_and_a_second_run_changes_nothing() {
+    let tmp = project();
+    let root = tmp.path();
+    let o = run(&["init", "--agent", "all", root.to_str().expect("utf-8")], root);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let read = |rel: &str| fs::read_to_string(root.join(rel)).expect(rel);
+    // Text files: what was there is still there, untouched, before the additions.
+    for (rel, text) in EXISTING {
+        let now = read(rel);
+        match rel {
+            ".github/hooks/audit.json" => assert_eq!(now, text, "another tool's hook file is never touched"),
+            r if r.ends_with(".md") || r.ends_with(".toml") => assert!(now.starts_with(text), "{rel}:\n{now}"),
+            _ => {}
+        }
+    }
+    let json = |rel: &str| serde_json::from_str::<serde_json::Value>(&read(rel)).expect(rel);
+    let codex_hooks = json(".codex/hooks.json");
+    assert_eq!(codex_hooks["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "./lint.sh");
+    for event in ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse"] {
+        assert!(
+            codex_hooks["hooks"][event].to_string().contains("memory-index-lsp hook --agent codex"),
+            "{event}: {codex_hooks}"
+        );
+    }
+    let config: toml::Table = read(".codex/config.toml").parse().expect("valid TOML");
+    assert_eq!(config["model"].as_str(), Some("o4"));
+    assert_eq!(config["mcp_servers"]["docs"]["command"].as_str(), Some("docs-mcp"));
+    assert_eq!(config["mcp_servers"]["memory-index"]["command"].as_str(), Some("memory-index-lsp"));
+    assert_eq!(config["features"]["hooks"].as_bool(), Some(true));
+    let mcp = json(".mcp.json");
+    assert_eq!(mcp["mcpServers"]["docs"]["command"], "docs-mcp");
+    assert_eq!(mcp["mcpServers"]["memory-index"]["args"][0], "mcp");
+    let copilot = json(".github/hooks/memory-index.json");
+    assert_eq!(copilot["version"], 1);
+    for event in ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse"] {
+        assert_eq!(copilot["hooks"][event][0]["bash"], "memory-index-lsp hook --agent copilot", "{event}");
+    }
+    let gemini = json(".gemini/settings.json");
+    assert_eq!(gemini["theme"], "GitHub");
+    assert_eq!(gemini["hooks"]["AfterTool"][0]["hooks"][0]["command"], "./fmt.sh");
+    assert!(gemini["hooks"]["AfterTool"].to_string().contains("memory-index-lsp hook --agent gemini"));
+    assert!(gemini["hooks"]["BeforeAgent"].to_string().contains("memory-index-lsp hook --agent gemini"));
+    assert_eq!(gemini["mcpServers"]["memory-index"]["command"], "memory-index-lsp");
+    let gemini_md = read("GEMINI.md");
+    assert!(gemini_md.starts_with("Answer in British English.\r\n\r\n<!-- memory-index:start"), "{gemini_md:?}");
+    assert!(!gemini_md.replace("\r\n", "").contains('\n'), "CRLF kept throughout");
+    for rel in ["AGENTS.md", ".github/copilot-instructions.md", "GEMINI.md"] {
+        let text = read(rel);
+        assert_eq!(text.matches("<!-- memory-index:start").count(), 1, "{rel}");
+        assert!(text.contains("memory-index-lsp resolve \"when <situation>\""), "{rel}");
+    }
+    let err = stderr(&o);
+    for want in ["run `codex` in", "approve the memory-index hooks", "run `copilot` in", "run `gemini` in"] {
+        assert!(err.contains(want), "init says what trust each agent needs: {want}\n{err}");
+    }
+    // A second run, and one naming the agents one by one, change no byte.
+    let before = snapshot(root);
+    for args in
+        [vec!["init", "--agent", "all", "."], vec!["init", "--agent", "codex,gemini", "--agent", "copilot", "."]]
+    {
+        let o = run(&args, root);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stderr(&o).contains("already set up for"), "{}", stderr(&o));
+        assert_eq!(snapshot(root), before, "{args:?} changed a file");
+    }
+}
+
+#[test]
+fn an_older_instructions_block_is_updated_in_place() {
+    let tmp = project();
+    let root = tmp.path();
+    let old = "# Agents\n\n<!-- memory-index:start -->\nan older text\n<!-- memory-index:end -->\n\n## Release\n\nTag from main.\n";
+    fs::write(root.join("AGENTS.md"), old).expect("write");
+    let o = run(&["init", "--agent", "codex", "."], root);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let now = fs::read_to_string(root.join("AGENTS.md")).expect("AGENTS.md");
+    assert!(
+        now.starts_with("# Agents\n\n<!-- memory-index:start (written by")
+            && now.ends_with("\n\n## Release\n\nTag from main.\n"),
+        "{now}"
+    );
+    assert!(!now.contains("an older text"));
+    assert!(!root.join(".claude/settings.json").exists(), "--agent codex sets up Codex alone");
+}
+
+#[test]
+fn malformed_agent_files_are_refused_with_their_line_and_nothing_is_written() {
+    for (rel, text, agent, want) in [
+        (".codex/config.toml", "model = \"o4\"\n[mcp_servers\n", "codex", "line 2, column"),
+        (".gemini/settings.json", "{\n  \"theme\": \"GitHub\",\n}\n", "gemini", "line 3, column"),
+        (".mcp.json", "{\"mcpServers\": []}", "copilot", "`mcpServers` is not an object"),
+        ("AGENTS.md", "x\n<!-- memory-index:start -->\nhalf a block\n", "codex", "without `<!-- memory-index:end -->`"),
+    ] {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        crate::support::copy_dir(&crate::support::repo().join("fixtures/demo"), tmp.path());
+        let path = tmp.path().join(rel);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(&path, text).expect("write");
+        let before = snapshot(tmp.path());
+        let o = run(&["init", "--agent", agent, "."], tmp.path());
+        assert_eq!(o.status.code(), Some(2), "{rel}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(rel) && err.contains(want) && err.contains("nothing was written"), "{rel}: {err}");
+        assert_eq!(snapshot(tmp.path()), before, "{rel}: nothing written");
+    }
+}
+
+#[test]
+fn dry_run_shows_every_agents_diff_and_an_unknown_agent_is_refused() {
+    let tmp = project();
+    let root = tmp.path();
+    let before = snapshot(root);
+    let o = run(&["init", "--agent", "all", "--dry-run", "."], root);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let diff = String::from_utf8_lossy(&o.stdout);
+    for file in [
+        ".codex/config.toml",
+        ".codex/hooks.json",
+        ".github/hooks/memory-index.json",
+        ".gemini/settings.json",
+        "GEMINI.md",
+    ] {
+        assert!(diff.contains(&format!("+++ b/{file}")), "{file}:\n{diff}");
+    }
+    assert_eq!(snapshot(root), before);
+    let o = run(&["init", "--agent", "cursor", "."], root);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown agent `cursor`"), "{}", stderr(&o));
+}
