@@ -57,11 +57,8 @@ pub fn run(a: EvalArgs) -> i32 {
     } else {
         human(&table, &bins, &cumulative, threshold)
     };
-    print!("{text}");
-    if misses {
-        print!("{}", miss_list(&outcomes, threshold));
-    }
-    0
+    let text = if misses { format!("{text}{}", miss_list(&outcomes, threshold)) } else { text };
+    super::emit(&text).unwrap_or(0)
 }
 
 fn pct(x: Option<f64>) -> String {

@@ -45,7 +45,9 @@ pub fn run(a: FixArgs) -> i32 {
         let base = ws.clone();
         let result = fix_all::fix_all(&mut ws);
         if a.dry_run {
-            print!("{}", diff::change(&base, &result.change));
+            if let Some(code) = super::emit(&diff::change(&base, &result.change)) {
+                return code;
+            }
         } else {
             match change::apply(root, &base, &result.change) {
                 Ok(()) => {}

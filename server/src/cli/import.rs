@@ -59,7 +59,9 @@ pub fn run(a: ImportArgs) -> i32 {
         }
     };
     if a.dry_run {
-        print!("{}", diff::change(&ws, &out.change));
+        if let Some(code) = super::emit(&diff::change(&ws, &out.change)) {
+            return code;
+        }
     } else if !out.change.is_empty() {
         match change::apply(&root, &ws, &out.change) {
             Ok(()) => {}

@@ -134,7 +134,9 @@ pub fn run(a: InitArgs) -> i32 {
     }
     for c in &changes {
         if dry_run {
-            print!("{}", diff::unified(&c.rel, c.old.as_deref().unwrap_or(""), &c.new));
+            if let Some(code) = super::emit(&diff::unified(&c.rel, c.old.as_deref().unwrap_or(""), &c.new)) {
+                return code;
+            }
             continue;
         }
         let path = root.join(&c.rel);

@@ -79,6 +79,16 @@ pub(crate) fn output_failed(e: &std::io::Error) -> Option<i32> {
     Some(2)
 }
 
+/// Writes `text` to stdout; a reader that closed the pipe (`… | head`)
+/// ends the output quietly. Some(exit code) when the write failed otherwise.
+pub(crate) fn emit(text: &str) -> Option<i32> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => None,
+        Err(e) => output_failed(&e),
+    }
+}
+
 /// Prints `msg` and a pointer to `--help` on stderr; returns exit code 2.
 pub fn usage_error(msg: &str) -> i32 {
     let _ = writeln!(std::io::stderr(), "memory-index-lsp: {msg}\nRun `memory-index-lsp --help` for usage.");

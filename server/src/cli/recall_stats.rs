@@ -66,11 +66,10 @@ pub fn run(a: RecallStatsArgs) -> i32 {
             "recall_rate": total.rate(),
             "skipped": unreadable,
         });
-        println!("{v}");
+        super::emit(&format!("{v}\n")).unwrap_or(0)
     } else {
-        print!("{}", table(&sessions, &total, threshold));
+        super::emit(&table(&sessions, &total, threshold)).unwrap_or(0)
     }
-    0
 }
 
 /// `~/.claude/projects/<root's absolute path with every non-alphanumeric character as ->`.

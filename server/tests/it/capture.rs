@@ -79,13 +79,7 @@ fn the_held_out_set_blocks_at_most_one_in_twenty_sessions_that_settled_nothing()
         f.none,
         f.misses
     );
-    assert!(
-        f.caught * 2 >= f.settled,
-        "only {} of {} settled sessions caught:\n{:#?}",
-        f.caught,
-        f.settled,
-        f.misses
-    );
+    assert!(f.caught * 2 >= f.settled, "only {} of {} settled sessions caught:\n{:#?}", f.caught, f.settled, f.misses);
 }
 
 /// Runs the hook for a `Stop` of session `id` whose transcript holds `prompts`.

@@ -394,7 +394,16 @@ fn a_hook_with_a_bad_command_line_still_runs_and_exits_0() {
 #[test]
 fn a_reader_that_closes_the_pipe_early_gets_a_quiet_exit() {
     let demo = repo().join("fixtures/demo");
-    for args in [&["resolve", "when writing mock tests"][..], &["check"], &["search", "mock tests"]] {
+    let set = repo().join("server/tests/data/resolve-devset.tsv");
+    let set = set.to_str().expect("utf-8");
+    for args in [
+        &["resolve", "when writing mock tests"][..],
+        &["check"],
+        &["search", "mock tests"],
+        &["eval", set, "--misses"],
+        &["fix", "--dry-run"],
+        &["init", "--agent", "all", "--dry-run"],
+    ] {
         let mut child = bin()
             .args(args)
             .current_dir(&demo)
@@ -405,6 +414,10 @@ fn a_reader_that_closes_the_pipe_early_gets_a_quiet_exit() {
         drop(child.stdout.take()); // `| head -0`
         let o = child.wait_with_output().expect("wait");
         assert!(o.status.code().is_some_and(|c| c < 2), "{args:?}: {:?}", o.status);
-        assert!(o.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !err.contains("panicked") && !err.contains("cannot write") && !err.contains("Broken pipe"),
+            "{args:?}: {err}"
+        );
     }
 }

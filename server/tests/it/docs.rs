@@ -73,7 +73,8 @@ fn the_vscode_missing_server_path_needs_no_rust() {
     assert!(!ext.contains("cargo install"), "the missing-server prompt must not send users to cargo");
     assert!(ext.contains("releases/latest") && ext.contains("installer.sh"), "offers the release and its installer");
     let readme = std::fs::read_to_string(repo.join("editors/vscode/README.md")).expect("README");
-    let req = &readme[readme.find("## Requirements").expect("Requirements")..readme.find("## Settings").expect("Settings")];
+    let req =
+        &readme[readme.find("## Requirements").expect("Requirements")..readme.find("## Settings").expect("Settings")];
     let (release, cargo) = (req.find("release page").expect("names the release page"), req.find("cargo install"));
     assert!(cargo.is_none_or(|c| c > release), "the release comes before cargo:\n{req}");
     assert!(readme.contains("the server inside the package, else `memory-index-lsp` on `PATH`"));
