@@ -4,15 +4,18 @@
 # and the editor integrations (TextMate grammar tests, the VS Code extension
 # build, the headless Neovim test through Neovim's own LSP client, and the
 # Claude Code plugin's offline end-to-end test with the real Claude Code),
-# Emacs 30's eglot against the server, and the MCP server through the
-# official MCP Python SDK and `claude mcp list`.
+# Emacs 30's eglot against the server, the MCP server through the
+# official MCP Python SDK and `claude mcp list`, and `init --agent` + the
+# hook with the real Codex, Copilot and Gemini CLIs offline (tests/agents/e2e.sh).
 # The README's test command and .ci/run call exactly this script.
 #
 # Needs: the Rust toolchain, Node.js with npm (grammar and extension), and
 # Neovim 0.11+ for the Neovim test, Emacs 30+ for the eglot test, the MCP
-# Python SDK for the MCP test and `dist` for the release build (each skipped
-# with a message when missing, unless MI_REQUIRE_NVIM=1 / MI_REQUIRE_EMACS=1 /
-# MI_REQUIRE_MCP=1 / MI_REQUIRE_DIST=1, which .ci/run sets).
+# Python SDK for the MCP test, `dist` for the release build, and npm access
+# for the Codex, Copilot and Gemini CLIs, installed into target/agent-clis
+# when missing (each skipped with a message when missing, unless MI_REQUIRE_NVIM=1 /
+# MI_REQUIRE_EMACS=1 / MI_REQUIRE_MCP=1 / MI_REQUIRE_DIST=1 /
+# MI_REQUIRE_AGENTS=1, which .ci/run sets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,6 +63,9 @@ fi
 
 echo "== MCP server with real clients =="
 bash tests/mcp/run.sh
+
+echo "== Codex, Copilot and Gemini CLIs with real clients =="
+bash tests/agents/e2e.sh
 
 echo "== release build (dist) and the VS Code package that carries it =="
 bash tests/dist.sh

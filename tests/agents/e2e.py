@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""End-to-end test of `memory-index-lsp init --agent` + `hook --agent` with the real Codex, Copilot and Gemini CLIs, offline.
+
+Called by e2e.sh (which installs the pinned CLIs and puts the server first on PATH):
+  e2e.py --repo REPO --server SERVER --tmp DIR [codex|copilot|gemini]...
+
+For each agent: a copy of fixtures/demo in a scratch git project, `memory-index-lsp
+init --agent AGENT PROJECT` (a second run must change no byte), the trust a person
+would grant written into a scratch user config home, then single non-interactive
+turns against mock_api.py (a fresh mock per turn, every request body recorded):
+  decision-prompt  a prompt a decision is about: its `[memory-index]` block and the
+                   SessionStart note reach the model; the project's MCP server is offered
+  everyday         an everyday prompt: no `[memory-index] /` block anywhere
+  command          the model runs a command a decision governs: the decision reaches the
+                   model after the command (pre-command hook; not Gemini, which has none
+                   that adds context)
+  failure          the model runs a failing script whose error a decision is about: the
+                   decision reaches the model after the command
+Prints one PASS/FAIL line per check and a summary; exits 1 if any check failed.
+Every wait is bounded.
+"""
+
+import argparse
+import glob
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+AGENTS = ("codex", "copilot", "gemini")
+TURN_TIMEOUT = 60  # seconds per turn (a turn takes 1-6 s here)
+
+MOCK_PROMPT = "We are writing mock tests for the booking client; where should the mock patch go?"
+MOCK_HEADER = ("[memory-index] /when writing mock tests \u2192 When Writing Mock Tests "
+               "(agents/decisions/testing.md:12, confidence ")
+MOCK_BODY = "Patch where the name is used, not where it is defined."
+EVERYDAY_PROMPT = "what does this regex do: ^a+$"
+MIGRATE_COMMAND = "echo alembic revision -m migrate-the-booking-schema"
+MIGRATE_HEADER = "[memory-index] /how migrate the booking schema \u2192 How to Migrate the Booking Schema ("
+PRICES_HEADER = "[memory-index] /how store ticket prices \u2192 How to Store Ticket Prices ("
+PRICES_ERROR = "ticket prices stored as float lost cents: store money as decimal cents"
+SESSION_NOTE = "memory-index: this project records its decisions in"
+BLOCK = "[memory-index] /"
+# The thresholds are set here so the test does not depend on the calibrated defaults (as the Claude Code e2e does).
+CONFIG = "[recall]\nprompt = 0.5\ncommand = 0.5\nerror = 0.5\n"
+
+# What `init --agent` writes (the spec; the first file holds the hooks); each must exist after init.
+INIT_FILES = {
+    "codex": [".codex/hooks.json", ".codex/config.toml", "AGENTS.md"],
+    "copilot": [".github/hooks/memory-index.json", ".mcp.json", ".github/copilot-instructions.md"],
+    "gemini": [".gemini/settings.json", "GEMINI.md"],
+}
+# The MCP server `memory-index` as each CLI offers it to the model (names seen in the recorded requests).
+MCP_SEARCH_TOOL = {
+    "codex": "mcp__memory_index__search",  # a namespace `mcp__memory_index` holding `search`
+    "copilot": "memory-index-search",
+    "gemini": "mcp_memory-index_search",
+}
+# Where a model request goes, per CLI (any other path, e.g. :countTokens, is not a turn of the conversation).
+MODEL_PATH = {"codex": "/responses", "copilot": "/chat/completions", "gemini": ":streamGenerateContent"}
+
+failures = []
+counts = {}
+
+
+def check(agent, name, ok, detail=""):
+    print(("PASS " if ok else "FAIL ") + f"{agent}: {name}" + ("" if ok or detail in ("", None) else f": {detail}"),
+          flush=True)
+    c = counts.setdefault(agent, [0, 0])
+    c[0 if ok else 1] += 1
+    if not ok:
+        failures.append(f"{agent}: {name}")
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def snapshot(root):
+    """{relative path: sha256} of every file under root (symlinks by their target)."""
+    out = {}
+    for d, dirs, files in os.walk(root):
+        for name in files:
+            p = os.path.join(d, name)
+            rel = os.path.relpath(p, root)
+            if os.path.islink(p):
+                out[rel] = "link:" + os.readlink(p)
+            else:
+                with open(p, "rb") as f:
+                    out[rel] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def cli_path(agent):
+    return os.path.join(ARGS.repo, "target", "agent-clis", agent, "node_modules", ".bin", agent)
+
+
+# --- the person's side: user config homes with trust, and how each CLI is run -------------------------
+
+def user_config(agent, base, proj, port):
+    """(argv prefix before the prompt, extra env) for one turn; writes the user-level config under base/cfg:
+    the mock model provider and the trust a person grants (init writes no user-level file). Codex: the
+    project trusted in $CODEX_HOME/config.toml and --dangerously-bypass-hook-trust (no interactive hook
+    review); Copilot: trusted_folders; Gemini: GEMINI_CLI_TRUST_WORKSPACE and the auth type."""
+    cfg = os.path.join(base, "cfg")
+    if agent == "codex":
+        write(os.path.join(cfg, "config.toml"), f'''model = "mock-model"
+model_provider = "mock"
+[model_providers.mock]
+name = "mock"
+base_url = "http://127.0.0.1:{port}/v1"
+wire_api = "responses"
+env_key = "MOCK_API_KEY"
+[projects."{proj}"]
+trust_level = "trusted"
+''')
+        # Without the flag, hooks not reviewed in the interactive `codex` (hooks.state) are skipped.
+        return ([cli_path("codex"), "exec", "--dangerously-bypass-hook-trust"],
+                {"CODEX_HOME": cfg, "MOCK_API_KEY": "x"})
+    if agent == "copilot":
+        path = os.path.join(cfg, "config.json")
+        if not os.path.exists(path):  # Copilot rewrites it (trustedFolders); keep its version after the first turn
+            write(path, json.dumps({"trusted_folders": [proj]}))
+        return ([cli_path("copilot"), "--allow-all-tools", "-p"],
+                {"COPILOT_HOME": cfg, "COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
+                 "COPILOT_PROVIDER_BASE_URL": f"http://127.0.0.1:{port}/v1", "COPILOT_PROVIDER_API_KEY": "x",
+                 "COPILOT_MODEL": "mock-model", "XDG_CONFIG_HOME": os.path.join(base, "home", ".config"),
+                 "XDG_STATE_HOME": os.path.join(base, "home", ".state"),
+                 # the launcher unpacks its 235 MB package under $XDG_CACHE_HOME/copilot/pkg: keep one copy
+                 "XDG_CACHE_HOME": os.path.join(ARGS.repo, "target", "agent-clis", "copilot", "xdg-cache")})
+    # gemini: the auth type lives in the USER settings ($GEMINI_CLI_HOME/.gemini/settings.json); init does not write it
+    path = os.path.join(cfg, ".gemini", "settings.json")
+    if not os.path.exists(path):
+        write(path, json.dumps({"security": {"auth": {"selectedType": "gemini-api-key"}}}))
+    return ([cli_path("gemini"), "-m", "mock-model", "--yolo", "-p"],
+            {"GEMINI_CLI_HOME": cfg, "GEMINI_API_KEY": "x", "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{port}",
+             "GEMINI_CLI_TRUST_WORKSPACE": "true"})
+
+
+def turn(agent, base, proj, name, prompt, script=None):
+    """One non-interactive turn against a fresh mock API; returns the model request bodies it recorded."""
+    run = os.path.join(base, "runs", name)
+    os.makedirs(run)
+    rec, port_file = os.path.join(run, "requests"), os.path.join(run, "port")
+    cmd = [sys.executable, os.path.join(HERE, "mock_api.py"), "--record", rec, "--port-file", port_file,
+           "--timeout", str(TURN_TIMEOUT + 30)]
+    if script is not None:
+        write(os.path.join(run, "script.json"), json.dumps(script))
+        cmd += ["--script", os.path.join(run, "script.json")]
+    mock = subprocess.Popen(cmd)
+    t0 = time.time()
+    try:
+        deadline = time.time() + 15
+        while not os.path.exists(port_file):
+            if time.time() > deadline or mock.poll() is not None:
+                raise RuntimeError("the mock API did not start")
+            time.sleep(0.05)
+        with open(port_file) as f:
+            port = f.read().strip()
+        argv, extra = user_config(agent, base, proj, port)
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("CLAUDE", "ANTHROPIC", "OPENAI", "CODEX", "COPILOT", "GEMINI", "GOOGLE"))}
+        env.update(HOME=os.path.join(base, "home"), XDG_CACHE_HOME=os.path.join(base, "home", ".cache"),
+                   NO_COLOR="1", TMPDIR=os.path.join(run, "tmp"),
+                   PATH=os.path.dirname(ARGS.server) + os.pathsep + os.environ.get("PATH", ""))
+        env.update(extra)
+        os.makedirs(env["TMPDIR"])
+        os.makedirs(env["HOME"], exist_ok=True)
+        with open(os.path.join(run, "stdout.txt"), "w") as out, open(os.path.join(run, "stderr.txt"), "w") as err:
+            try:
+                rc = subprocess.run(argv + [prompt], cwd=proj, env=env, stdin=subprocess.DEVNULL, stdout=out,
+                                    stderr=err, timeout=TURN_TIMEOUT).returncode
+            except subprocess.TimeoutExpired:
+                rc = f"a timeout after {TURN_TIMEOUT} s"
+    finally:
+        mock.terminate()
+        try:
+            mock.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            mock.kill()
+    secs = time.time() - t0
+    tail = ""
+    if rc != 0:
+        tail = (open(os.path.join(run, "stdout.txt")).read() + open(os.path.join(run, "stderr.txt")).read())[-800:]
+    check(agent, f"{name}: the CLI exits 0 ({secs:.1f} s)", rc == 0, f"exit {rc}: {tail}")
+    bodies = []
+    for path in sorted(glob.glob(os.path.join(rec, "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+        if d["method"] == "POST" and MODEL_PATH[agent] in d["path"].split("?")[0] and isinstance(d["body"], dict):
+            bodies.append(d["body"])
+    check(agent, f"{name}: the model was asked", bool(bodies))
+    return bodies
+
+
+# --- reading the requests ------------------------------------------------------------------------------
+
+def text(body):
+    return json.dumps(body, ensure_ascii=False)
+
+
+def with_prompt(bodies, prompt):
+    """The JSON of the first request that carries the prompt ("" if none)."""
+    for b in bodies:
+        t = text(b)
+        if json.dumps(prompt, ensure_ascii=False)[1:-1] in t:
+            return t
+    return ""
+
+
+def after_shell_call(agent, bodies):
+    """The JSON of the conversation from the mock's shell call on, in the last request that has it."""
+    for body in reversed(bodies):
+        items = {"codex": body.get("input"), "copilot": body.get("messages"),
+                 "gemini": body.get("contents")}[agent] or []
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            if agent == "codex":
+                hit = item.get("type") == "function_call" and str(item.get("call_id", "")).startswith("call_mock_")
+            elif agent == "copilot":
+                hit = any(str(c.get("id", "")).startswith("call_mock_") for c in item.get("tool_calls") or [])
+            else:
+                hit = any(str((p.get("functionCall") or {}).get("id", "")).startswith("call_mock_")
+                          for p in item.get("parts") or [] if isinstance(p, dict))
+            if hit:
+                return json.dumps(items[i:], ensure_ascii=False)
+    return ""
+
+
+def offered_tools(body):
+    """Names of the tools a request offers; a Codex namespace's tools as `namespace__tool`."""
+    names = []
+    for t in body.get("tools") or []:
+        if not isinstance(t, dict):
+            continue
+        if t.get("type") == "namespace":
+            names.append(t.get("name", ""))
+            names += [f"{t.get('name')}__{c.get('name')}" for c in t.get("tools") or [] if isinstance(c, dict)]
+        elif "name" in t:
+            names.append(t["name"])
+        if isinstance(t.get("function"), dict):
+            names.append(t["function"].get("name", ""))
+        for d in t.get("functionDeclarations") or []:
+            names.append(d.get("name", ""))
+    return [n for n in names if n]
+
+
+def excerpt(s, mark=BLOCK, n=500):
+    at = s.find(mark)
+    return s[max(0, at - 100):at + n] if at >= 0 else s[:n]
+
+
+# --- one agent -----------------------------------------------------------------------------------------
+
+def init(agent, proj):
+    return subprocess.run([ARGS.server, "init", "--agent", agent, proj], capture_output=True, text=True, timeout=60)
+
+
+def run_agent(agent):
+    t0 = time.time()
+    base = os.path.join(ARGS.tmp, agent)
+    proj = os.path.realpath(os.path.join(base, "proj"))
+    shutil.copytree(os.path.join(ARGS.repo, "fixtures", "demo"), proj)
+    write(os.path.join(proj, "memory-index.toml"), CONFIG)
+    subprocess.run(["git", "init", "-q", proj], check=True, timeout=30)
+
+    p = init(agent, proj)
+    check(agent, f"init --agent {agent} exits 0", p.returncode == 0, (p.stdout + p.stderr)[-800:])
+    if p.returncode != 0:
+        return time.time() - t0
+    missing = [f for f in INIT_FILES[agent] if not os.path.isfile(os.path.join(proj, f))]
+    check(agent, f"init --agent {agent} writes {', '.join(INIT_FILES[agent])}", not missing, f"missing {missing}")
+    hooks_file = os.path.join(proj, INIT_FILES[agent][0])  # the first file named holds the hooks
+    hooks = open(hooks_file, encoding="utf-8", errors="replace").read() if os.path.isfile(hooks_file) else ""
+    check(agent, f"init's hooks run `memory-index-lsp hook --agent {agent}`",
+          f'"memory-index-lsp hook --agent {agent}"' in hooks, hooks[:400])
+    before = snapshot(proj)
+    p = init(agent, proj)
+    after = snapshot(proj)
+    changed = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+    check(agent, f"a second init --agent {agent} exits 0 and changes no file", p.returncode == 0 and not changed,
+          f"exit {p.returncode}, changed {changed}: {(p.stdout + p.stderr)[-400:]}")
+
+    # a. A prompt a decision is about.
+    bodies = turn(agent, base, proj, "decision-prompt", MOCK_PROMPT)
+    first = with_prompt(bodies, MOCK_PROMPT)
+    check(agent, "decision-prompt: the [memory-index] block for 'When Writing Mock Tests' reached the model",
+          MOCK_HEADER in first and MOCK_BODY in first, excerpt(first, BLOCK if BLOCK in first else MOCK_PROMPT[:30]))
+    check(agent, "decision-prompt: the SessionStart note reached the model", SESSION_NOTE in first,
+          excerpt(first, "memory-index"))
+    # e. The project's MCP server, from the same request.
+    tools = offered_tools(bodies[0]) if bodies else []
+    want = MCP_SEARCH_TOOL[agent]
+    check(agent, f"decision-prompt: the project's MCP server memory-index is offered ({want})", want in tools,
+          f"tools offered: {[t for t in tools if 'memory' in t.lower() or 'mcp' in t.lower()] or tools}")
+
+    # b. An everyday prompt.
+    bodies = turn(agent, base, proj, "everyday", EVERYDAY_PROMPT)
+    hits = [excerpt(text(b)) for b in bodies if BLOCK in text(b)]
+    check(agent, "everyday: no [memory-index] block reached the model", bodies and not hits, hits[:1])
+    check(agent, "everyday: the hooks ran (the SessionStart note reached the model)",
+          any(SESSION_NOTE in text(b) for b in bodies))
+
+    # c. A command a decision governs.
+    if agent == "gemini":
+        print("NOTE gemini: command: skipped; Gemini CLI has no pre-command hook whose output reaches the model "
+              "(BeforeTool context is dropped, NOTES.md)", flush=True)
+    else:
+        bodies = turn(agent, base, proj, "command", "RUN_MIGRATION please",
+                      [{"match": "RUN_MIGRATION", "shell": MIGRATE_COMMAND}])
+        check(agent, "command: the prompt itself injects nothing", bodies and BLOCK not in text(bodies[0]),
+              excerpt(text(bodies[0])) if bodies else "")
+        after_call = after_shell_call(agent, bodies)
+        # once in the call's arguments, once more in its output (echo)
+        check(agent, "command: the mock's command ran", after_call.count("revision -m migrate-the-booking-schema") >= 2,
+              after_call[:400])
+        check(agent, f"command: 'How to Migrate the Booking Schema' reached the model after `{MIGRATE_COMMAND}`",
+              MIGRATE_HEADER in after_call, excerpt(after_call, "[memory-index]") or after_call[:600])
+
+    # d. A failing command whose error a decision is about. Codex's payload carries only the output text,
+    # so its script prints an `error:` line; the others see the exit code.
+    line = ("error: " if agent == "codex" else "") + PRICES_ERROR
+    write(os.path.join(proj, "fail.sh"), f"echo '{line}' >&2\nexit 1\n")
+    bodies = turn(agent, base, proj, "failure", "RUN_FAILING please",
+                  [{"match": "RUN_FAILING", "shell": "bash fail.sh"}])
+    check(agent, "failure: the prompt itself injects nothing", bodies and BLOCK not in text(bodies[0]),
+          excerpt(text(bodies[0])) if bodies else "")
+    after_call = after_shell_call(agent, bodies)
+    check(agent, "failure: the failing script's error came back to the model", PRICES_ERROR in after_call,
+          after_call[:400])
+    check(agent, "failure: 'How to Store Ticket Prices' reached the model after `bash fail.sh` failed",
+          PRICES_HEADER in after_call, excerpt(after_call, "[memory-index]") or after_call[:600])
+    return time.time() - t0
+
+
+def main():
+    timings = {}
+    for agent in ARGS.agents or AGENTS:
+        try:
+            timings[agent] = run_agent(agent)
+        except Exception as e:  # a broken setup is a failure of this agent, not the end of the run
+            check(agent, "the run completes", False, f"{type(e).__name__}: {e}")
+    for agent in ARGS.agents or AGENTS:
+        ok, bad = counts.get(agent, [0, 0])
+        secs = f", {timings[agent]:.1f} s" if agent in timings else ""
+        print(f"{agent}: {ok} passed, {bad} failed{secs}")
+    print(f"agents e2e: {len(failures)} failed" if failures else "agents e2e: all checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repo", required=True)
+    ap.add_argument("--server", required=True)
+    ap.add_argument("--tmp", required=True)
+    ap.add_argument("agents", nargs="*", help="codex, copilot, gemini (default: all three)")
+    ARGS = ap.parse_args()
+    bad = [a for a in ARGS.agents if a not in AGENTS]
+    if bad:
+        ap.error(f"unknown agent(s) {bad}; choose from {', '.join(AGENTS)}")
+    ARGS.server = os.path.abspath(ARGS.server)
+    sys.exit(main())
