@@ -108,15 +108,19 @@ fn importing_a_real_adr_folder_twice_gives_one_verified_memory() {
             "{line} → {first}"
         );
     }
-    // Prompts written for this project reach the right decision at the hook's default threshold.
-    let prompts = crate::support::repo().join("server/tests/data/govuk-prompts.tsv");
-    let o = run(root, &["eval", prompts.to_str().expect("utf8"), "--json"]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("eval json");
-    let kind = |k: &str| v["kinds"].as_array().expect("kinds").iter().find(|x| x["kind"] == k).expect("kind").clone();
-    let (applicable, noise) = (kind("applicable"), kind("noise"));
-    assert!(applicable["answered"].as_f64().expect("answered") >= 0.70, "{applicable}");
-    assert!(applicable["p_at_1"].as_f64().expect("p@1") >= 0.90, "{applicable}");
-    assert_eq!(noise["false_inject"].as_f64(), Some(0.0), "{noise}");
+    // Prompts written for this project reach the right decision at the hook's default threshold:
+    // the first set (at least 70% injected) and the second, held out (at least half; measured 55%).
+    for (set, floor) in [("govuk-prompts.tsv", 0.70), ("govuk-prompts-holdout.tsv", 0.50)] {
+        let prompts = crate::support::repo().join("server/tests/data").join(set);
+        let o = run(root, &["eval", prompts.to_str().expect("utf8"), "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("eval json");
+        let kind =
+            |k: &str| v["kinds"].as_array().expect("kinds").iter().find(|x| x["kind"] == k).expect("kind").clone();
+        let (applicable, noise) = (kind("applicable"), kind("noise"));
+        assert!(applicable["answered"].as_f64().expect("answered") >= floor, "{set}: {applicable}");
+        assert!(applicable["p_at_1"].as_f64().expect("p@1") >= 0.90, "{set}: {applicable}");
+        assert_eq!(noise["false_inject"].as_f64(), Some(0.0), "{set}: {noise}");
+    }
     let before = snapshot(root);
     let o = run(root, &["import", adrs.to_str().expect("utf8")]);
     assert!(
