@@ -7,7 +7,9 @@
 //! prompts, recall opportunities (prompts whose first ranked decision
 //! reaches the threshold, the hook's by default), how many of those had the
 //! decision reach the agent in the same turn (injected by the hook, or
-//! fetched by `/when`, `/how`, MCP or `resolve`), and the recall rate. See
+//! fetched by `/when`, `/how`, MCP or `resolve`), the recall rate, and of
+//! the decisions the hook injected, how many the agent used (then each
+//! injected decision, used or not, and how). See
 //! `ide::recall_stats` for exactly what counts. Unreadable files and
 //! malformed lines are counted and skipped. Exit 0; 2 for usage errors.
 
@@ -64,6 +66,7 @@ pub fn run(a: RecallStatsArgs) -> i32 {
             "sessions": sessions,
             "total": total,
             "recall_rate": total.rate(),
+            "used_rate": total.used_rate(),
             "skipped": unreadable,
         });
         super::emit(&format!("{v}\n")).unwrap_or(0)
@@ -95,16 +98,37 @@ fn read_session(p: &Path, name: &str) -> Result<(Session, bool), String> {
 }
 
 fn table(sessions: &[Stats], total: &Stats, threshold: f64) -> String {
+    let pct = |r: Option<f64>| r.map_or("n/a".into(), |r| format!("{:.0}%", 100.0 * r));
     let mut s = format!("Recall at confidence >= {threshold:.2}\n\n");
-    s.push_str("| session | prompts | opportunities | injected | fetched | reached | recall | malformed lines |\n");
-    s.push_str("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    s.push_str(
+        "| session | prompts | opportunities | injected | fetched | reached | recall | decisions injected | used | used share | malformed lines |\n",
+    );
+    s.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     for x in sessions.iter().chain(std::iter::once(total)) {
-        let rate = x.rate().map_or("n/a".into(), |r| format!("{:.0}%", 100.0 * r));
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {rate} | {} |",
-            x.session, x.prompts, x.opportunities, x.injected, x.fetched, x.reached, x.malformed_lines
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            x.session,
+            x.prompts,
+            x.opportunities,
+            x.injected,
+            x.fetched,
+            x.reached,
+            pct(x.rate()),
+            x.injections,
+            x.used,
+            pct(x.used_rate()),
+            x.malformed_lines
         );
+    }
+    if sessions.iter().any(|x| !x.decisions.is_empty()) {
+        s.push_str("\nInjected decisions, and whether the agent used them in that turn or the next\n\n");
+        for x in sessions {
+            for d in &x.decisions {
+                let how = d.used.as_deref().map_or_else(|| "not used".to_string(), |h| format!("used: {h}"));
+                let _ = writeln!(s, "- {}: {} \u{2192} {} ({how})", x.session, d.entry, d.title);
+            }
+        }
     }
     s
 }

@@ -18,6 +18,16 @@
 //!   line `# Title` as `resolve` prints it, from a `/when` skill, an MCP
 //!   call or a `resolve` command (**fetched**).
 //!
+//! Whether an **injected** decision (every hook block in a turn, one per
+//! decision: the hook never repeats one in a session) was **used** is read
+//! from what the agent did in that turn and the next ([`USE_TURNS`]): it
+//! read the decision's file, ran its trigger (`/when writing mock tests`,
+//! `resolve "when writing mock tests"`), named its title or trigger, or
+//! used every word of a trigger of two words or more (stemmed: "wrote the
+//! mock test" uses `writing mock tests`). Not measured: a command changed
+//! because of the decision. The anchor for the share: one hook-based recall
+//! tool reports 39.6% of injected items cited by the agent.
+//!
 //! Lines that are not JSON objects (or that the reader skipped as too long)
 //! are counted as malformed and skipped;
 //! nothing here fails on bad input. Strings are searched wherever they sit
@@ -26,7 +36,22 @@
 
 use super::inject;
 use crate::model::Workspace;
+use crate::search::bm25::tokens;
 use crate::search::recall::recall;
+
+/// The turns an injected decision may be used in: the one it was injected
+/// in and the next.
+pub const USE_TURNS: usize = 2;
+
+/// One decision the hook injected, and whether the agent used it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Injection {
+    /// The entry as injected (`/when writing mock tests`).
+    pub entry: String,
+    pub title: String,
+    /// How the agent used it (`read its file`, `ran its trigger`, …); None: not used.
+    pub used: Option<String>,
+}
 
 /// Counts for one session (or the total).
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -39,12 +64,23 @@ pub struct Stats {
     /// Opportunities whose decision reached the agent (injected or fetched).
     pub reached: usize,
     pub malformed_lines: usize,
+    /// Decisions the hook injected (every block, opportunity or not).
+    pub injections: usize,
+    /// Of those, how many the agent used.
+    pub used: usize,
+    /// Each injected decision (empty in a total).
+    pub decisions: Vec<Injection>,
 }
 
 impl Stats {
     /// Reached over opportunities (None without opportunities).
     pub fn rate(&self) -> Option<f64> {
         (self.opportunities > 0).then(|| self.reached as f64 / self.opportunities as f64)
+    }
+
+    /// Used over injected decisions (None when nothing was injected).
+    pub fn used_rate(&self) -> Option<f64> {
+        (self.injections > 0).then(|| self.used as f64 / self.injections as f64)
     }
 
     /// Adds another session's counts.
@@ -55,15 +91,19 @@ impl Stats {
         self.fetched += o.fetched;
         self.reached += o.reached;
         self.malformed_lines += o.malformed_lines;
+        self.injections += o.injections;
+        self.used += o.used;
     }
 }
 
-/// One turn: the prompt, and the text that reached the agent after it (tool
-/// results, skill output, hook output, system messages).
+/// One turn: the prompt, the text that reached the agent after it (tool
+/// results, skill output, hook output, system messages), and what the agent
+/// did (its text, its tool calls' inputs).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Turn {
     pub prompt: String,
     pub context: String,
+    pub actions: String,
 }
 
 /// Ranks each turn's prompt on `ws` and counts what reached the agent;
@@ -82,5 +122,44 @@ pub fn count(ws: &Workspace, mut stats: Stats, turns: &[Turn], threshold: f64) -
         stats.fetched += usize::from(fetched && !injected);
         stats.reached += usize::from(injected || fetched);
     }
+    for (i, t) in turns.iter().enumerate() {
+        let mut seen: Vec<String> = Vec::new();
+        for h in t.context.lines().filter_map(inject::Header::parse) {
+            if seen.contains(&h.title) {
+                continue;
+            }
+            seen.push(h.title.clone());
+            let after: Vec<&str> = turns[i..].iter().take(USE_TURNS).map(|t| t.actions.as_str()).collect();
+            let used = use_of(&h, &after.join("\n"));
+            stats.injections += 1;
+            stats.used += usize::from(used.is_some());
+            stats.decisions.push(Injection { entry: h.written.clone(), title: h.title.clone(), used });
+        }
+    }
     stats
+}
+
+/// How `actions` (what the agent did) used the decision `h` announced, if it did.
+fn use_of(h: &inject::Header, actions: &str) -> Option<String> {
+    let lower = actions.to_lowercase();
+    let trigger = h.written.trim_start_matches('/').to_lowercase();
+    let phrase = trigger.split_once(' ').map_or("", |(_, rest)| rest).trim();
+    if !h.path.is_empty() && actions.contains(h.path.as_str()) {
+        return Some("read its file".into());
+    }
+    if !phrase.is_empty() && lower.contains(&trigger) {
+        return Some("ran its trigger".into());
+    }
+    let title = h.title.to_lowercase();
+    if lower.contains(&title) || (phrase.len() >= 8 && lower.contains(phrase)) {
+        return Some("named it".into());
+    }
+    let want = tokens(phrase);
+    if want.len() >= 2 {
+        let have = tokens(actions);
+        if want.iter().all(|w| have.contains(w)) {
+            return Some("used its words".into());
+        }
+    }
+    None
 }

@@ -8,6 +8,10 @@
 //!   (tool results, skill output), `attachment` (hook output) and `system`
 //!   lines; strings are taken wherever they sit in a line, so nothing
 //!   depends on one client version's field names;
+//! - what the agent did in a turn (its text and its tool calls' inputs: a
+//!   file it read, a command it ran, a skill it called) is every string of
+//!   the turn's `assistant` lines, kept apart, to judge whether an injected
+//!   decision was used;
 //! - lines that are not JSON objects (or that the reader skipped as too
 //!   long) are counted as malformed and skipped.
 //!
@@ -101,7 +105,13 @@ impl Session {
             return;
         }
         if let Some(prompt) = prompt_of(&v) {
-            self.turns.push(Turn { prompt, context: String::new() });
+            self.turns.push(Turn { prompt, ..Default::default() });
+            return;
+        }
+        if v.get("type").and_then(Value::as_str) == Some("assistant") {
+            if let (Some(turn), Some(message)) = (self.turns.last_mut(), v.get("message")) {
+                collect_strings(message, &mut turn.actions);
+            }
             return;
         }
         // Not the model's own words, and not the client's copies of earlier

@@ -99,6 +99,97 @@ fn recall_stats_counts_injected_and_fetched_turns() {
         .expect("run");
     assert_eq!(o.status.code(), Some(0));
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("| total | 4 | 3 | 1 | 1 | 2 | 67% | 2 |"), "{text}");
+    assert!(text.contains("| total | 4 | 3 | 1 | 1 | 2 | 67% | 1 | 0 | 0% | 2 |"), "{text}");
+    assert!(text.contains("- s-1: /when writing mock tests \u{2192} When Writing Mock Tests (not used)"), "{text}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing.jsonl"), "a missing file is named");
+}
+
+fn header(entry: &str, title: &str, path: &str) -> String {
+    format!("[memory-index] {entry} \u{2192} {title} ({path}:3, confidence 0.91)\nThe section's text.")
+}
+
+fn said(session: &str, text: &str) -> String {
+    line(serde_json::json!({"type": "assistant", "sessionId": session,
+        "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}}))
+}
+
+/// Each injected decision is judged used or not from what the agent did in
+/// that turn and the next: read its file, ran its trigger, named it, used
+/// its words; the share used is in the table and in `--json`.
+#[test]
+fn recall_stats_says_which_injected_decisions_the_agent_used() {
+    let demo = repo().join("fixtures/demo");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = "s-used";
+    let mut t = String::new();
+    // Turn 1: two decisions injected; the agent reads the first one's file.
+    t += &user(s, "we need to write tests for the booking client");
+    t +=
+        &hook_context(s, &header("/when writing mock tests", "When Writing Mock Tests", "agents/decisions/testing.md"));
+    t +=
+        &hook_context(s, &header("/how store ticket prices", "How to Store Ticket Prices", "agents/decisions/data.md"));
+    t += &assistant_tool(s, "r1", "Read", serde_json::json!({"file_path": "/repo/agents/decisions/testing.md"}));
+    // Turn 2: the second one is used in the next turn, in the agent's own words (stems match).
+    t += &user(s, "ok, and the fares?");
+    t += &said(s, "I will store the ticket price as integer cents.");
+    // Turn 3: injected, the agent runs its trigger.
+    t += &user(s, "and the list endpoint?");
+    t += &hook_context(
+        s,
+        &header("/how paginate list responses", "How to Paginate List Responses", "agents/decisions/api.md"),
+    );
+    t += &assistant_tool(
+        s,
+        "b1",
+        "Bash",
+        serde_json::json!({"command": "memory-index-lsp resolve \"how paginate list responses\""}),
+    );
+    // Turn 4: injected and ignored, and turn 5 (the next) does not use it either.
+    t += &user(s, "rename the module");
+    t += &hook_context(
+        s,
+        &header("/when versioning public endpoints", "When Versioning Public Endpoints", "agents/decisions/api.md#x"),
+    );
+    t += &said(s, "Renamed.");
+    t += &user(s, "thanks");
+    t += &said(s, "You are welcome.");
+    // Turn 6: versioning named two turns later: too late to count.
+    t += &user(s, "one more thing");
+    t += &said(s, "About versioning public endpoints: nothing to add.");
+    std::fs::write(dir.path().join("s.jsonl"), &t).expect("write");
+    let run = |json: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"));
+        c.args(["recall-stats", "--root"]).arg(&demo).arg(dir.path());
+        if json {
+            c.arg("--json");
+        }
+        c.output().expect("run")
+    };
+    let o = run(true);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!((v["total"]["injections"].as_u64(), v["total"]["used"].as_u64()), (Some(4), Some(3)), "{v}");
+    assert!((v["used_rate"].as_f64().expect("used_rate") - 0.75).abs() < 1e-9);
+    let how: Vec<(String, serde_json::Value)> = v["sessions"][0]["decisions"]
+        .as_array()
+        .expect("decisions")
+        .iter()
+        .map(|d| (d["title"].as_str().expect("title").to_string(), d["used"].clone()))
+        .collect();
+    assert_eq!(
+        how,
+        [
+            ("When Writing Mock Tests".to_string(), serde_json::json!("read its file")),
+            ("How to Store Ticket Prices".to_string(), serde_json::json!("used its words")),
+            ("How to Paginate List Responses".to_string(), serde_json::json!("ran its trigger")),
+            ("When Versioning Public Endpoints".to_string(), serde_json::Value::Null),
+        ]
+    );
+    let text = String::from_utf8_lossy(&run(false).stdout).into_owned();
+    assert!(text.contains("| 4 | 3 | 75% |"), "{text}");
+    assert!(
+        text.contains("/how store ticket prices \u{2192} How to Store Ticket Prices (used: used its words)"),
+        "{text}"
+    );
+    assert!(text.contains("When Versioning Public Endpoints (not used)"), "{text}");
 }
