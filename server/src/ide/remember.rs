@@ -19,8 +19,9 @@
 //!   title and body is chosen (and said); in a memory without a decision
 //!   file, [`FIRST_FILE`]; when nothing ranks, the refusal asks for `--file`;
 //! - the body must say something (an empty one is refused);
-//! - an existing decision on the same subject (the title, as a query, ranks
-//!   it at or above `[recall] duplicate`) or the same title is reported,
+//! - an existing decision on the same subject (the title and the body's
+//!   first 60 words, as one query, rank it at or above `[recall]
+//!   duplicate`, 0.9) or the same title is reported,
 //!   and nothing is planned unless `force` (the same title never: that would
 //!   be a `duplicate-heading` error);
 //! - `check` on the would-be workspace has no finding that the workspace did
@@ -150,8 +151,8 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
         return Err("the body is empty: write what was decided and why (--body-file FILE, or - for stdin)".into());
     }
     if !req.force {
-        // The same subject: the title, asked as a query.
-        let query = format!("{} {title}", op.word());
+        // The same subject: the title and the body's first words, asked as a query.
+        let query = format!("{} {title} {}", op.word(), first_words(&req.body, 60));
         if let Some(r) = recall(ws, &query, 1).first().filter(|r| r.confidence >= ws.config().recall.duplicate) {
             return Err(format!(
                 "an existing decision may cover this: {} ({}, confidence {:.2}); read it with \

@@ -126,7 +126,7 @@ fn remember_from_stdin_chooses_the_closest_file_and_usage_errors_exit_2() {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(b"Refund ticket prices in integer cents, never floats.\nThe money column stays a decimal.\n")
+        .write_all(b"Refund a cancelled ticket's price to the original payment method within 14 days.\nThe booking fee is kept.\n")
         .expect("write");
     let o = child.wait_with_output().expect("wait");
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
@@ -142,4 +142,38 @@ fn remember_from_stdin_chooses_the_closest_file_and_usage_errors_exit_2() {
     let o = run(&["remember", "--when", "X Y", "--body-file", "/dev/zero"], root);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("character device"), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The same-subject check on `server/tests/data/duplicates-head.tsv`: a
+/// decision the memory already holds, restated, is refused (and names the
+/// one it duplicates); a new one that shares words with others is not.
+#[test]
+fn remember_refuses_restated_decisions_and_keeps_new_ones() {
+    let Some(corpus) = corpus_dir("head") else { return };
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy_dir(&corpus, tmp.path());
+    let set = fs::read_to_string(repo().join("server/tests/data/duplicates-head.tsv")).expect("set");
+    let (mut dups, mut caught, mut wrong) = (0, 0, Vec::new());
+    for line in set.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let [label, title, body] = line.splitn(3, '\t').collect::<Vec<_>>()[..] else { panic!("{line}") };
+        let mut c = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"));
+        c.args(["remember", "--when", title, "--body-file", "-", "--dry-run"]).current_dir(tmp.path());
+        let o = run_with_stdin(c, body.as_bytes());
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        let refused = err.contains("an existing decision may cover this");
+        match label {
+            "dup" => {
+                dups += 1;
+                caught += usize::from(refused);
+                if refused {
+                    assert!(err.contains("--force") && o.status.code() != Some(0), "{title}: {err}");
+                }
+            }
+            "new" if refused => wrong.push(format!("{title}: {err}")),
+            "new" => assert_eq!(o.status.code(), Some(0), "{title}: {err}"),
+            other => panic!("label {other}"),
+        }
+    }
+    assert!(wrong.is_empty(), "new decisions refused: {wrong:#?}");
+    assert!(caught * 3 >= dups * 2, "only {caught} of {dups} restated decisions refused");
 }

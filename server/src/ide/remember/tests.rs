@@ -158,9 +158,13 @@ fn the_same_subject_is_reported_unless_forced() {
 fn without_a_file_the_best_ranked_file_is_chosen() {
     let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
     let r = Request {
-        body: "Factories build rows per table for fixtures.\nSeed them once.\nNever random.\n".into(),
+        body: "Lookup tables (countries, currencies) are seed data loaded from CSV files.\nLoad them before the factories build rows.\n".into(),
         ..req(Op::How, "Seed Lookup Tables", None)
     };
+    // Title and body together rank `How to Seed Data` as the same subject: refused unless forced.
+    let e = plan(&w, &r).unwrap_err();
+    assert!(e.contains("an existing decision may cover this: /how seed data") && e.contains("--force"), "{e}");
+    let r = Request { force: true, ..r };
     let p = plan(&w, &r).expect("plan");
     assert_eq!(p.decision_path, "agents/decisions/c.md");
     assert!(p.notes[0].starts_with("file: c.md"), "{:?}", p.notes);

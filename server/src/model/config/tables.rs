@@ -12,7 +12,9 @@ use serde::Deserialize;
 /// all of them right, and none of the off-topic or generic ones (a wrong
 /// injection costs more than a missing one); `command` and `error` are
 /// stricter still, as commands and error logs share words with many
-/// decisions and nothing labelled measures them yet.
+/// decisions and nothing labelled measures them yet; `duplicate` 0.9
+/// refuses 5 of 6 restated decisions and none of 6 new ones
+/// (`server/tests/data/duplicates-head.tsv`; at 0.8 one new one was).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recall {
     /// The hook speaks on a prompt (UserPromptSubmit) at or above this.
@@ -40,7 +42,7 @@ impl Default for Recall {
             command: 0.6,
             error: 0.7,
             resolve: 0.1,
-            duplicate: 0.8,
+            duplicate: 0.9,
             hook: true,
             max_decisions: 2,
             max_chars: 6000,
