@@ -106,6 +106,13 @@ fn trigger_entry(ws: &Workspace, q: &TriggerQuery) -> Option<EntryId> {
     if q.text.trim().is_empty() {
         return None;
     }
+    // An exact trigger or extra is the ranking's first answer at confidence
+    // 1.0 or 0.98: answered from the binding's table, without building BM25.
+    if let Some((entry, _)) = ws.bindings().exact_match(q.op, &crate::syntax::normalize(&q.text)) {
+        if triggers::entry_target(ws, ws.bindings().entry(entry)).is_some() {
+            return Some(entry);
+        }
+    }
     let threshold = ws.config().recall.resolve;
     ranked(ws, q).first().filter(|&&(_, c)| c >= threshold).map(|&(e, _)| e)
 }

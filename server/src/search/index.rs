@@ -68,6 +68,12 @@ impl SearchIndex {
     pub fn bm25(&self, ws: &Workspace) -> &Bm25 {
         self.bm25.get_or_init(|| Bm25::build(ws))
     }
+
+    /// Whether the BM25 index was built for this state (an exact trigger,
+    /// a section or a file answer never builds it).
+    pub fn bm25_built(&self) -> bool {
+        self.bm25.get().is_some()
+    }
 }
 
 /// The cached index of `ws` (built on first use after a change to the index or a decision file).

@@ -113,3 +113,22 @@ fn w22_empty_bodies_and_file_mode_have_no_stray_blank_lines() {
         Ok("## When Foo\n## When Bar\nx\n\nSource: agents/decisions/a.md")
     );
 }
+
+#[test]
+fn exact_triggers_sections_and_files_never_build_bm25() {
+    for query in [
+        "when writing mock tests",
+        "when mock patch",
+        "how split test modules",
+        "when .Mock Patching",
+        "when ..testing.md",
+    ] {
+        let w = demo();
+        assert!(resolve(&w, query, true).is_ok(), "{query}");
+        assert!(!search_index::of(&w).bm25_built(), "{query} built BM25");
+    }
+    // A worded query needs the ranking, and builds it.
+    let w = demo();
+    assert!(resolve(&w, "when writing mocks for tests", false).is_ok());
+    assert!(search_index::of(&w).bm25_built());
+}
