@@ -207,7 +207,8 @@ fn recall_once(
         _ => r.prompt,
     };
     let max_chars = (r.max_chars as usize).min(agent.max_context_chars().unwrap_or(usize::MAX));
-    let limits = Limits { threshold, max_decisions: r.max_decisions as usize, max_chars };
+    let shell = matches!(event, Event::PreToolUse { .. } | Event::PostToolUseFailure { .. });
+    let limits = Limits { threshold, max_decisions: r.max_decisions as usize, max_chars, shell };
     let mut session = match (session_id, state_dir) {
         (Some(id), Some(dir)) => match crate::project::session::Session::open(dir, id) {
             Ok(s) => Some(s),

@@ -2,7 +2,9 @@
 //!
 //! File format (TSV, one case a line): `kind<TAB>query<TAB>expected`, where
 //! `expected` is a heading title, several joined by ` || ` when any is
-//! right, or `-` when nothing applies. Blank lines and lines starting with
+//! right, or `-` when nothing applies. A kind starting with `command` or
+//! `error` is ranked as the hook ranks a shell command or a failure
+//! ([`recall_command`]); every other kind as a prompt. Blank lines and lines starting with
 //! `#` are skipped. Titles compare case-insensitively with whitespace
 //! collapsed.
 //!
@@ -25,7 +27,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::Workspace;
-use crate::search::recall::{recall, Features};
+use crate::search::recall::{recall, recall_command, Features};
 
 use crate::syntax::normalize;
 
@@ -97,7 +99,12 @@ pub fn run(ws: &Workspace, cases: &[Case]) -> Vec<Outcome> {
     cases
         .iter()
         .map(|c| {
-            let found = recall(ws, &c.query, 10);
+            // Commands and failures are ranked as the hook ranks them.
+            let found = if c.kind.starts_with("command") || c.kind.starts_with("error") {
+                recall_command(ws, &c.query, 10)
+            } else {
+                recall(ws, &c.query, 10)
+            };
             let features = found.iter().map(|r| r.features).collect();
             let results = found
                 .iter()

@@ -8,7 +8,7 @@
 
 use crate::ide::resolve;
 use crate::model::{HeadingId, Workspace};
-use crate::search::recall::recall;
+use crate::search::recall::{recall, recall_command};
 
 /// A section is injected whole at or above this confidence when it is short.
 pub const FULL_CONFIDENCE: f64 = 0.8;
@@ -26,6 +26,9 @@ pub struct Limits {
     pub threshold: f64,
     pub max_decisions: usize,
     pub max_chars: usize,
+    /// The text is a shell command or a failure's output: ranked with the
+    /// code evidence of `search::commands` ([`recall_command`]).
+    pub shell: bool,
 }
 
 /// The text to inject and the keys of the decisions it carries (for the session state).
@@ -46,7 +49,11 @@ pub fn recalled(ws: &Workspace, text: &str, limits: Limits, seen: &dyn Fn(&str) 
     let text = cut_bytes(text, MAX_TEXT_BYTES);
     let mut out = Injection::default();
     let mut used = 0usize;
-    let ranked = recall(ws, text, limits.max_decisions + 10);
+    let ranked = if limits.shell {
+        recall_command(ws, text, limits.max_decisions + 10)
+    } else {
+        recall(ws, text, limits.max_decisions + 10)
+    };
     for r in ranked.into_iter().filter(|r| r.confidence >= limits.threshold) {
         if out.keys.len() >= limits.max_decisions {
             break;

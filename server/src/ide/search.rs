@@ -46,6 +46,7 @@ pub fn search(ws: &Workspace, text: &str, limit: usize) -> Vec<Found> {
                     Evidence::ExactExtra => "exact-extra",
                     Evidence::Letters => "letters",
                     Evidence::Words => "words",
+                    Evidence::Code => "code",
                 },
                 excerpt: excerpt(body_of(ws, r.heading)),
             })

@@ -16,6 +16,8 @@ pub struct SearchIndex {
     /// (built on first use: only the letters-in-order tiers need them).
     stems: std::sync::OnceLock<Vec<Vec<String>>>,
     bm25: std::sync::OnceLock<Bm25>,
+    /// The technical terms of each decision's code (built on first use: commands and errors only).
+    code: std::sync::OnceLock<super::commands::CodeIndex>,
     /// Every word of every trigger and extra (built on first use).
     vocabulary: std::sync::OnceLock<rustc_hash::FxHashSet<String>>,
     /// The stems of [`Self::vocabulary`] (built on first use).
@@ -67,6 +69,11 @@ impl SearchIndex {
     /// The BM25 index (built on first use).
     pub fn bm25(&self, ws: &Workspace) -> &Bm25 {
         self.bm25.get_or_init(|| Bm25::build(ws))
+    }
+
+    /// The code index (built on first use).
+    pub fn code(&self, ws: &Workspace) -> &super::commands::CodeIndex {
+        self.code.get_or_init(|| super::commands::CodeIndex::build(ws))
     }
 
     /// Whether the BM25 index was built for this state (an exact trigger,

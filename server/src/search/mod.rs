@@ -5,6 +5,7 @@
 //! would return. Binding never uses it: binding is exact (see `model::bind`).
 
 pub mod bm25;
+pub mod commands;
 pub mod fuzzy;
 pub mod index;
 pub mod query;

@@ -62,6 +62,9 @@ pub enum Evidence {
     Letters,
     /// The text shares informative words with the decision (BM25).
     Words,
+    /// A command or a failure names what the decision's code names
+    /// (program, sub-command, flags, paths: [`super::commands`]).
+    Code,
 }
 
 /// One ranked decision.
@@ -135,6 +138,71 @@ pub fn recall(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
     let q = TriggerQuery::parse(text);
     recall_query(ws, &q, limit)
 }
+
+/// Ranks decisions for a shell command about to run, or a failure's output
+/// and its command: the prose ranking of [`recall`], with the code evidence
+/// of [`super::commands`] as a second opinion. A decision whose code names
+/// the command's rare terms (its sub-command and flags, the paths it
+/// touches), clearly more than any other decision's does, gets
+/// [`code_confidence`] when that is higher than its prose confidence.
+pub fn recall_command(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
+    let text = {
+        let mut cut = text.len().min(MAX_TEXT_BYTES);
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        &text[..cut]
+    };
+    let mut out = recall(ws, text, limit.max(10));
+    let idx = super::index::of(ws);
+    let code = idx.code(ws).score(text);
+    if let Some(best) = code.first() {
+        let second = code.get(1).map_or(0.0, |x| x.mass);
+        let lead = (best.mass - second) / best.mass;
+        let prose = out.iter().find(|r| r.entry == best.entry).map_or(0.0, |r| r.confidence);
+        let c = code_confidence(best.mass, best.paths, lead, prose);
+        match out.iter_mut().find(|r| r.entry == best.entry) {
+            Some(r) if r.confidence < c => {
+                r.confidence = c;
+                r.evidence = Evidence::Code;
+            }
+            Some(_) => {}
+            None => {
+                if let Some(heading) = triggers::entry_target(ws, ws.bindings().entry(best.entry)) {
+                    out.push(Recalled {
+                        entry: best.entry,
+                        heading,
+                        confidence: c,
+                        evidence: Evidence::Code,
+                        features: Features::default(),
+                    });
+                }
+            }
+        }
+        out.sort_by(|a, b| b.confidence.total_cmp(&a.confidence).then(a.entry.cmp(&b.entry)));
+    }
+    out.truncate(limit);
+    out
+}
+
+/// The confidence code evidence gives the leading decision: `mass` is the
+/// shared terms' weight, `paths` its part from paths and file names, `lead`
+/// how far the leader is ahead of the next decision's code,
+/// `(best - second) / best`, and `prose` the leader's confidence from the
+/// prose ranking.
+pub fn code_confidence(mass: f64, paths: f64, lead: f64, prose: f64) -> f64 {
+    let w = CODE_WEIGHTS;
+    let z = w[0] + w[1] * mass.min(4.0) + w[2] * paths.min(4.0) + w[3] * lead + w[4] * prose;
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// Weights of [`code_confidence`]: intercept, mass, paths, lead, prose. Set
+/// by hand on `server/tests/data/commands-head.tsv` (too few cases to fit
+/// five weights): a decision's code must name the command's rare terms,
+/// paths above all, and lead every other decision's code; a tie (two
+/// decisions about `agents/session.md`) or a program alone stays under the
+/// hook's thresholds. Measured on a held-out set: docs/resolver.md.
+pub const CODE_WEIGHTS: [f64; 5] = [-5.0, 1.2, 0.8, 3.0, 2.0];
 
 /// [`recall`] for an already parsed query. Only the first [`MAX_TEXT_BYTES`]
 /// of a text are read (a pasted log beyond that adds cost, not evidence).

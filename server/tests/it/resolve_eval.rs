@@ -164,3 +164,36 @@ fn confidence_is_monotone_on_the_development_sets() {
         assert!(bins.windows(2).all(|w| w[1].1 >= w[0].1), "{name}: not monotone {bins:?}");
     }
 }
+
+/// Commands and failures, ranked as the hook ranks them (prose plus code
+/// evidence) at its `command` and `error` thresholds: never an everyday
+/// command or failure, never a wrong decision, and at least as many
+/// governed ones as first measured (6 of 16, 4 of 10 held out, 4 of 8
+/// failures; the prose ranking alone: 4, 3 and 3).
+#[test]
+fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
+    let Some(ws) = head() else { return };
+    let recall = ws.config().recall.clone();
+    for (name, threshold, floor) in [
+        ("commands-head.tsv", recall.command, 6),
+        ("commands-head-holdout.tsv", recall.command, 4),
+        ("errors-head.tsv", recall.error, 4),
+    ] {
+        let outcomes = eval::run(&ws, &cases(name));
+        let (mut right, mut wrong, mut noise) = (0, Vec::new(), Vec::new());
+        for o in &outcomes {
+            let Some(first) = o.results.first().filter(|r| r.1 >= threshold) else { continue };
+            if o.case.expected.is_empty() {
+                noise.push(format!("{} → {}", o.case.query, first.0));
+            } else if first.2 {
+                right += 1;
+            } else {
+                wrong.push(format!("{} → {}", o.case.query, first.0));
+            }
+        }
+        println!("{name}: {right} right, {} wrong, {} noise injected", wrong.len(), noise.len());
+        assert!(noise.is_empty(), "{name}: everyday ones answered: {noise:#?}");
+        assert!(wrong.is_empty(), "{name}: wrong decisions: {wrong:#?}");
+        assert!(right >= floor, "{name}: {right} right, under {floor}");
+    }
+}

@@ -43,7 +43,7 @@ pub(crate) fn ws_with(extra_data: &str) -> Workspace {
 }
 
 fn limits(threshold: f64) -> Limits {
-    Limits { threshold, max_decisions: 2, max_chars: 6000 }
+    Limits { threshold, max_decisions: 2, max_chars: 6000, shell: false }
 }
 
 fn never(_: &str) -> bool {

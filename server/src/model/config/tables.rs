@@ -12,7 +12,8 @@ use serde::Deserialize;
 /// all of them right, and none of the off-topic or generic ones (a wrong
 /// injection costs more than a missing one); `command` and `error` are
 /// stricter still, as commands and error logs share words with many
-/// decisions and nothing labelled measures them yet; `duplicate` 0.9
+/// decisions: at them, no everyday command or failure of the labelled sets
+/// is answered and no governed one wrongly (docs/resolver.md); `duplicate` 0.9
 /// refuses 5 of 6 restated decisions and none of 6 new ones
 /// (`server/tests/data/duplicates-head.tsv`; at 0.8 one new one was).
 #[derive(Clone, Debug, PartialEq)]

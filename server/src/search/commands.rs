@@ -1,0 +1,292 @@
+//! Commands and error output as evidence: the programs, sub-commands, flags and paths a shell command or a failure names, matched against those a decision's code spans name.
+//!
+//! Prose ranking reads `git branch -D wt-x` as the words "git", "branch",
+//! "wt"; a decision whose anti-pattern is `git branch -D` shares them with
+//! every decision about branches. Here a command is read as a command:
+//! each segment (split at `&&`, `||`, `;`, `|`) gives its program
+//! (`prog:git`), its sub-command (`sub:git branch`), each flag with its
+//! program and sub-command (`flag:git branch -D`), and each path
+//! (`path:.git/index.lock`, `file:index.lock`, `dir:plans/`). A decision
+//! gives the same terms from its inline code spans and fenced code; error
+//! text gives its paths and files. A term counts by how few decisions name
+//! it (idf over decisions, in units of a term one decision has), so `git`
+//! alone weighs little and `git branch -D` a lot.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::model::{EntryId, Workspace};
+
+/// Most code terms read per decision body (bytes of body scanned).
+const BODY_BYTES: usize = 64 * 1024;
+/// Words that only run another command: the program is the word after them.
+const WRAPPERS: [&str; 8] = ["sudo", "env", "time", "nohup", "exec", "command", "xargs", "timeout"];
+
+/// Per entry (binding order): the technical terms its decision's code names, and how many decisions name each.
+#[derive(Debug, Default)]
+pub struct CodeIndex {
+    terms: Vec<HashSet<String>>,
+    df: HashMap<String, u32>,
+    docs: u32,
+}
+
+impl CodeIndex {
+    /// Reads every bound entry's decision (title and body code spans).
+    pub fn build(ws: &Workspace) -> Self {
+        let b = ws.bindings();
+        let mut idx = CodeIndex::default();
+        for e in &b.entries {
+            let mut set = HashSet::default();
+            if let Some(h) = e.heading.and_then(|hid| Some((hid, ws.heading(hid)?))) {
+                let (hid, h) = h;
+                idx.docs += 1;
+                let body = ws.file(hid.file).map_or("", |f| f.text.get(h.range.end..h.section.end).unwrap_or(""));
+                let mut cut = body.len().min(BODY_BYTES);
+                while !body.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                for span in code_spans(&body[..cut]) {
+                    command_terms(span, &mut set);
+                }
+                for t in &set {
+                    *idx.df.entry(t.clone()).or_insert(0) += 1;
+                }
+            }
+            idx.terms.push(set);
+        }
+        idx
+    }
+
+    /// The idf of a term named by `df` decisions.
+    fn idf(&self, df: u32) -> f64 {
+        let n = f64::from(self.docs);
+        ((n - f64::from(df) + 0.5) / (f64::from(df) + 0.5) + 1.0).ln()
+    }
+
+    /// For `text` (a command, or an error and its command): each entry whose
+    /// code shares terms with it, best first, with the shared terms' weight
+    /// ([`Scored`]).
+    pub fn score(&self, text: &str) -> Vec<Scored> {
+        let mut q = HashSet::default();
+        for line in text.lines().take(400) {
+            command_terms(line, &mut q);
+        }
+        let unit = self.idf(1).max(f64::MIN_POSITIVE);
+        let weights: Vec<(&String, f64, bool)> = q
+            .iter()
+            .filter_map(|t| {
+                let path = t.starts_with("path:") || t.starts_with("file:");
+                self.df.get(t).map(|&df| (t, kind_weight(t) * self.idf(df) / unit, path))
+            })
+            .collect();
+        if weights.is_empty() {
+            return Vec::new();
+        }
+        let mut out: Vec<Scored> = Vec::new();
+        for (i, set) in self.terms.iter().enumerate() {
+            let (mut mass, mut paths) = (0.0, 0.0);
+            for (t, w, path) in &weights {
+                if set.contains(*t) {
+                    mass += w;
+                    if *path {
+                        paths += w;
+                    }
+                }
+            }
+            if mass > 0.0 {
+                out.push(Scored { entry: EntryId(i as u32), mass, paths });
+            }
+        }
+        out.sort_by(|a, b| b.mass.total_cmp(&a.mass).then(a.entry.cmp(&b.entry)));
+        out
+    }
+}
+
+/// One entry's code evidence for a command or a failure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scored {
+    pub entry: EntryId,
+    /// The shared terms' idf (over decisions, in units of a term one
+    /// decision names) times their kind's weight ([`kind_weight`]), summed.
+    pub mass: f64,
+    /// The part of `mass` from paths and file names.
+    pub paths: f64,
+}
+
+/// How much a term of its kind says on its own: a program alone (`cat`,
+/// `git`) says little about which decision applies, a top folder
+/// (`plans/`) or a flag (`--oneline`) a little more, a sub-command more,
+/// a path or a file name the most (a decision that names
+/// `.git/index.lock` is about it).
+fn kind_weight(term: &str) -> f64 {
+    match term.split(':').next() {
+        Some("prog") => 0.25,
+        Some("dir" | "flag") => 0.5,
+        Some("sub") => 0.75,
+        _ => 1.0,
+    }
+}
+
+/// The code of a Markdown body: inline code spans and the lines of fenced blocks.
+fn code_spans(body: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in body.lines() {
+        let t = line.trim_start();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            out.push(line);
+            continue;
+        }
+        let mut rest = line;
+        while let Some(start) = rest.find('`') {
+            let after = &rest[start + 1..];
+            let Some(len) = after.find('`') else { break };
+            out.push(&after[..len]);
+            rest = &after[len + 1..];
+        }
+    }
+    out
+}
+
+/// Adds the terms of `text` (one command line, a code span, a line of error output) to `out`.
+pub fn command_terms(text: &str, out: &mut HashSet<String>) {
+    for segment in text.split(['|', ';', '&', '\n', '(', ')']) {
+        let words: Vec<&str> = segment.split_whitespace().map(|w| w.trim_matches(['"', '\'', ',', '`'])).collect();
+        let mut i = 0;
+        // Assignments and wrappers before the program (`FOO=1 sudo git …`).
+        while i < words.len() && (words[i].contains('=') && !words[i].starts_with('-') || WRAPPERS.contains(&words[i]))
+        {
+            i += 1;
+        }
+        let Some(first) = words.get(i) else { continue };
+        let program = first.rsplit('/').next().unwrap_or(first);
+        let is_program = !program.is_empty()
+            && program.len() <= 32
+            && program.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            && program.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && !program.contains('.');
+        let mut sub: Option<&str> = None;
+        if is_program {
+            out.insert(format!("prog:{program}"));
+            // `git -C dir worktree …`: the sub-command is the first plain word.
+            let mut j = i + 1;
+            while j < words.len() && words[j].starts_with('-') {
+                j += if matches!(words[j], "-C" | "-c") { 2 } else { 1 };
+            }
+            if let Some(w) = words.get(j).filter(|w| is_word(w)) {
+                sub = Some(w);
+                out.insert(format!("sub:{program} {w}"));
+            }
+        }
+        for w in &words[i..] {
+            if let Some(flag) = w.strip_prefix('-').filter(|_| is_program) {
+                let flag = flag.split('=').next().unwrap_or(flag);
+                if !flag.is_empty() && flag.len() <= 32 && !flag.contains('/') {
+                    out.insert(format!("flag:{program} -{flag}"));
+                    if let Some(s) = sub {
+                        out.insert(format!("flag:{program} {s} -{flag}"));
+                    }
+                }
+            } else {
+                path_terms(w, out);
+            }
+        }
+    }
+}
+
+/// A plain word: letters, digits, `-` and `_`, starting with a letter (a sub-command, not a path or a value).
+fn is_word(w: &str) -> bool {
+    w.len() <= 32
+        && w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && w.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+}
+
+/// The path terms of a word that names a file or folder (`.git/index.lock`,
+/// `agents/session.md`, `plans/`, `feature:plans/x/design.md`).
+fn path_terms(word: &str, out: &mut HashSet<String>) {
+    let punct =
+        |c: char| matches!(c, ':' | ')' | '(' | '<' | '>' | '[' | ']' | '{' | '}' | '"' | '\'' | ',' | ';' | '`');
+    let w = word.trim_matches(punct);
+    let w = w.rsplit_once(':').map_or(w, |(_, p)| p).trim_start_matches("./").trim_end_matches(['.', ',', ':']);
+    if w.len() < 3 || w.len() > 200 || w.contains("://") || w.contains('<') || w.contains('*') && !w.contains('/') {
+        return;
+    }
+    let has_ext = w.rsplit('/').next().is_some_and(|f| {
+        f.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !ext.is_empty() && ext.len() <= 8 && ext.chars().all(|c| c.is_ascii_alphanumeric()) && !stem.is_empty()
+                || stem.is_empty() && ext.len() >= 2
+        })
+    });
+    if !w.contains('/') && !has_ext {
+        return;
+    }
+    let lower = w.to_lowercase();
+    if lower.contains('/') {
+        let path = lower.trim_end_matches('/');
+        out.insert(format!("path:{path}"));
+        // Its last two and three components, so `/home/me/repo/.git/index.lock`
+        // in an error meets `.git/index.lock` in a decision.
+        let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+        for n in [2, 3] {
+            if parts.len() > n {
+                out.insert(format!("path:{}", parts[parts.len() - n..].join("/")));
+            }
+        }
+        if let Some((dir, _)) = lower.split_once('/') {
+            // A project folder (`plans/`), not the root of an absolute path.
+            if !dir.is_empty() && dir != ".." && dir != "~" {
+                out.insert(format!("dir:{dir}/"));
+            }
+        }
+    }
+    if has_ext {
+        let file = lower.rsplit('/').next().unwrap_or(&lower);
+        out.insert(format!("file:{file}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(s: &str) -> Vec<String> {
+        let mut set = HashSet::default();
+        command_terms(s, &mut set);
+        let mut v: Vec<String> = set.into_iter().collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_command_gives_its_program_sub_command_flags_and_paths() {
+        assert_eq!(
+            terms("git branch -D wt-x && rm -f .git/index.lock"),
+            [
+                "dir:.git/",
+                "file:index.lock",
+                "flag:git -D",
+                "flag:git branch -D",
+                "flag:rm -f",
+                "path:.git/index.lock",
+                "prog:git",
+                "prog:rm",
+                "sub:git branch",
+            ]
+        );
+        assert!(terms("sudo FOO=1 git -C plugin worktree add --detach ../wt HEAD").contains(&"sub:git worktree".into()));
+        assert!(terms("git show feature:plans/x/design.md").contains(&"path:plans/x/design.md".into()));
+        assert_eq!(terms("ls: cannot access '/nope/x.md': No such file"), ["file:x.md", "path:/nope/x.md"]);
+        let lock = terms("fatal: Unable to create '/home/me/repo/.git/index.lock': File exists.");
+        assert!(lock.contains(&"path:.git/index.lock".into()) && lock.contains(&"file:index.lock".into()), "{lock:?}");
+        assert!(terms("").is_empty());
+    }
+
+    #[test]
+    fn code_spans_are_inline_code_and_fenced_lines() {
+        let body = "Never run `git branch -D` here.\n\n```sh\njust precommit\n```\nAnd `x`.\n";
+        assert_eq!(code_spans(body), ["git branch -D", "just precommit", "x"]);
+    }
+}
