@@ -104,7 +104,14 @@ pub enum Command {
     Import(ImportArgs),
     /// Run the MCP server on stdin/stdout (tools: resolve, search, remember, check).
     Mcp(McpArgs),
-    /// Claude Code's hook: the hook JSON on stdin, context on stdout (always exit 0).
+    /// An agent's hook: its hook JSON on stdin, the context its model receives on stdout (always exit 0).
+    ///
+    /// `--agent claude|codex|copilot|gemini` names the agent (default:
+    /// detected from the payload and the hook's environment, Claude Code when
+    /// unsure); `--event NAME` names the event when the payload does not
+    /// (Copilot's camel-case events). `init --agent` writes these. Any other
+    /// argument is named on stderr and ignored: a hook never fails a prompt
+    /// over its command line.
     Hook(HookArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish) to stdout.
     Completions {
@@ -286,8 +293,8 @@ pub struct McpArgs {
     pub root: Option<PathBuf>,
 }
 
-/// The hook takes no arguments; any given are ignored (a hook must never
-/// fail a prompt over its command line).
+/// The hook's words (`--agent NAME`, `--event NAME`), read by the hook
+/// itself so that nothing on its command line can fail it.
 #[derive(Debug, Args)]
 pub struct HookArgs {
     #[arg(hide = true, trailing_var_arg = true, allow_hyphen_values = true)]
