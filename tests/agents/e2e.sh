@@ -9,7 +9,7 @@
 #   tests/agents/e2e.sh [codex|copilot|gemini]...
 #
 # Environment: SERVER (default: target/debug/memory-index-lsp, built with
-# cargo if missing). The CLIs are installed (pinned, as run.sh does) into
+# cargo if missing). The CLIs are installed (pinned) into
 # target/agent-clis/<name> when missing; SKIP when npm cannot install one,
 # unless MI_REQUIRE_AGENTS=1 (which .ci/run sets), which makes it FAIL.
 # MI_E2E_KEEP=1 keeps the scratch folder.

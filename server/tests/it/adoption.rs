@@ -13,19 +13,7 @@ fn run(root: &Path, args: &[&str]) -> Output {
 }
 
 fn snapshot(root: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.join("agents")];
-    while let Some(d) = stack.pop() {
-        for e in fs::read_dir(&d).expect("dir").flatten() {
-            if e.path().is_dir() {
-                stack.push(e.path());
-            } else {
-                out.push((e.path().display().to_string(), fs::read(e.path()).expect("read")));
-            }
-        }
-    }
-    out.sort();
-    out
+    crate::support::snapshot(&root.join("agents"))
 }
 
 #[test]

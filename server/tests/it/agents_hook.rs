@@ -56,14 +56,6 @@ fn context(agent: &str, o: &Output) -> (String, Option<String>) {
     (h["additionalContext"].as_str().expect("text").to_string(), h["hookEventName"].as_str().map(str::to_string))
 }
 
-fn silent(o: &Output) -> String {
-    assert_eq!(o.status.code(), Some(0));
-    assert!(o.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&o.stdout));
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(err.lines().count() <= 1, "stderr: {err}");
-    err
-}
-
 /// A change to a recorded payload.
 type Edit = Box<dyn Fn(&mut Value)>;
 
@@ -162,7 +154,7 @@ fn a_failed_command_gets_the_decision_about_its_error_and_everyday_output_none()
         ("copilot", "copilot/pascal/PostToolUse-ok.json"),
         ("gemini", "gemini/AfterTool-ok.json"),
     ] {
-        silent(&hook(&["--agent", agent], &payload(file, ws.path(), "ok", |_| ()), state.path(), ws.path()));
+        hook_silent(&hook(&["--agent", agent], &payload(file, ws.path(), "ok", |_| ()), state.path(), ws.path()));
     }
 }
 
@@ -182,7 +174,7 @@ fn hostile_payloads_from_every_agent_keep_the_fault_contract() {
     ];
     for (agent, input) in cases {
         let o = hook(&["--agent", agent], input, state.path(), ws.path());
-        let err = silent(&o);
+        let err = hook_silent(&o);
         assert!(
             err.is_empty() || err.starts_with("memory-index-lsp hook: "),
             "{agent} {:?}: {err}",

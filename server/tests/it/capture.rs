@@ -46,23 +46,30 @@ fn measure(file: &str) -> Figures {
     f
 }
 
-#[test]
-fn blocks_at_most_one_in_twenty_sessions_that_settled_nothing() {
-    let f = measure("capture-devset.tsv");
+/// Measures `file` and holds its floors: at most one block in twenty
+/// sessions that settled nothing, and at least `caught` (a share) of the
+/// settled sessions caught.
+fn holds(file: &str, caught: f64) {
+    let f = measure(file);
     assert!(
         f.blocked * 20 <= f.none,
-        "{} of {} sessions that settled nothing would be blocked:\n{:#?}",
+        "{file}: {} of {} sessions that settled nothing would be blocked:\n{:#?}",
         f.blocked,
         f.none,
         f.misses
     );
     assert!(
-        f.caught * 10 >= f.settled * 8,
-        "only {} of {} settled sessions caught:\n{:#?}",
+        f.caught as f64 >= caught * f.settled as f64,
+        "{file}: only {} of {} settled sessions caught:\n{:#?}",
         f.caught,
         f.settled,
         f.misses
     );
+}
+
+#[test]
+fn blocks_at_most_one_in_twenty_sessions_that_settled_nothing() {
+    holds("capture-devset.tsv", 0.8);
 }
 
 /// The held-out set (never used to change the detector) holds the same target:
@@ -71,15 +78,7 @@ fn blocks_at_most_one_in_twenty_sessions_that_settled_nothing() {
 /// first measured: docs/resolver.md); half is the floor kept.
 #[test]
 fn the_held_out_set_blocks_at_most_one_in_twenty_sessions_that_settled_nothing() {
-    let f = measure("capture-holdout.tsv");
-    assert!(
-        f.blocked * 20 <= f.none,
-        "{} of {} sessions that settled nothing would be blocked:\n{:#?}",
-        f.blocked,
-        f.none,
-        f.misses
-    );
-    assert!(f.caught * 2 >= f.settled, "only {} of {} settled sessions caught:\n{:#?}", f.caught, f.settled, f.misses);
+    holds("capture-holdout.tsv", 0.5);
 }
 
 /// Runs the hook for a `Stop` of session `id` whose transcript holds `prompts`.

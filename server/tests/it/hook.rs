@@ -33,15 +33,6 @@ fn context(o: &Output, event: &str) -> String {
     v["hookSpecificOutput"]["additionalContext"].as_str().expect("additionalContext").to_string()
 }
 
-/// Exit 0, nothing on stdout, and at most one line on stderr.
-fn silent(o: &Output) -> String {
-    assert_eq!(o.status.code(), Some(0));
-    assert!(o.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&o.stdout));
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(err.lines().count() <= 1, "stderr: {err}");
-    err
-}
-
 fn prompt(session: &str, cwd: &Path, text: &str) -> Vec<u8> {
     serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": session,
         "transcript_path": "/dev/null", "cwd": cwd, "permission_mode": "default", "prompt": text})
@@ -65,7 +56,7 @@ fn a_prompt_that_needs_a_demo_decision_gets_it_once_per_session() {
     );
     assert!(ctx.contains("Patch where the name is used"), "{ctx}");
     // A second process of the same session says nothing; another session hears it again.
-    silent(&hook(&p, state.path(), ws.path()));
+    hook_silent(&hook(&p, state.path(), ws.path()));
     let other = prompt("session-2", ws.path(), "writing mock tests");
     assert!(context(&hook(&other, state.path(), ws.path()), "UserPromptSubmit").contains("When Writing Mock Tests"));
 }
@@ -80,7 +71,7 @@ fn generic_off_topic_and_slash_prompts_inject_nothing() {
         "/when writing mock tests",
         "/how split slow test suites",
     ] {
-        let err = silent(&hook(&prompt("s", ws.path(), text), state.path(), ws.path()));
+        let err = hook_silent(&hook(&prompt("s", ws.path(), text), state.path(), ws.path()));
         assert!(err.is_empty(), "{text}: {err}");
     }
 }
@@ -134,9 +125,9 @@ fn session_start_pre_tool_use_and_failure() {
 fn hook_false_prints_nothing() {
     let ws = demo("[recall]\nhook = false\nprompt = 0.0\n");
     let state = tempfile::tempdir().expect("state");
-    silent(&hook(&prompt("s", ws.path(), "writing mock tests"), state.path(), ws.path()));
+    hook_silent(&hook(&prompt("s", ws.path(), "writing mock tests"), state.path(), ws.path()));
     let start = serde_json::json!({"hook_event_name": "SessionStart", "cwd": ws.path()});
-    silent(&hook(start.to_string().as_bytes(), state.path(), ws.path()));
+    hook_silent(&hook(start.to_string().as_bytes(), state.path(), ws.path()));
 }
 
 #[test]
@@ -158,7 +149,7 @@ fn faults_exit_0_with_empty_stdout_and_one_line_on_stderr() {
         ("no workspace", prompt("s", nowhere.path(), "writing mock tests"), nowhere.path()),
     ];
     for (name, input, cwd) in cases {
-        let err = silent(&hook(&input, state.path(), cwd));
+        let err = hook_silent(&hook(&input, state.path(), cwd));
         assert!(err.starts_with("memory-index-lsp hook: "), "{name}: {err:?}");
     }
 }

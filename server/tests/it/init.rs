@@ -16,24 +16,6 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// Every file under `dir` with its bytes, sorted.
-fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in fs::read_dir(&d).expect("read_dir") {
-            let p = e.expect("entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push((p.strip_prefix(dir).expect("inside").display().to_string(), fs::read(&p).expect("read")));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 const INDEX: &str = "# Memory Index\n\nDecisions of the project.\n\n## agents/decisions/testing.md\n\n/when writing mock tests | mock patch\n";
 const TESTING: &str = "# Testing\n\n## When Writing Mock Tests\n\nPatch where the name is used.\n";
 

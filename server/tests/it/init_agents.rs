@@ -4,30 +4,14 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use crate::support::snapshot;
+
 fn run(args: &[&str], cwd: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_memory-index-lsp")).args(args).current_dir(cwd).output().expect("run")
 }
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Every file under `dir` with its bytes, sorted.
-fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in fs::read_dir(&d).expect("read_dir") {
-            let p = e.expect("entry").path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push((p.strip_prefix(dir).expect("inside").display().to_string(), fs::read(&p).expect("read")));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// Existing configuration of every agent, each with keys of its own.

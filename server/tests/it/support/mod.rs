@@ -60,6 +60,36 @@ pub fn corpus_dir(rel: &str) -> Option<PathBuf> {
 }
 
 /// Copies the directory tree `from` into `to`.
+/// Every file under `dir` (its path relative to `dir`) with its bytes, sorted: a tree's state, to compare before and after.
+pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read_dir") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((
+                    p.strip_prefix(dir).expect("inside").display().to_string(),
+                    std::fs::read(&p).expect("read"),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The hook's fault contract: exit 0, nothing on stdout, at most one line on stderr (returned).
+pub fn hook_silent(o: &std::process::Output) -> String {
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&o.stdout));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(err.lines().count() <= 1, "stderr: {err}");
+    err
+}
+
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for e in std::fs::read_dir(from).expect("read_dir") {
