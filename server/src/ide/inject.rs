@@ -228,12 +228,41 @@ decision file; in a shell, `memory-index-lsp resolve \"when <words>\"`"
 (`\"when .Section Title\"` for one section, `\"when ..file.md\"` for a whole decision file), or the MCP server \
 `memory-index` (tools resolve, search, remember)"
     };
-    format!(
+    let mut note = format!(
         "memory-index: this project records its decisions in {index} ({entries} entries, {files} decision files). \
 Before deciding how to do something, recall what was decided: {how}, or `memory-index-lsp search <any words>` for a \
 ranked list when you do not know the trigger. Decisions that match a prompt or command are injected on their own, \
 each headed `[memory-index]`."
-    )
+    );
+    if let Some(list) = small_index(ws) {
+        note.push_str("\nIts decisions (recall one when the work touches it):\n");
+        note.push_str(&list);
+    }
+    note
+}
+
+/// Most entries, and most characters, of an index the SessionStart note lists whole.
+pub const LIST_ENTRIES: usize = 40;
+pub const LIST_CHARS: usize = 3000;
+
+/// Every entry of a small memory (at most [`LIST_ENTRIES`] bound entries
+/// and [`LIST_CHARS`] characters), one per line as written, without its
+/// extras: a new memory's few decisions are cheaper to show at the start
+/// than to miss when a prompt words them differently. None for a larger one.
+fn small_index(ws: &Workspace) -> Option<String> {
+    let b = ws.bindings();
+    let bound: Vec<_> = b.entries.iter().enumerate().filter(|(_, e)| e.heading.is_some()).collect();
+    if bound.is_empty() || bound.len() > LIST_ENTRIES {
+        return None;
+    }
+    let mut out = String::new();
+    for (i, _) in bound {
+        let written = super::resolve::written(ws, crate::model::EntryId(i as u32));
+        let line = written.split(" | ").next().unwrap_or(&written).trim();
+        out.push_str(&defang(line));
+        out.push('\n');
+    }
+    (out.chars().count() <= LIST_CHARS).then(|| out.trim_end().to_string())
 }
 
 #[cfg(test)]

@@ -152,3 +152,16 @@ fn the_header_reads_back_what_it_writes_and_nothing_else() {
     assert_eq!(Header::parse("[memory-index] no arrow here"), None);
     assert_eq!(Header::parse("# When Writing Mock Tests"), None);
 }
+
+#[test]
+fn a_small_memory_is_listed_whole_at_session_start_and_a_large_one_is_not() {
+    let note = session_note(&ws_with(""), false);
+    let list = note.split_once("Its decisions (recall one when the work touches it):\n").expect("listed").1;
+    assert_eq!(list, "/when writing mock tests\n/how split slow test suites\n/how migrate the booking schema");
+    let mut big = Workspace::default();
+    big.set_files(
+        crate::testgen::generate(LIST_ENTRIES + 20, 3, 1).into_iter().map(|(p, t)| (p, FileText::from(t))).collect(),
+    );
+    assert!(big.bindings().entries.len() > LIST_ENTRIES);
+    assert!(!session_note(&big, true).contains("Its decisions"));
+}
