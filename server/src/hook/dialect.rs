@@ -62,6 +62,13 @@ pub fn to_claude(agent: Agent, v: Value, event: Option<&str>) -> Value {
     }
     let name = o.get("hook_event_name").and_then(Value::as_str).unwrap_or("").to_string();
     o.insert("agent_event".into(), Value::String(name.clone()));
+    // Gemini prefixes the session's hook context to the prompt its BeforeAgent
+    // hook sees: rank what the person typed, not our own note.
+    if let Some(Value::String(prompt)) = o.get_mut("prompt") {
+        if prompt.contains(HOOK_CONTEXT.0) {
+            *prompt = without_hook_context(prompt);
+        }
+    }
     if let Some(Value::String(tool)) = o.get("tool_name") {
         if matches!(tool.as_str(), "bash" | "run_shell_command" | "shell" | "exec_command") {
             o.insert("tool_name".into(), Value::String("Bash".into()));
@@ -92,6 +99,22 @@ pub fn to_claude(agent: Agent, v: Value, event: Option<&str>) -> Value {
         o.insert("hook_event_name".into(), Value::String(ours.into()));
     }
     Value::Object(o)
+}
+
+/// How Gemini wraps a hook's context in the text it passes on.
+const HOOK_CONTEXT: (&str, &str) = ("<hook_context>", "</hook_context>");
+
+/// `text` without its `<hook_context>…</hook_context>` spans (an unclosed one runs to the end).
+fn without_hook_context(text: &str) -> String {
+    let (open, close) = HOOK_CONTEXT;
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(open) {
+        out.push_str(&rest[..start]);
+        rest = rest[start + open.len()..].split_once(close).map_or("", |(_, after)| after);
+    }
+    out.push_str(rest);
+    out.trim().to_string()
 }
 
 /// Copilot's camel-case payload (`sessionId`, `toolName`, `toolArgs`,

@@ -100,3 +100,10 @@ fn answers_in_each_agents_shape() {
     let codex = v(render(Agent::Codex, "PostToolUse", "ctx"));
     assert_eq!(codex["hookSpecificOutput"]["hookEventName"], "PostToolUse", "the agent's own event, not ours");
 }
+
+#[test]
+fn geminis_prompt_is_read_without_the_session_context_it_carries() {
+    let json = r#"{"hook_event_name":"BeforeAgent","session_id":"s","prompt":"<hook_context>memory-index: this project records\n/when writing mock tests</hook_context>\n\nwhat does this regex do"}"#;
+    assert_eq!(parsed(None, json).event, Event::UserPromptSubmit { prompt: "what does this regex do".into() });
+    assert_eq!(without_hook_context("a <hook_context>x</hook_context> b <hook_context>open"), "a  b");
+}
