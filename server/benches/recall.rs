@@ -4,7 +4,8 @@
 //! ../shared/corpus/head (when present) and a generated workspace of
 //! 10,000 entries: the in-process ranking of a 60-word prompt on a loaded
 //! workspace (median of 200, after the first call built the caches), and the
-//! median wall time of 30 runs of each process (release binary), with `cat`
+//! median wall time of 30 runs of each process (release binary; the hook
+//! on a prompt and before a shell command), with `cat`
 //! of every index and decision file as the floor. Wall time on a shared
 //! 2-core VM: read it as an indication. Budgets (issue 16 and 17): ranking
 //! under 1 ms on head and 10 ms at 10,000 entries; each process under 10 ms
@@ -117,14 +118,31 @@ fn row(name: &str, root: &Path, bin: &Path) {
         },
         hook_input.as_bytes(),
     );
+    // Before a shell command: the prose ranking and the code evidence (`search::commands`).
+    let command_input = serde_json::json!({
+        "hook_event_name": "PreToolUse", "session_id": format!("bench-cmd-{}", std::process::id()),
+        "transcript_path": "/dev/null", "cwd": root, "tool_name": "Bash",
+        "tool_input": {"command": "git branch -D wt-x && rm -f .git/index.lock"},
+    })
+    .to_string();
+    let command_hook = process(
+        30,
+        || {
+            let mut c = Command::new(bin);
+            c.arg("hook").env("MEMORY_INDEX_LSP_CACHE_DIR", &cache).env_remove("CLAUDE_PROJECT_DIR");
+            c
+        },
+        command_input.as_bytes(),
+    );
     let _ = std::fs::remove_dir_all(&cache);
     println!(
-        "| {name} | {} | {} | {} | {} | {} | {} |",
+        "| {name} | {} | {} | {} | {} | {} | {} | {} |",
         ws.bindings().entries.len(),
         ms(inproc),
         ms(search),
         ms(resolve),
         ms(hook),
+        ms(command_hook),
         ms(cat)
     );
 }
@@ -140,8 +158,10 @@ fn main() {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or(repo.join("target"), PathBuf::from);
     let bin = target.join("release/memory-index-lsp");
     println!("60-word prompt; medians; `cat` reads every index and decision file\n");
-    println!("| workspace | entries | ranking in-process | search process | resolve process | hook process | cat |");
-    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    println!(
+        "| workspace | entries | ranking in-process | search process | resolve process | hook process (prompt) | hook process (command) | cat |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     let head = repo.join("../shared/corpus/head");
     if head.join("agents/memory-index.md").is_file() {
         row("corpus head", &head, &bin);
