@@ -7,10 +7,11 @@
 # from package-lock.json), builds the server (cargo, honours CARGO_TARGET_DIR;
 # MI_E2E_SERVER=PATH uses that binary instead, e.g. the one `dist build` made)
 # and the platform .vsix, starts code-server on a free 127.0.0.1 port on a copy of
-# fixtures/demo, then test.js checks diagnostics, hover and go to definition
-# and saves screenshots in target/e2e/. The extension is the platform package
-# for this machine with the server inside, and no memory-index-lsp is on PATH:
-# it must start the server it carries. Exits 1 on any failure.
+# fixtures/demo, then test.js checks diagnostics, hover, go to definition and
+# "Memory Index: Remember…" and saves screenshots in target/e2e/. The extension
+# is the platform package for this machine with the server inside, and no
+# memory-index-lsp is on PATH: it must start the server it carries. Exits 1 on
+# any failure.
 # MI_E2E_KEEP=1 keeps the temporary directory (logs, profiles) for debugging.
 set -euo pipefail
 e2e="$(cd "$(dirname "$0")" && pwd)"
@@ -122,8 +123,11 @@ cp -R "$repo/fixtures/demo" "$work/demo"
 clean_path="$(printf '%s' "$PATH" | tr ':' '\n' | while read -r d; do [ -x "$d/memory-index-lsp" ] || printf '%s:' "$d"; done)"
 clean_path="${clean_path%:}"
 if PATH="$clean_path" command -v memory-index-lsp >/dev/null 2>&1; then fail "memory-index-lsp is still on PATH"; fi
+# files.autoSave is code-server's own default, written out: test.js's first
+# Remember relies on it, then turns it off (desktop VS Code's default).
 cat >"$work/data/User/settings.json" <<'JSON'
 {
+  "files.autoSave": "afterDelay",
   "security.workspace.trust.enabled": false,
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
@@ -167,7 +171,7 @@ python3 -c 'import sys, urllib.request; urllib.request.urlopen(f"http://127.0.0.
 # 6. The browser test.
 mkdir -p "$shots"
 rm -f "$shots"/*.png
-say "playwright-core + /usr/bin/chromium: diagnostics, hover, go to definition"
+say "playwright-core + /usr/bin/chromium: diagnostics, hover, go to definition, Remember…"
 MI_E2E_URL="http://127.0.0.1:$port" MI_E2E_FOLDER="$work/demo" MI_E2E_SHOTS="$shots" \
   MI_E2E_PROFILE="$work/chromium" MI_E2E_LOGS="$work/data/logs" node "$e2e/test.js" || fail "see the messages above; screenshots in $shots"
 

@@ -257,7 +257,19 @@ async function remember(): Promise<void> {
           uri: folder ? client.code2ProtocolConverter.asUri(vscode.Uri.joinPath(folder.uri, 'agents')) : undefined,
         },
       ],
-    })) as { applied?: boolean; location?: { uri: string; range: { start: { line: number } } } } | null;
+    })) as {
+      applied?: boolean;
+      location?: { uri: string; range: { start: { line: number } } };
+      changed?: string[];
+    } | null;
+    // The server's edit lands in the editor's buffers: save the files it changed, so the decision
+    // and its index entry reach the disk together (desktop VS Code does not auto save by default).
+    for (const uri of result?.applied ? (result.changed ?? []) : []) {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === vscode.Uri.parse(uri).toString());
+      if (doc?.isDirty && !(await doc.save())) {
+        void vscode.window.showErrorMessage(`Memory Index: could not save ${doc.uri.fsPath}; save it to keep the decision.`);
+      }
+    }
     const at = result?.location;
     if (at) {
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse(at.uri));

@@ -6,8 +6,12 @@
 //! server asks the client to apply the edit (`workspace/applyEdit`: the new
 //! decision file created when needed, then one minimal edit per file, from
 //! the plan's `SourceChange` by `convert::workspace_edit`) and
-//! answers the new heading's location, so the editor can open it. A refusal
-//! is a request error whose message says what to do; nothing is edited.
+//! answers the new heading's location, so the editor can open it, and every
+//! file the edit changed (`changed`), so the editor can save them: a
+//! client applies a server's edit to its buffers, and without auto save
+//! (desktop VS Code's default) a memory would otherwise not reach the disk
+//! until the person saved both files. A refusal is a request error whose
+//! message says what to do; nothing is edited.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -33,8 +37,8 @@ struct Args {
     uri: Option<String>,
 }
 
-/// The edit that remembers, and where the new heading will be.
-pub fn plan(st: &Snapshot, arguments: &[Value]) -> Result<(WorkspaceEdit, Location)> {
+/// The edit that remembers, where the new heading will be, and every file it changes.
+pub fn plan(st: &Snapshot, arguments: &[Value]) -> Result<(WorkspaceEdit, Location, Vec<Uri>)> {
     let args: Args = arguments.first().cloned().and_then(|v| serde_json::from_value(v).ok()).ok_or_else(|| {
         Error::invalid_params("pass one object: {operator: \"when\"|\"how\", title, file?, extras?, body?}")
     })?;
@@ -82,5 +86,7 @@ pub fn plan(st: &Snapshot, arguments: &[Value]) -> Result<(WorkspaceEdit, Locati
             .collect();
         edit.document_changes = Some(DocumentChanges::Operations(ops));
     }
-    Ok((edit, at))
+    let mut changed: Vec<Uri> = plan.change.paths().filter_map(|p| convert::uri_of(&r.path, p)).collect();
+    changed.dedup();
+    Ok((edit, at, changed))
 }

@@ -229,6 +229,9 @@ fn remember_command_asks_the_client_to_apply_one_edit() {
     let refunds = uri(&tmp.path().join("agents/decisions/refunds.md"));
     assert_eq!(r["result"]["location"]["uri"], refunds.as_str());
     assert_eq!(r["result"]["location"]["range"]["start"]["line"], 2);
+    // Every file the edit changes, so the editor can save them (without auto save nothing would reach the disk).
+    let index = uri(&tmp.path().join("agents/memory-index.md"));
+    assert_eq!(r["result"]["changed"], json!([refunds.as_str(), index.as_str()]));
     let apply = c.wait(|m| m["method"] == "workspace/applyEdit");
     let ops = apply["params"]["edit"]["documentChanges"].as_array().expect("documentChanges").clone();
     assert_eq!(ops[0]["kind"], "create");

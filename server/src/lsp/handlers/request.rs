@@ -425,9 +425,10 @@ pub(in crate::lsp) async fn code_action_resolve(b: &Backend, mut action: CodeAct
 pub(in crate::lsp) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -> Result<Option<Value>> {
     if params.command == crate::lsp::REMEMBER_COMMAND {
         let args = params.arguments;
-        let (edit, at) = off_thread(b.snapshot(), "remember", move |st| crate::lsp::remember::plan(st, &args)).await?;
+        let (edit, at, changed) =
+            off_thread(b.snapshot(), "remember", move |st| crate::lsp::remember::plan(st, &args)).await?;
         let applied = b.client.apply_edit(edit).await.map(|r| r.applied).unwrap_or(false);
-        return Ok(Some(serde_json::json!({ "applied": applied, "location": at })));
+        return Ok(Some(serde_json::json!({ "applied": applied, "location": at, "changed": changed })));
     }
     if params.command != FIX_ALL_COMMAND {
         return Err(Error::invalid_params(format!("unknown command `{}`", params.command)));
