@@ -16,6 +16,8 @@ turns against mock_api.py (a fresh mock per turn, every request body recorded):
                    that adds context)
   failure          the model runs a failing script whose error a decision is about: the
                    decision reaches the model after the command
+  stop-settled     (Codex) the person settles a rule: the Stop hook's request to record it
+                   reaches the model as the next turn, once; an everyday turn ends with one request
 Prints one PASS/FAIL line per check and a summary; exits 1 if any check failed.
 Every wait is bounded.
 """
@@ -35,6 +37,8 @@ AGENTS = ("codex", "copilot", "gemini")
 TURN_TIMEOUT = 60  # seconds per turn (a turn takes 1-6 s here)
 
 MOCK_PROMPT = "We are writing mock tests for the booking client; where should the mock patch go?"
+SETTLED_PROMPT = "From now on, always run the integration tests with --test-threads=1 in CI."
+STOP_REASON = "settled something the project's memory does not hold"
 MOCK_HEADER = ("[memory-index] /when writing mock tests \u2192 When Writing Mock Tests "
                "(agents/decisions/testing.md:12, confidence ")
 MOCK_BODY = "Patch where the name is used, not where it is defined."
@@ -307,6 +311,18 @@ def run_agent(agent):
     check(agent, "everyday: no [memory-index] block reached the model", bodies and not hits, hits[:1])
     check(agent, "everyday: the hooks ran (the SessionStart note reached the model)",
           any(SESSION_NOTE in text(b) for b in bodies))
+
+    if agent == "codex":
+        # Codex ends an ordinary turn with one request: its Stop hook stays silent.
+        check(agent, "everyday: the session ends with one request (Stop stays silent)", len(bodies) == 1,
+              f"{len(bodies)} requests")
+        # f. Capture at Stop: a rule the person settled reaches the model as the next turn, once.
+        bodies = turn(agent, base, proj, "stop-settled", SETTLED_PROMPT)
+        asked = [text(b) for b in bodies if STOP_REASON in text(b)]
+        check(agent, "stop-settled: the Stop hook asks to record what was settled, quoting it",
+              asked and "--test-threads=1" in asked[0], f"{len(bodies)} requests; {text(bodies[-1])[-400:] if bodies else ''}")
+        check(agent, "stop-settled: it asks once (the stop after it ends the session)", len(bodies) == 2,
+              f"{len(bodies)} requests")
 
     # c. A command a decision governs.
     if agent == "gemini":

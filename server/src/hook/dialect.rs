@@ -10,6 +10,9 @@
 //! | a shell command about to run | `PreToolUse` (`Bash`) | `PreToolUse` (`Bash`) | `preToolUse` (`bash`) | none that adds context |
 //! | a failed shell command | `PostToolUseFailure` | `PostToolUse`, failure read from the output | `postToolUse`, failure from `resultType` or the exit code | `AfterTool`, failure from `Exit Code:` |
 //!
+//! At the end of a turn, Claude Code's and Codex's `Stop` may ask once per
+//! session to record what the person settled (Copilot's `agentStop` and
+//! Gemini's `AfterAgent` stay silent: their block contract is unverified).
 //! A post-tool event whose result does not read as a failure
 //! ([`failed`]) stays silent, as every event not in the table does. Output:
 //! Claude Code and Codex read `hookSpecificOutput.additionalContext`,
@@ -88,7 +91,10 @@ pub fn to_claude(agent: Agent, v: Value, event: Option<&str>) -> Value {
                 Some("PostToolUse")
             }
         }
-        // A stop is blocked only in Claude Code, whose block contract was verified (toolchain notes §14).
+        // A stop is blocked in Claude Code and Codex, whose block contract was verified
+        // (`{"decision":"block","reason":…}` reaches the model as the next turn, and
+        // `stop_hook_active` marks the stop after it); elsewhere it stays silent.
+        (Agent::Codex, "Stop") => None,
         (_, "Stop" | "agentStop" | "AfterAgent") => Some("AgentStop"),
         (_, "sessionStart") => Some("SessionStart"),
         (_, "preToolUse") => Some("PreToolUse"),

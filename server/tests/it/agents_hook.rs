@@ -188,3 +188,34 @@ fn hostile_payloads_from_every_agent_keep_the_fault_contract() {
     assert!(got.contains("When Writing Mock Tests"));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown agent `cursor`"));
 }
+
+/// Codex's `Stop` asks once to record what the person settled (its block
+/// contract is Claude Code's; verified with the real CLI), never when
+/// `stop_hook_active`, never twice; Copilot's and Gemini's stops stay silent.
+#[test]
+fn codex_asks_once_at_stop_to_record_what_was_settled() {
+    // The default thresholds: the statement is not held by any demo decision at `[recall] prompt`.
+    let ws = tempfile::tempdir().expect("tempdir");
+    copy_dir(&repo().join("fixtures/demo"), ws.path());
+    let state = tempfile::tempdir().expect("state");
+    let settled = "from now on, always run the integration tests with --test-threads=1 in CI";
+    let prompt = payload("codex/UserPromptSubmit.json", ws.path(), "cx-stop", |v| v["prompt"] = settled.into());
+    let _ = hook(&["--agent", "codex"], &prompt, state.path(), ws.path());
+    let stop = |active: bool| {
+        payload("codex/Stop.json", ws.path(), "cx-stop", |v| {
+            v["stop_hook_active"] = active.into();
+            v["transcript_path"] = "/nonexistent/rollout.jsonl".into();
+        })
+    };
+    let o = hook(&["--agent", "codex"], &stop(false), state.path(), ws.path());
+    assert_eq!(o.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("a block");
+    assert_eq!(v["decision"], "block", "{v}");
+    assert!(v["reason"].as_str().is_some_and(|r| r.contains("--test-threads=1")), "{v}");
+    hook_silent(&hook(&["--agent", "codex"], &stop(true), state.path(), ws.path()));
+    hook_silent(&hook(&["--agent", "codex"], &stop(false), state.path(), ws.path()));
+    for (agent, file) in [("copilot", "copilot/agentStop.json"), ("gemini", "gemini/AfterAgent.json")] {
+        let p = payload(file, ws.path(), "other-stop", |_| ());
+        assert!(hook(&["--agent", agent], &p, state.path(), ws.path()).stdout.is_empty(), "{agent}");
+    }
+}

@@ -56,7 +56,7 @@ fn init_agent_all_keeps_every_foreign_key_and_a_second_run_changes_nothing() {
     let json = |rel: &str| serde_json::from_str::<serde_json::Value>(&read(rel)).expect(rel);
     let codex_hooks = json(".codex/hooks.json");
     assert_eq!(codex_hooks["hooks"]["PreToolUse"][0]["hooks"][0]["command"], "./lint.sh");
-    for event in ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse"] {
+    for event in ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"] {
         assert!(
             codex_hooks["hooks"][event].to_string().contains("memory-index-lsp hook --agent codex"),
             "{event}: {codex_hooks}"

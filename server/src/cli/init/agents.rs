@@ -3,7 +3,7 @@
 //! Verified with the real CLIs (`tests/agents/NOTES.md`, end-to-end in
 //! `tests/agents/e2e.py`):
 //! - Codex: `.codex/hooks.json` in Claude Code's format (SessionStart,
-//!   UserPromptSubmit, PreToolUse and PostToolUse on `Bash`);
+//!   UserPromptSubmit, PreToolUse and PostToolUse on `Bash`, Stop);
 //!   `[mcp_servers.memory-index]` and `[features] hooks = true` in
 //!   `.codex/config.toml`; the instructions block in `AGENTS.md`.
 //! - Copilot: `.github/hooks/memory-index.json` (its own file, Claude-style
@@ -31,7 +31,7 @@ pub(super) fn plan(agent: Agent, files: &mut Files, index: &str) -> Result<(), S
         Agent::Codex => {
             let wanted = json!({
                 "SessionStart": hook(10), "UserPromptSubmit": hook(10),
-                "PreToolUse": on("Bash", 10), "PostToolUse": on("Bash", 10),
+                "PreToolUse": on("Bash", 10), "PostToolUse": on("Bash", 10), "Stop": hook(10),
             });
             merge_hooks(files, ".codex/hooks.json", &wanted)?;
             codex_config(files)?;
