@@ -7,7 +7,10 @@
 //! index → its publishDiagnostics (median and worst of 40 edits), and p50/p99
 //! of completion, hover, definition, references and the index's document
 //! symbols (200 requests each, after
-//! ten warm-up requests that build the state's caches). Wall time on this machine.
+//! ten warm-up requests that build the state's caches); then 100 edits of an
+//! open decision file holding two invocations, each followed by a references
+//! request (median and worst, and the resident memory every 25 edits). Wall
+//! time on this machine.
 
 #[path = "../tests/it/lsp_support/mod.rs"]
 mod lsp_support;
@@ -160,7 +163,67 @@ fn measure(name: &str, root: &Path) {
         row.push_str(&format!(" {label} p50 {:.2} / p99 {:.2} ms |", ms(p50), ms(p99)));
     }
     println!("{row}");
+    edits_then_references(&mut c, &duri, &dtext, hline, &text);
     let _ = c.shutdown();
+}
+
+/// Resident memory of the server, in MB.
+fn rss_mb(c: &Client) -> f64 {
+    std::fs::read_to_string(format!("/proc/{}/status", c.child.id()))
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:"))?.split_whitespace().nth(1)?.parse::<f64>().ok())
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+/// 100 edits of an open decision file that holds invocation lines (an exact
+/// trigger and a worded one, which the ranking answers), each followed by a
+/// references request on its heading: the request's time after each edit
+/// (median, worst) and the server's resident memory every 25 edits.
+fn edits_then_references(c: &mut Client, duri: &str, dtext: &str, hline: u32, index: &str) {
+    let first = index.lines().find_map(|l| l.strip_prefix("/when ")).map(|l| l.split(" | ").next().unwrap_or(l));
+    let Some(trigger) = first else { return };
+    let worded: Vec<&str> = trigger.split_whitespace().collect();
+    let worded = worded.iter().rev().copied().collect::<Vec<_>>().join(" ");
+    let text = format!("{dtext}\nSee /when {trigger} and /when {worded}.\n");
+    let last = text.lines().count() as u32 - 1;
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": duri, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    let refs = json!({"textDocument": {"uri": duri}, "position": {"line": hline, "character": 6}, "context": {"includeDeclaration": true}});
+    let _ = c.request("textDocument/references", refs.clone());
+    c.seen.clear();
+    let mut rss = vec![rss_mb(c)];
+    let mut times = Vec::new();
+    for i in 0..100u32 {
+        let change = if i % 2 == 0 {
+            json!({"range": {"start": {"line": last, "character": 0}, "end": {"line": last, "character": 0}}, "text": "x"})
+        } else {
+            json!({"range": {"start": {"line": last, "character": 0}, "end": {"line": last, "character": 1}}, "text": ""})
+        };
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": duri, "version": i + 2}, "contentChanges": [change]}),
+        );
+        let t = Instant::now();
+        let r = c.request("textDocument/references", refs.clone());
+        times.push(t.elapsed());
+        assert!(r.get("error").is_none(), "references: {r}");
+        c.seen.clear();
+        if (i + 1) % 25 == 0 {
+            rss.push(rss_mb(c));
+        }
+    }
+    times.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let rss: Vec<String> = rss.iter().map(|m| format!("{m:.0}")).collect();
+    println!(
+        "{:>28} | references after an edit of an open decision file with invocations: median {:.2} ms, worst {:.2} ms; RSS every 25 edits {} MB",
+        "",
+        ms(times[times.len() / 2]),
+        ms(times[times.len() - 1]),
+        rss.join(" → ")
+    );
 }
 
 fn main() {
