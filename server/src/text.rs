@@ -257,6 +257,18 @@ impl LineIndex {
     }
 }
 
+/// At most `max` bytes of `s`, cut at a character boundary (never inside a character).
+pub fn cut(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
 /// `s` with its middle replaced by `…` when it has more than `max` characters
 /// (the start and a little of the end kept): what a message quotes of user
 /// text, so a 50 MB line never becomes a 50 MB message.

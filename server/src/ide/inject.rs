@@ -46,7 +46,7 @@ pub fn recalled(ws: &Workspace, text: &str, limits: Limits, seen: &dyn Fn(&str) 
     if limits.max_decisions == 0 || limits.max_chars == 0 {
         return None;
     }
-    let text = cut_bytes(text, MAX_TEXT_BYTES);
+    let text = crate::text::cut(text, MAX_TEXT_BYTES);
     let mut out = Injection::default();
     let mut used = 0usize;
     let ranked = if limits.shell {
@@ -198,18 +198,6 @@ pub fn fit_lines(text: &str, max: usize) -> &str {
         }
     }
     text[..end].trim_end_matches('\n')
-}
-
-/// At most `max` bytes of `text`, cut at a character boundary.
-fn cut_bytes(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 /// The SessionStart note: how to recall, and the index's size. With

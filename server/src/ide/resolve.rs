@@ -333,10 +333,7 @@ fn heading(ws: &Workspace, id: HeadingId) -> Option<(&str, &Heading)> {
 
 /// The section's text after its heading line(s), without surrounding blank lines.
 pub fn body_of(ws: &Workspace, id: HeadingId) -> &str {
-    let Some((_, h)) = heading(ws, id) else { return "" };
-    let Some(f) = ws.file(id.file) else { return "" };
-    let body = f.text.get(h.range.end..h.section.end).unwrap_or("");
-    body.trim_start_matches(['\n', '\r']).trim_end()
+    ws.section_body(id).trim_start_matches(['\n', '\r']).trim_end()
 }
 
 fn broader(ws: &Workspace, id: HeadingId) -> Vec<String> {

@@ -117,11 +117,8 @@ fn bounded(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.to_string();
     }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} more bytes not shown)", &text[..end], text.len() - end)
+    let kept = crate::text::cut(text, max);
+    format!("{kept}… ({} more bytes not shown)", text.len() - kept.len())
 }
 
 /// A diff whole when short, else its first lines up to `max` bytes and how many lines were left out.

@@ -418,4 +418,10 @@ impl Workspace {
     pub fn heading(&self, id: HeadingId) -> Option<&Heading> {
         self.file(id.file)?.decision()?.headings.get(id.idx as usize)
     }
+
+    /// The text of a heading's section after its heading line(s) ("" when gone).
+    pub fn section_body(&self, id: HeadingId) -> &str {
+        let Some(h) = self.heading(id) else { return "" };
+        self.file(id.file).and_then(|f| f.text.get(h.range.end..h.section.end)).unwrap_or("")
+    }
 }

@@ -112,21 +112,13 @@ impl Bm25 {
             let e = &b.entries[i];
             let Some(hid) = e.heading else { continue };
             let Some(h) = ws.heading(hid) else { continue };
-            let body = ws.file(hid.file).map_or("", |f| f.text.get(h.range.end..h.section.end).unwrap_or(""));
-            let mut cut = body.len().min(BODY_BYTES);
-            while !body.is_char_boundary(cut) {
-                cut -= 1;
-            }
+            let body = crate::text::cut(ws.section_body(hid), BODY_BYTES);
             tf.clear();
             let mut len = 0.0;
             let doc = idx.docs.len() as u32;
             let mut keys: Vec<u32> = Vec::new();
-            let fields: [(f64, &str); 4] = [
-                (W_TITLE, &h.title),
-                (W_TRIGGER, &e.trigger),
-                (W_TRIGGER, &e.extras.join(" ")),
-                (W_BODY, &body[..cut]),
-            ];
+            let fields: [(f64, &str); 4] =
+                [(W_TITLE, &h.title), (W_TRIGGER, &e.trigger), (W_TRIGGER, &e.extras.join(" ")), (W_BODY, body)];
             for (w, text) in fields {
                 let lower = text.to_lowercase();
                 for word in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {

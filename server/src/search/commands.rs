@@ -36,15 +36,9 @@ impl CodeIndex {
         let mut idx = CodeIndex::default();
         for e in &b.entries {
             let mut set = HashSet::default();
-            if let Some(h) = e.heading.and_then(|hid| Some((hid, ws.heading(hid)?))) {
-                let (hid, h) = h;
+            if let Some(hid) = e.heading.filter(|&hid| ws.heading(hid).is_some()) {
                 idx.docs += 1;
-                let body = ws.file(hid.file).map_or("", |f| f.text.get(h.range.end..h.section.end).unwrap_or(""));
-                let mut cut = body.len().min(BODY_BYTES);
-                while !body.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                for span in code_spans(&body[..cut]) {
+                for span in code_spans(crate::text::cut(ws.section_body(hid), BODY_BYTES)) {
                     command_terms(span, &mut set);
                 }
                 for t in &set {

@@ -146,13 +146,7 @@ pub fn recall(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
 /// touches), clearly more than any other decision's does, gets
 /// [`code_confidence`] when that is higher than its prose confidence.
 pub fn recall_command(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
-    let text = {
-        let mut cut = text.len().min(MAX_TEXT_BYTES);
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        &text[..cut]
-    };
+    let text = crate::text::cut(text, MAX_TEXT_BYTES);
     let mut out = recall(ws, text, limit.max(10));
     let idx = super::index::of(ws);
     let code = idx.code(ws).score(text);
@@ -208,11 +202,8 @@ pub const CODE_WEIGHTS: [f64; 5] = [-5.0, 1.2, 0.8, 3.0, 2.0];
 /// of a text are read (a pasted log beyond that adds cost, not evidence).
 pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recalled> {
     if q.text.len() > MAX_TEXT_BYTES {
-        let mut cut = MAX_TEXT_BYTES;
-        while !q.text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        return recall_query(ws, &TriggerQuery { op: q.op, text: q.text[..cut].to_string() }, limit);
+        let text = crate::text::cut(&q.text, MAX_TEXT_BYTES).to_string();
+        return recall_query(ws, &TriggerQuery { op: q.op, text }, limit);
     }
     let norm = normalize(&q.text);
     if norm.is_empty() || limit == 0 {

@@ -115,7 +115,7 @@ fn the_cap_cuts_at_a_line_and_never_splits_a_character() {
     assert_eq!(fit_lines("ééé\nèèè", 5), "ééé");
     assert_eq!(fit_lines("ééé\nèèè", 7), "ééé\nèèè");
     assert_eq!(fit_lines("éééééé", 3), "");
-    assert_eq!(cut_bytes("aé", 2), "a");
+    assert_eq!(crate::text::cut("aé", 2), "a");
 }
 
 #[test]
