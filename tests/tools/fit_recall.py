@@ -24,10 +24,12 @@ def load(paths):
     for p in paths:
         with open(p) as f:
             header = f.readline().rstrip("\n").split("\t")
-            names = header[5:]
+            # Feature columns sit between `confidence` and the trailing `heading`.
+            end = header.index("heading") if "heading" in header else len(header)
+            names = header[5:end]
             for line in f:
                 c = line.rstrip("\n").split("\t")
-                x = [float(v) for v in c[5:]]
+                x = [float(v) for v in c[5:end]]
                 if all(v == 0.0 for v in x):
                     continue
                 rows.append(([1.0] + x, int(c[3])))

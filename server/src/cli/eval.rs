@@ -158,7 +158,7 @@ fn miss_list(outcomes: &[Outcome], threshold: f64) -> String {
 }
 
 fn features_tsv(outcomes: &[Outcome]) -> String {
-    let mut s = format!("kind\tline\trank\tright\tconfidence\t{}\n", Features::NAMES.join("\t"));
+    let mut s = format!("kind\tline\trank\tright\tconfidence\t{}\theading\n", Features::NAMES.join("\t"));
     for o in outcomes {
         // Exact matches (no features: their confidence is fixed) are left out.
         for (rank, (r, f)) in
@@ -167,12 +167,13 @@ fn features_tsv(outcomes: &[Outcome]) -> String {
             let vals: Vec<String> = f.values().iter().map(|v| format!("{v:.5}")).collect();
             let _ = writeln!(
                 s,
-                "{}\t{}\t{rank}\t{}\t{:.5}\t{}",
+                "{}\t{}\t{rank}\t{}\t{:.5}\t{}\t{}",
                 o.case.kind,
                 o.case.line,
                 u8::from(r.2),
                 r.1,
-                vals.join("\t")
+                vals.join("\t"),
+                r.0
             );
         }
     }

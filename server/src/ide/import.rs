@@ -276,11 +276,24 @@ fn entry_line(ws: &Workspace, h: HeadingId, title: &str) -> Option<String> {
         normalize(k) != normalize(&trigger)
             && normalize(k) != lead
             && k.chars().all(|c| c.is_alphanumeric() || c.is_whitespace() || matches!(c, '-' | '/' | '.'))
+            && k.split_whitespace().any(informative)
     });
     Some(match short {
         Some(k) if !k.contains(['|', ',']) => format!("{} {trigger} | {k}", op.token()),
         _ => format!("{} {trigger}", op.token()),
     })
+}
+
+/// Whether a word of a short key says something on its own: not a stop word
+/// and not a function word (`our`, `one`, `all`, `new` are unique keys of
+/// some titles but no one types `/when our`).
+fn informative(word: &str) -> bool {
+    const FUNCTION: &[&str] = &[
+        "all", "any", "each", "every", "few", "just", "more", "most", "new", "off", "old", "one", "only", "our", "out",
+        "over", "own", "per", "same", "some", "their", "them", "they", "up", "us", "very", "why",
+    ];
+    let w = word.to_lowercase();
+    !crate::search::bm25::is_stop(&w) && !FUNCTION.contains(&w.as_str())
 }
 
 /// Refuses when `next` has more error-severity findings of a rule in a file than `ws`.

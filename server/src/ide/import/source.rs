@@ -65,6 +65,14 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
     if name.contains("template") {
         return Err("a template, not a decision".into());
     }
+    let stem = name.split('.').next().unwrap_or("");
+    if stem == "readme" || stem == "index" {
+        // An ADR folder's README or index introduces or lists the records.
+        return Err(format!(
+            "a folder's {stem} (an introduction or a list of records), not a decision; \
+             move a rule it holds into a file of its own to import it"
+        ));
+    }
     let (front, body) = front_matter(text);
     let sections = split(body);
     let title_line = sections.iter().find(|s| s.level == 1).map(|s| s.title.clone());
@@ -88,10 +96,13 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
         .map(|(_, v)| v.clone())
         .or_else(|| body.lines().find_map(|l| l.trim().strip_prefix("Date:").map(|d| d.trim().to_string())));
     const DECIDED: &[&str] = &["Decision", "Decisions", "Proposal", "Proposed Solution", "Solution", "Outcome"];
-    if has(&["Status"]) && (has(DECIDED) || title_line.is_some()) && !has(&["Decision Outcome"]) {
+    // A `* Status:` line with a Decision section is an ADR too (log4brains' MADR variant).
+    let listed_adr = list_status.is_some() && title_line.is_some() && has(DECIDED);
+    if (has(&["Status"]) && (has(DECIDED) || title_line.is_some()) || listed_adr) && !has(&["Decision Outcome"]) {
         let title = title_line.ok_or("an ADR without a `# ` title")?;
-        let status =
-            section(&["Status"]).and_then(|s| s.lines().find(|l| !l.trim().is_empty()).map(|l| l.trim().to_string()));
+        let status = section(&["Status"])
+            .and_then(|s| s.lines().find(|l| !l.trim().is_empty()).map(|l| l.trim().to_string()))
+            .or_else(|| list_status.clone());
         let decision = section(DECIDED)
             .or_else(|| {
                 // No Decision section: the sections other than status, context and consequences.
@@ -218,7 +229,13 @@ fn atx(line: &str) -> Option<(usize, String)> {
     if !rest.is_empty() && !rest.starts_with([' ', '\t']) {
         return None;
     }
-    Some((level, rest.trim().trim_end_matches('#').trim().to_string()))
+    // Without HTML comments (MADR's `## Links <!-- optional -->`).
+    let mut title = rest.to_string();
+    while let Some(open) = title.find("<!--") {
+        let close = title[open..].find("-->").map_or(title.len(), |c| open + c + 3);
+        title.replace_range(open..close, "");
+    }
+    Some((level, title.trim().trim_end_matches('#').trim().to_string()))
 }
 
 /// YAML-ish front matter (`---` … `---`) as lowercase keys and unquoted values, and the text after it.
@@ -238,9 +255,21 @@ fn front_matter(text: &str) -> (Vec<(String, String)>, &str) {
 /// A title as plain words: without a record number (`2.`, `ADR-0002:`), Markdown marks, links or a `|`.
 pub fn clean_title(raw: &str) -> String {
     let mut t = raw.trim();
-    let upper = t.to_uppercase();
-    if upper.starts_with("ADR") {
-        t = t[3..].trim_start_matches(['-', ' ', '_']);
+    // The label some teams put before every title (`Architecture Decision Record: Configuration`).
+    const LABELS: &[&str] = &[
+        "architecture decision record",
+        "architectural decision record",
+        "architecture decision",
+        "architectural decision",
+        "decision record",
+        "adr",
+    ];
+    let lower = t.to_ascii_lowercase();
+    if let Some(label) = LABELS.iter().find(|l| lower.starts_with(*l)) {
+        let rest = t[label.len()..].trim_start_matches(['-', ' ', '_', ':']);
+        if rest.chars().any(char::is_alphabetic) && !t[label.len()..].starts_with(char::is_alphabetic) {
+            t = rest;
+        }
     }
     let digits = t.chars().take_while(char::is_ascii_digit).count();
     if digits > 0 {

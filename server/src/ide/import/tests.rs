@@ -1,6 +1,6 @@
 //! Tests of `import`'s plan: headings from titles, bodies that lead with the decision, status, identity.
 
-use super::source::{parse, Kind};
+use super::source::{clean_title, parse, Kind};
 use super::*;
 use crate::model::{Config, FileText};
 
@@ -107,4 +107,45 @@ fn madr_and_rules_files_and_bad_sources() {
     );
     assert!(parse("x.md", "just words, no heading\n").unwrap_err().contains("nothing to import"));
     assert!(parse("0000-TEMPLATE.md", NYGARD).unwrap_err().contains("template"));
+}
+
+/// Found importing ADR folders no test had seen (log4brains, arachne, the MoJ cloud platform).
+#[test]
+fn adr_variants_seen_in_real_folders() {
+    // A `- Status:` line and a plain `## Decision` section: one ADR, not two sections.
+    let listed = "# Avoid default exports\n\n- Status: accepted\n- Date: 2020-09-27\n\n## Decision\n\n\
+We will use named exports.\n\n## Links <!-- optional -->\n\n- <https://example.org>\n";
+    let r = parse("docs/adr/20200927-avoid-default-exports.md", listed).unwrap();
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!((r[0].title.as_str(), r[0].status.as_deref()), ("Avoid default exports", Some("accepted")));
+    assert_eq!(r[0].decision, "We will use named exports.");
+    let old = listed.replace("accepted", "superseded by [x](x.md)");
+    let out = plan(&ws(&[]), parse("docs/adr/x.md", &old).unwrap(), &Options::default()).unwrap();
+    assert!(out.skipped[0].1.starts_with("superseded"), "{:?}", out.skipped);
+    // A label before every title is not part of the title.
+    assert_eq!(clean_title("Architecture Decision Record: Configuration"), "Configuration");
+    assert_eq!(clean_title("ADR 12: Use Helm"), "Use Helm");
+    assert_eq!(clean_title("ADRs are kept in git"), "ADRs are kept in git");
+    assert_eq!(clean_title("Architecture decisions are recorded"), "Architecture decisions are recorded");
+    // A section heading's HTML comment is not part of it.
+    let madr = "---\nstatus: accepted\n---\n# Use X\n\n## Decision Outcome <!-- required -->\n\nX.\n";
+    assert_eq!(parse("a.md", madr).unwrap()[0].decision, "X.");
+    // The folder's README or index lists the records: not a decision.
+    let readme = "# Architecture Decisions\n\n## Table of contents\n\n- [1. Use X](0001-use-x.md)\n";
+    assert!(parse("docs/adr/README.md", readme).unwrap_err().contains("not a decision"));
+    assert!(parse("docs/adr/index.md", readme).unwrap_err().contains("not a decision"));
+}
+
+#[test]
+fn a_short_key_of_a_function_word_is_not_an_extra() {
+    let adr =
+        NYGARD.replace("# 6. Use Helm for application package management", "# 6. Use GitHub as our identity provider");
+    let other = NYGARD.replace("# 6. Use Helm for application package management", "# 7. Use GitHub as the code host");
+    let w = ws(&[]);
+    let mut records = parse("adr/0006.md", &adr).unwrap();
+    records.extend(parse("adr/0007.md", &other).unwrap());
+    let out = plan(&w, records, &Options::default()).unwrap();
+    let index = out.change.text_after("agents/memory-index.md", Some(INDEX)).unwrap();
+    assert!(!index.contains("| our"), "{index}");
+    assert!(index.contains("/when using GitHub as our identity provider"), "{index}");
 }
