@@ -5,7 +5,10 @@
 //! the rest still imports), then, under the memory's lock, loads the
 //! project, plans with `ide::import` and writes the change through
 //! `project::change`. Exit 0 when the import was written (or had nothing to
-//! change), 1 when it was refused (the reason on stderr), 2 for usage errors.
+//! change), 1 when it was refused (the reason on stderr) or a PATH given
+//! does not exist (the rest is still imported), 2 for usage errors. Files
+//! read but holding no decision (a template, a folder's README) are "not
+//! imported"; files that could not be read are "not read".
 
 use std::io::Write;
 use std::path::Path;
@@ -23,6 +26,17 @@ pub fn run(a: ImportArgs) -> i32 {
     let canon = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
     let mut stderr = std::io::stderr();
     let (files, mut problems) = read::expand(&a.paths, &["md", "mdc"]);
+    // A path that is not there is a mistake in the command: reported, and the exit code says so.
+    let missing = a.paths.iter().filter(|p| std::fs::symlink_metadata(p).is_err()).count();
+    for dir in a.paths.iter().filter(|p| p.is_dir()) {
+        if !files.iter().any(|f| f.parent() == Some(dir.as_path())) {
+            problems.push(format!(
+                "{}: no .md or .mdc file in this folder (import does not look inside sub-folders: name them)",
+                dir.display()
+            ));
+        }
+    }
+    let mut refused: Vec<String> = Vec::new();
     let _lock = if a.dry_run {
         None
     } else {
@@ -42,7 +56,7 @@ pub fn run(a: ImportArgs) -> i32 {
         match read::read_text(None, f, max) {
             Ok(text) => match source::parse(&rel, &text) {
                 Ok(r) => records.extend(r),
-                Err(why) => problems.push(format!("{rel}: {why}")),
+                Err(why) => refused.push(format!("{rel}: {why}")),
             },
             Err(ReadError::TooLarge { len, max }) => {
                 problems.push(format!("{rel}: {len} bytes or more, over `max-file-bytes` ({max}); not imported"))
@@ -88,19 +102,29 @@ pub fn run(a: ImportArgs) -> i32 {
     for (source, why) in &out.skipped {
         let _ = writeln!(stderr, "skipped {source}: {why}");
     }
+    for line in &out.cut {
+        let _ = writeln!(stderr, "cut: {line}");
+    }
+    for line in &out.stale {
+        let _ = writeln!(stderr, "stale: {line}");
+    }
+    for p in &refused {
+        let _ = writeln!(stderr, "not imported: {p}");
+    }
     for p in &problems {
         let _ = writeln!(stderr, "not read: {p}");
     }
     let _ = writeln!(
         stderr,
-        "{} new, {} updated, {} unchanged, {} skipped, {} not read",
+        "{} new, {} updated, {} unchanged, {} skipped, {} not imported, {} not read",
         out.imported.len(),
         out.updated.len(),
         out.unchanged,
         out.skipped.len(),
+        refused.len(),
         problems.len()
     );
-    0
+    i32::from(missing > 0)
 }
 
 /// `path` relative to the project root when inside it (with `/`), else as given.

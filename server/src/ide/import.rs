@@ -9,8 +9,9 @@
 //!   rules section.
 //! - **The body** leads with the decision itself (an ADR's Decision section,
 //!   a rule section's text), then `Context:` and `Consequences:`, cut to the
-//!   file's line budget (`max-lines` shared by the records it receives;
-//!   a code fence cut short is closed), sub-headings turned into bold lines
+//!   file's line budget (`max-lines` shared by the records it receives, at
+//!   least 20 lines each: new records spill into `NAME-2.md`, … rather than
+//!   be cut shorter; see `spread`), sub-headings turned into bold lines
 //!   (they would end the section), and ends with `Source: PATH` (`Source:
 //!   PATH § Title` for a section of a rules file): the record's identity.
 //! - **The entry** is `/when <the title's words>` (binding is exact), with
@@ -19,6 +20,14 @@
 //! - **Status**: superseded, reverted, rejected, deprecated, proposed and
 //!   pending records are skipped and listed, or with `all` imported with a
 //!   `Status:` line saying so.
+//! - **Same title twice**: a record whose heading another decision has gets
+//!   ` in <its parent section or file title>` added; if that is taken too it
+//!   is skipped and listed.
+//! - **Cut, said**: a body over its budget ends with `(N more lines in the
+//!   source)`, cut at a paragraph break outside code, and [`Outcome::cut`]
+//!   lists it.
+//! - **Stale**: a decision imported from a section its source no longer has
+//!   is listed in [`Outcome::stale`], never deleted.
 //! - **Idempotent**: a record whose `Source:` line is already in a decision
 //!   file updates that section in place when its text changed and is left
 //!   alone otherwise; it never adds a second copy. A record whose title
@@ -62,6 +71,10 @@ pub struct Outcome {
     pub unchanged: usize,
     /// (source, why) of each record not imported.
     pub skipped: Vec<(String, String)>,
+    /// Each decision whose body was cut to its file's line budget, and by how much.
+    pub cut: Vec<String>,
+    /// Each decision imported before from a source section that is no longer there.
+    pub stale: Vec<String>,
 }
 
 /// One record's place: the file, its heading and the section text to write.
@@ -80,7 +93,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         Some((_, f, _)) => return Err(format!("{} cannot be read as UTF-8 text; fix it first", f.path)),
         None => return Err(format!("no index at {}: run `memory-index-lsp init` first", ws.config().index)),
     };
-    let mut out = Outcome::default();
+    let mut out = Outcome { stale: stale(ws, &records), ..Default::default() };
     let mut planned: Vec<Planned> = Vec::new();
     for r in records {
         let status = r.status.as_deref().and_then(|s| inactive(s).map(|why| (s.to_string(), why)));
@@ -89,9 +102,25 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                 .push((r.source.clone(), format!("{why} (status: {status}); pass --all to import it marked as such")));
             continue;
         }
-        let heading = heading_title(r.kind, &r.title);
-        if planned.iter().any(|p| normalize(&p.heading) == normalize(&heading)) {
-            out.skipped.push((r.source.clone(), format!("`{heading}` is the heading of another record imported now")));
+        // A title another record has (now or in the memory) is told apart by where it sits.
+        let taken = |h: &str| {
+            planned.iter().any(|p| normalize(&p.heading) == normalize(h))
+                || (!ws.bindings().headings_titled(&normalize(h)).is_empty()
+                    && find_source(ws, &source_line(&r)).is_none())
+        };
+        if planned.iter().any(|p| source_line(&p.record) == source_line(&r)) {
+            let id = source_line(&r);
+            out.skipped.push((r.source.clone(), format!("a second section with its `{id}`: rename one of them")));
+            continue;
+        }
+        let mut heading = heading_title(r.kind, &r.title);
+        if taken(&heading) {
+            if let Some(ctx) = r.context.as_deref().filter(|c| normalize(c) != normalize(&r.title)) {
+                heading = heading_title(r.kind, &format!("{} in {ctx}", r.title));
+            }
+        }
+        if taken(&heading) {
+            out.skipped.push((r.source.clone(), format!("`{heading}` is the heading of another decision")));
             continue;
         }
         let file = file_for(&r, opts);
@@ -99,6 +128,9 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     }
     // Line budgets: each file's room shared by the records it receives.
     let max_lines = ws.config().option("max-lines", 400) as usize;
+    if opts.file.is_none() {
+        spread(ws, &mut planned, max_lines);
+    }
     let mut files: Vec<String> = planned.iter().map(|p| p.file.clone()).collect();
     files.dedup();
     files.sort();
@@ -137,15 +169,22 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         for (p, found) in mine.iter().zip(found) {
             let id = source_line(&p.record);
             let make = |strip: bool| {
-                let lines = body(&p.record, budget, p.status.as_deref(), strip);
-                format!("{} {}{nl}{nl}{}{nl}", "#".repeat(level), p.heading, lines.join(nl))
+                let b = body(&p.record, budget, p.status.as_deref(), strip);
+                (format!("{} {}{nl}{nl}{}{nl}", "#".repeat(level), p.heading, b.lines.join(nl)), b.cut)
             };
             // A body whose code cannot be cut cleanly (a fence inside a list item) goes without its code.
-            let Some(section) = [make(false), make(true)].into_iter().find(|t| keeps_structure(t, level, nl)) else {
+            let Some((section, cut)) = [make(false), make(true)].into_iter().find(|t| keeps_structure(&t.0, level, nl))
+            else {
                 out.skipped
                     .push((p.record.source.clone(), "its text would change the decision file's structure".into()));
                 continue;
             };
+            if cut > 0 {
+                out.cut.push(format!(
+                    "{}: {cut} lines left out to keep {path} under `max-lines` ({max_lines}); the section says so and its source has them",
+                    p.heading
+                ));
+            }
             match found {
                 Some((h_path, h)) => {
                     let (Some(f), Some(hd)) = (ws.file_id(&h_path).and_then(|i| ws.file(i)), ws.heading(h)) else {
@@ -243,6 +282,70 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     }
     out.change.replace_text(&index_path, &index_old, &index);
     Ok(out)
+}
+
+/// Lines a record's body gets at least, when `import` picks the files.
+const MIN_BODY: usize = 20;
+/// Lines around a body: heading, blank lines, status, date, source.
+const AROUND: usize = 7;
+
+/// Where each record goes: a record imported before stays in the file
+/// that has it; a new one goes to its file (`file_for`) while that file has
+/// room for a body of [`MIN_BODY`] lines under `max-lines`, then to
+/// `NAME-2.md`, `NAME-3.md`, … (so fifty ADRs are not cut to four lines each).
+fn spread(ws: &Workspace, planned: &mut [Planned], max_lines: usize) {
+    let dir = format!("{}/", ws.config().decisions);
+    let lines_of = |name: &str| {
+        ws.file_id(&ws.decision_path(name)).and_then(|id| ws.file(id)).map_or(2, |f| f.text.lines().count())
+    };
+    let mut load: Vec<(String, usize)> = Vec::new(); // (file name, lines it will have)
+    for p in planned.iter_mut() {
+        if let Some((path, _)) = find_source(ws, &source_line(&p.record)) {
+            p.file = path.strip_prefix(&dir).unwrap_or(&path).to_string();
+            continue;
+        }
+        let stem = p.file.trim_end_matches(".md").to_string();
+        for n in 1usize.. {
+            let name = if n == 1 { format!("{stem}.md") } else { format!("{stem}-{n}.md") };
+            let at = match load.iter().position(|(f, _)| *f == name) {
+                Some(i) => i,
+                None => {
+                    load.push((name.clone(), lines_of(&name)));
+                    load.len() - 1
+                }
+            };
+            if load[at].1 + MIN_BODY + AROUND <= max_lines || n >= 100 {
+                load[at].1 += MIN_BODY + AROUND;
+                p.file = name;
+                break;
+            }
+        }
+    }
+}
+
+/// Decisions imported before from a section of a source read now that no longer has it
+/// (renamed or removed there): listed, never deleted (the decision may have been edited since).
+fn stale(ws: &Workspace, records: &[Record]) -> Vec<String> {
+    let mut sources: Vec<&str> =
+        records.iter().filter(|r| r.kind == source::Kind::Sections).map(|r| r.source.as_str()).collect();
+    sources.sort();
+    sources.dedup();
+    let mut out = Vec::new();
+    for src in sources {
+        let prefix = format!("Source: {src} § ");
+        for (_, f, _) in ws.decisions() {
+            for line in f.text.lines().map(str::trim_end).filter(|l| l.starts_with(&prefix)) {
+                if !records.iter().any(|r| source_line(r) == line) {
+                    out.push(format!(
+                        "{} has `{line}`, but {src} no longer has a section `{}`: delete or rename that decision",
+                        f.path,
+                        &line[prefix.len()..]
+                    ));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The heading whose section holds the line `id` (a record imported before).

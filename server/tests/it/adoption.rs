@@ -78,7 +78,11 @@ fn importing_a_real_adr_folder_twice_gives_one_verified_memory() {
     let check = run(root, &["check", "--format", "json"]);
     let findings: serde_json::Value = serde_json::from_slice(&check.stdout).expect("json");
     assert!(findings.as_array().expect("array").iter().all(|f| f["severity"] != "error"), "{findings}");
-    let decisions = fs::read_to_string(root.join("agents/decisions/architecture-decisions.md")).expect("file");
+    // 23 records, each with a body of 20 lines or more: two files under `max-lines`.
+    let decisions = ["architecture-decisions.md", "architecture-decisions-2.md"]
+        .iter()
+        .map(|f| fs::read_to_string(root.join("agents/decisions").join(f)).expect("file"))
+        .collect::<String>();
     let index = fs::read_to_string(root.join("agents/memory-index.md")).expect("index");
     assert_eq!(decisions.matches("\nSource: ").count(), 23);
     assert!(
@@ -145,5 +149,24 @@ fn bad_sources_are_named_and_the_rest_still_imports() {
         decisions.contains("Store bookings in PostgreSQL 16.\n")
             && decisions.contains("Source: docs/adr/0001-use-postgres.md\n")
     );
+    assert_eq!(run(root, &["check"]).status.code(), Some(0));
+}
+
+/// A PATH that is not there is a mistake in the command: named, exit 1, the rest still imported;
+/// a folder without Markdown says so instead of printing nothing.
+#[test]
+fn a_missing_path_exits_1_and_an_empty_folder_says_so() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    assert_eq!(run(root, &["init"]).status.code(), Some(0));
+    fs::write(root.join("CLAUDE.md"), "# Notes\n\n## Testing\n\nRun `cargo test` before every commit.\n")
+        .expect("claude");
+    fs::create_dir_all(root.join("docs/empty")).expect("dir");
+    let o = run(root, &["import", "CLAUDE.md", "docs/adr-typo", "docs/empty"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("imported: When Working On Testing ← CLAUDE.md"), "{err}");
+    assert!(err.contains("not read: docs/adr-typo:"), "{err}");
+    assert!(err.contains("docs/empty: no .md or .mdc file in this folder"), "{err}");
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
 }

@@ -11,7 +11,17 @@ pub fn heading_title(kind: Kind, title: &str) -> String {
     }
     let (first, rest) = title.split_once(' ').unwrap_or((title, ""));
     // `Use of admission policy` is a noun phrase, not an imperative.
-    let noun_phrase = rest.split_whitespace().next().is_some_and(|w| w.eq_ignore_ascii_case("of"));
+    // `Version Control`, `Build Commands`: a word that is a noun as often as a
+    // verb, followed by a capitalised word, heads a noun phrase in a rules file.
+    const EITHER: &[&str] = &[
+        "build", "cache", "change", "document", "host", "log", "merge", "name", "record", "run", "set", "share",
+        "store", "support", "switch", "test", "track", "version",
+    ];
+    let next = rest.split_whitespace().next();
+    let noun_phrase = next.is_some_and(|w| w.eq_ignore_ascii_case("of"))
+        || (kind == Kind::Sections
+            && EITHER.contains(&first.to_lowercase().as_str())
+            && next.is_some_and(|w| w.starts_with(char::is_uppercase)));
     if let Some(ing) = gerund(first).filter(|_| !noun_phrase) {
         return format!("When {ing}{}{rest}", if rest.is_empty() { "" } else { " " });
     }
@@ -131,7 +141,10 @@ pub(super) fn gerund(word: &str) -> Option<String> {
 /// The record's identity line.
 pub(super) fn source_line(r: &Record) -> String {
     match r.kind {
-        Kind::Sections => format!("Source: {} § {}", r.source, r.title),
+        Kind::Sections => match &r.parent {
+            Some(parent) => format!("Source: {} § {parent} › {}", r.source, r.title),
+            None => format!("Source: {} § {}", r.source, r.title),
+        },
         _ => format!("Source: {}", r.source),
     }
 }
@@ -153,75 +166,122 @@ pub(super) fn file_for(r: &Record, opts: &Options) -> String {
     }
 }
 
+/// A record's body: its lines, and how many lines of the source's text
+/// were left out to keep within the budget (0 when whole).
+pub(super) struct Body {
+    pub lines: Vec<String>,
+    pub cut: usize,
+}
+
 /// The body lines of a record, at most `budget` of them before the status and source lines.
-pub(super) fn body(r: &Record, budget: usize, status_note: Option<&str>, strip_code: bool) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+///
+/// A body over its budget is cut at the last break (a blank line, a list
+/// item, a sentence's end) in its last third (else at the last line outside
+/// a code block), never inside a code block, and says so: `(N more lines in
+/// the source)`.
+pub(super) fn body(r: &Record, budget: usize, status_note: Option<&str>, strip_code: bool) -> Body {
+    // Every line, and the code block open after it (its fence).
+    let mut all: Vec<(String, Option<String>)> = Vec::new();
     let mut fence: Option<String> = None;
-    let push_text = |out: &mut Vec<String>, text: &str, label: Option<&str>, fence: &mut Option<String>| -> bool {
-        let mut first = true;
-        for raw in text.trim().lines() {
-            if out.len() >= budget {
-                return false;
-            }
-            let line = raw.trim_end();
-            let t = line.trim_start();
-            if t.starts_with("<!--") {
-                continue;
-            }
-            let marker: String = t.chars().take_while(|c| *c == '`' || *c == '~').collect();
-            let indent = &line[..line.len() - t.len()];
-            if marker.len() >= 3 {
-                match fence.as_deref() {
-                    None => *fence = Some(format!("{indent}{marker}")),
-                    Some(open) if marker.starts_with(open.trim_start()) => *fence = None,
-                    _ => {}
-                }
-                if strip_code {
-                    continue;
-                }
-            } else if strip_code && fence.is_some() {
-                continue;
-            }
-            let line = if fence.is_none() && t.starts_with('#') {
-                let title = t.trim_start_matches('#').trim();
-                if title.is_empty() {
-                    continue;
-                }
-                format!("**{title}**")
-            } else {
-                line.to_string()
-            };
-            match (first, label) {
-                (true, Some(l)) => out.push(format!("{l}: {}", line.trim_start())),
-                _ => out.push(line),
-            }
-            first = false;
-        }
-        true
-    };
-    let mut whole = push_text(&mut out, &r.decision, None, &mut fence);
+    push_text(&mut all, &mut fence, &r.decision, None, strip_code);
     for (label, text) in &r.more {
-        if !whole || out.len() + 2 > budget {
-            break;
-        }
-        out.push(String::new());
-        whole = push_text(&mut out, text, Some(label), &mut fence);
+        all.push((String::new(), fence.clone()));
+        push_text(&mut all, &mut fence, text, Some(label), strip_code);
     }
+    let content = |l: &(String, Option<String>)| !l.0.trim().is_empty();
+    let mut cut = 0;
+    if all.len() > budget {
+        let room = budget.clamp(1, all.len() - 1);
+        // Keeping lines [..k] is safe when no code block is open after line k - 1.
+        let safe = |k: usize| k == 0 || all[k - 1].1.is_none();
+        // A break: before a blank line or a list item, or after a sentence.
+        let brk = |k: usize| {
+            let (this, prev) = (all[k].0.trim_start(), all[k - 1].0.trim_end());
+            this.is_empty()
+                || this.starts_with(['-', '*', '+'])
+                || this.split_once(". ").is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
+                || prev.ends_with(['.', '!', '?', ':'])
+        };
+        let k = (room * 2 / 3..=room)
+            .rev()
+            .find(|&k| k > 0 && safe(k) && brk(k))
+            .or_else(|| (1..=room).rev().find(|&k| safe(k)))
+            .unwrap_or(room);
+        let total = all.iter().filter(|l| content(l)).count();
+        all.truncate(k);
+        cut = total - all.iter().filter(|l| content(l)).count();
+        // Closed below when no safe place was found (one long code block).
+        fence = all.last().and_then(|l| l.1.clone());
+    }
+    let mut lines: Vec<String> = all.into_iter().map(|l| l.0).collect();
     if let Some(open) = fence {
-        out.push(open);
+        lines.push(open);
     }
-    while out.last().is_some_and(|l| l.trim().is_empty()) {
-        out.pop();
+    while lines.last().is_some_and(|l| l.trim().is_empty()) {
+        lines.pop();
     }
-    out.push(String::new());
+    if cut > 0 {
+        lines.push(String::new());
+        lines.push(format!("({cut} more lines in the source)"));
+    }
+    lines.push(String::new());
     if let Some(s) = status_note {
-        out.push(format!("Status: {s}"));
+        lines.push(format!("Status: {s}"));
     }
     if let Some(d) = &r.date {
-        out.push(format!("Date: {d}"));
+        lines.push(format!("Date: {d}"));
     }
-    out.push(source_line(r));
-    out
+    lines.push(source_line(r));
+    Body { lines, cut }
+}
+
+/// Appends `text`'s lines to `all` (see [`body`]): HTML comments dropped,
+/// sub-headings outside code made bold lines, code left out when `strip_code`.
+fn push_text(
+    all: &mut Vec<(String, Option<String>)>,
+    fence: &mut Option<String>,
+    text: &str,
+    label: Option<&str>,
+    strip_code: bool,
+) {
+    let mut first = true;
+    for raw in text.trim().lines() {
+        let line = raw.trim_end();
+        let t = line.trim_start();
+        if t.starts_with("<!--") {
+            continue;
+        }
+        let marker: String = t.chars().take_while(|c| *c == '`' || *c == '~').collect();
+        let indent = &line[..line.len() - t.len()];
+        let was_open = fence.is_some();
+        if marker.len() >= 3 {
+            match fence.as_deref() {
+                None => *fence = Some(format!("{indent}{marker}")),
+                Some(open) if marker.starts_with(open.trim_start()) => *fence = None,
+                _ => {}
+            }
+            if strip_code {
+                continue;
+            }
+        } else if strip_code && fence.is_some() {
+            continue;
+        }
+        let line = if !was_open && fence.is_none() && t.starts_with('#') {
+            let title = t.trim_start_matches('#').trim();
+            if title.is_empty() {
+                continue;
+            }
+            format!("**{title}**")
+        } else {
+            line.to_string()
+        };
+        let open = fence.clone();
+        match (first, label) {
+            (true, Some(l)) => all.push((format!("{l}: {}", line.trim_start()), open)),
+            _ => all.push((line, open)),
+        }
+        first = false;
+    }
 }
 
 /// Whether `section` (one heading of `level` and its body) is read as exactly that

@@ -6,11 +6,19 @@
 //! - **MADR** (front matter with `status:`, or a `## Decision Outcome`
 //!   section; older MADR's `* Status: accepted` line): one record; the
 //!   decision is `## Decision Outcome`.
-//! - **Sections** (anything else with `## ` headings, or `# ` headings when
-//!   there is no `## `): one record per section, its text the decision.
+//! - **Sections** (anything else): one record per section at the rule
+//!   level, the shallowest heading level once a file's single `# ` title is
+//!   left out (`# Guide` + `## Testing` → `Testing`; several `# ` sections →
+//!   each of them; only `### ` → those), its text the decision. A section of
+//!   more than [`SPLIT_LINES`] lines with two or more sub-sections gives its
+//!   own text and one record per sub-section (identity `§ Parent › Title`).
+//!   A table of contents is not a rule. A Cursor rule (`.mdc`,
+//!   `.cursorrules`) without headings is one record named by its
+//!   `description:` or its file name.
 //!
 //! A file with neither a title nor a headed section is refused with a
-//! message, as is a template (a file named `*template*`).
+//! message, as are a template (a file named `*template*`) and a folder's
+//! `README.md` or `index.md` (an introduction or a list of records).
 
 /// One decision read from a source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,6 +33,11 @@ pub struct Record {
     /// The status as written (`Accepted`, `Superseded by 0007`), when the source has one.
     pub status: Option<String>,
     pub date: Option<String>,
+    /// Where it sits, to tell two records of the same title apart: for a
+    /// rule section, its parent section's or its file's title.
+    pub context: Option<String>,
+    /// The section a rule was split from (a long section's sub-section): part of its identity.
+    pub parent: Option<String>,
     /// What was decided (an ADR's Decision section, a rule section's text).
     pub decision: String,
     /// The rest, in order of use: (label, text), e.g. ("Context", …), ("Consequences", …).
@@ -126,6 +139,8 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
             title: clean_title(&title),
             status,
             date,
+            context: None,
+            parent: None,
             decision,
             more,
         }]);
@@ -148,32 +163,120 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
             title: clean_title(&title),
             status,
             date,
+            context: None,
+            parent: None,
             decision,
             more,
         }]);
     }
-    // Headed rules: the `## ` sections, or the `# ` ones when there is no `## `.
-    let level = if sections.iter().any(|s| s.level == 2) { 2 } else { 1 };
-    let records: Vec<Record> = sections
+    rules(path, &name, &front, body, &sections)
+}
+
+/// Lines of a rule section past which it is split into its sub-sections (when it has them).
+pub const SPLIT_LINES: usize = 24;
+
+/// The records of a rules file (see the module docs, **Sections**).
+fn rules(
+    path: &str,
+    name: &str,
+    front: &[(String, String)],
+    body: &str,
+    sections: &[Section],
+) -> Result<Vec<Record>, String> {
+    let h1s = sections.iter().filter(|s| s.level == 1).count();
+    // A single `# ` heading is the file's title, not a rule, unless nothing else is headed.
+    let ruled: Vec<&Section> = sections.iter().filter(|s| !(s.level == 1 && h1s == 1)).collect();
+    let level = ruled.iter().map(|s| s.level).min();
+    let mut picked: Vec<&Section> = match level {
+        Some(l) => ruled.into_iter().filter(|s| s.level == l).collect(),
+        None => sections.iter().filter(|s| s.level == 1).collect(),
+    };
+    // A long section with sub-sections: its own text first, then each sub-section.
+    let file_title = sections
         .iter()
-        .filter(|s| s.level == level && !s.text.trim().is_empty())
+        .find(|s| s.level == 1 && h1s == 1)
+        .map(|s| s.title.clone())
+        .or_else(|| front.iter().find(|(k, _)| k == "description").map(|(_, v)| v.clone()))
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| humane_stem(name));
+    let mut split: Vec<(String, String, String, bool)> = Vec::new(); // (title, text, context, split from it)
+    for s in picked.drain(..) {
+        let subs: Vec<&Section> =
+            sections.iter().filter(|c| c.level == s.level + 1 && c.from > s.from && c.from < s.until).collect();
+        let long = s.text.lines().filter(|l| !l.trim().is_empty()).count() > SPLIT_LINES;
+        if long && subs.len() >= 2 {
+            if !s.own.trim().is_empty() {
+                split.push((s.title.clone(), s.own.clone(), file_title.clone(), false));
+            }
+            for c in subs {
+                split.push((c.title.clone(), c.text.clone(), s.title.clone(), true));
+            }
+        } else {
+            split.push((s.title.clone(), s.text.clone(), file_title.clone(), false));
+        }
+    }
+    let mut records: Vec<Record> = split
+        .into_iter()
+        .filter(|(title, text, _, _)| !text.trim().is_empty() && !is_contents(title))
+        .map(|(title, text, context, sub)| (clean_title(&title), text, clean_title(&context), sub))
+        .filter(|(title, _, _, _)| !title.is_empty())
         .enumerate()
-        .map(|(i, s)| Record {
+        .map(|(i, (title, text, context, sub))| Record {
             source: path.into(),
             part: i,
             kind: Kind::Sections,
-            title: clean_title(&s.title),
+            title,
             status: None,
             date: None,
-            decision: s.text.trim().to_string(),
+            parent: Some(context.clone()).filter(|c| sub && !c.is_empty()),
+            context: Some(context).filter(|c| !c.is_empty()),
+            decision: text.trim().to_string(),
             more: vec![],
         })
-        .filter(|r| !r.title.is_empty())
         .collect();
+    let plain_rules = name.ends_with(".mdc") || name == ".cursorrules" || path.ends_with(".cursor/rules");
+    if records.is_empty() && sections.is_empty() && plain_rules && !body.trim().is_empty() {
+        // A Cursor rule without headings: one rule, named by its description or its file name.
+        let title = front
+            .iter()
+            .find(|(k, _)| k == "description")
+            .map(|(_, v)| clean_title(v))
+            .filter(|d| !d.is_empty())
+            .unwrap_or_else(|| humane_stem(name));
+        records.push(Record {
+            source: path.into(),
+            part: 0,
+            kind: Kind::Sections,
+            title,
+            status: None,
+            date: None,
+            context: None,
+            parent: None,
+            decision: body.trim().to_string(),
+            more: vec![],
+        });
+    }
     if records.is_empty() {
-        return Err("no title and no headed section: nothing to import (an ADR starts with `# Title`, a rules file has `## ` sections)".into());
+        return Err(if !sections.is_empty() {
+            "its headed sections hold no text (only headings or a table of contents): nothing to import".into()
+        } else {
+            "no title and no headed section: nothing to import (an ADR starts with `# Title`, a rules file has headed sections)".into()
+        });
     }
     Ok(records)
+}
+
+/// A file name as words: `003-development-guidelines.mdc` → `development guidelines`.
+fn humane_stem(name: &str) -> String {
+    let stem = name.split('.').next().unwrap_or(name);
+    let stem = stem.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '_');
+    stem.replace(['-', '_'], " ").trim().to_string()
+}
+
+/// A table of contents: links to the file's own sections, not a rule.
+fn is_contents(title: &str) -> bool {
+    let t = title.trim().trim_end_matches(':').to_lowercase();
+    matches!(t.as_str(), "table of contents" | "contents" | "toc" | "index")
 }
 
 /// A heading's section: level, title and the text up to the next heading of the same or a higher level
@@ -182,6 +285,11 @@ struct Section {
     level: usize,
     title: String,
     text: String,
+    /// The text before its first deeper heading.
+    own: String,
+    /// Line of its heading, and the line its section ends before.
+    from: usize,
+    until: usize,
 }
 
 /// Splits Markdown into headed sections, outside code fences.
@@ -189,7 +297,8 @@ fn split(text: &str) -> Vec<Section> {
     let mut out: Vec<Section> = Vec::new();
     let mut open: Vec<usize> = Vec::new(); // indexes of sections still collecting text
     let mut fence: Option<(char, usize)> = None;
-    for line in text.lines() {
+    let mut deeper: Vec<bool> = Vec::new(); // per section: a deeper heading was seen
+    for (n, line) in text.lines().enumerate() {
         let t = line.trim_start();
         let fence_mark =
             t.chars().next().filter(|c| *c == '`' || *c == '~').map(|c| (c, t.chars().take_while(|x| *x == c).count()));
@@ -202,18 +311,29 @@ fn split(text: &str) -> Vec<Section> {
         }
         let heading = if fence.is_none() && fence_mark.is_none() { atx(t) } else { None };
         if let Some((level, title)) = heading {
+            for &i in &open {
+                if out[i].level >= level {
+                    out[i].until = n;
+                }
+            }
             open.retain(|&i| out[i].level < level);
             for &i in &open {
                 out[i].text.push_str(line);
                 out[i].text.push('\n');
+                deeper[i] = true;
             }
-            out.push(Section { level, title, text: String::new() });
+            out.push(Section { level, title, text: String::new(), own: String::new(), from: n, until: usize::MAX });
+            deeper.push(false);
             open.push(out.len() - 1);
             continue;
         }
         for &i in &open {
             out[i].text.push_str(line);
             out[i].text.push('\n');
+            if !deeper[i] {
+                out[i].own.push_str(line);
+                out[i].own.push('\n');
+            }
         }
     }
     out
@@ -299,5 +419,5 @@ pub fn clean_title(raw: &str) -> String {
         }
     }
     let words: Vec<&str> = out.split_whitespace().collect();
-    words.join(" ").trim_start_matches(['/', '.', '#', '-', ':']).trim().to_string()
+    words.join(" ").trim_start_matches(['/', '.', '#', '-', ':']).trim_end_matches(':').trim().to_string()
 }

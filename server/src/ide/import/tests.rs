@@ -149,3 +149,130 @@ fn a_short_key_of_a_function_word_is_not_an_extra() {
     assert!(!index.contains("| our"), "{index}");
     assert!(index.contains("/when using GitHub as our identity provider"), "{index}");
 }
+
+/// Found importing real rules files (CLAUDE.md, AGENTS.md, .cursor/rules) no test had seen.
+#[test]
+fn rules_files_as_written_in_the_wild() {
+    let titles =
+        |path: &str, text: &str| -> Vec<String> { parse(path, text).unwrap().into_iter().map(|r| r.title).collect() };
+    // Several `# ` sections, some with `## ` inside: every `# ` section is a rule (none dropped).
+    let agents =
+        "# Coding Guidelines\n\nPrefer small functions.\n\n# Philosophy\n\nBoring code.\n\n## Examples\n\nSee src/.\n";
+    assert_eq!(titles("AGENTS.md", agents), ["Coding Guidelines", "Philosophy"]);
+    // One `# ` title: its `## ` sections are the rules, as before.
+    let claude = "# Notes\n\nIntro.\n\n## Testing\n\nRun the tests.\n";
+    assert_eq!(titles("CLAUDE.md", claude), ["Testing"]);
+    // Only `### ` sections.
+    assert_eq!(titles("r.mdc", "### React\n\nHooks only.\n\n### Vite\n\nNo CRA.\n"), ["React", "Vite"]);
+    // A Cursor rule without headings: one rule named by its description.
+    let mdc = "---\ndescription: Flutter and Riverpod rules\nglobs: lib/**\n---\nUse Riverpod for state.\n";
+    let r = parse(".cursor/rules/221-flutter.mdc", mdc).unwrap();
+    assert_eq!(
+        (r[0].title.as_str(), r[0].decision.as_str()),
+        ("Flutter and Riverpod rules", "Use Riverpod for state.")
+    );
+    let bare = parse(".cursor/rules/010-style_guide.mdc", "Tabs, not spaces.\n").unwrap();
+    assert_eq!(bare[0].title, "style guide");
+    // A table of contents and a trailing colon.
+    let toc = "# Guide\n\n## Table of Contents\n\n- [Testing](#testing)\n\n## See also:\n\nThe wiki.\n";
+    assert_eq!(titles("CLAUDE.md", toc), ["See also"]);
+    // A noun phrase that starts with a word that can be a verb.
+    assert_eq!(heading_title(Kind::Sections, "Version Control"), "When Working On Version Control");
+    assert_eq!(heading_title(Kind::Sections, "Build Commands"), "When Working On Build Commands");
+    assert_eq!(heading_title(Kind::Sections, "Run tests before pushing"), "When Running tests before pushing");
+    // A long section with sub-sections becomes its own text and one rule per sub-section.
+    let mut long = String::from("# Repo\n\n## Development Guidelines\n\nGeneral advice.\n\n");
+    for (t, n) in [("Testing", 14), ("Performance", 14)] {
+        long.push_str(&format!("### {t}\n\n"));
+        for i in 0..n {
+            long.push_str(&format!("- {t} rule {i}\n"));
+        }
+        long.push('\n');
+    }
+    let r = parse("AGENTS.md", &long).unwrap();
+    let got: Vec<(&str, Option<&str>)> = r.iter().map(|x| (x.title.as_str(), x.context.as_deref())).collect();
+    assert_eq!(
+        got,
+        [
+            ("Development Guidelines", Some("Repo")),
+            ("Testing", Some("Development Guidelines")),
+            ("Performance", Some("Development Guidelines"))
+        ]
+    );
+    assert!(r[1].decision.ends_with("- Testing rule 13"), "{}", r[1].decision);
+}
+
+#[test]
+fn a_cut_body_says_so_and_never_ends_inside_code() {
+    let mut text = String::from("# T\n\n## Rules\n\nFirst paragraph.\n\n```ts\n");
+    for i in 0..30 {
+        text.push_str(&format!("  field{i}: string;\n"));
+    }
+    text.push_str("```\n\nLast words.\n");
+    let out = plan(&ws(&[]), parse("CLAUDE.md", &text).unwrap(), &Options::default()).unwrap();
+    let body = out.change.text_after("agents/decisions/claude.md", None).unwrap();
+    assert!(
+        body.contains("First paragraph.\n\n(33 more lines in the source)\n\nSource: CLAUDE.md § Rules\n"),
+        "{body}"
+    );
+    assert!(!body.contains("field0"), "{body}");
+    assert_eq!(out.cut.len(), 1, "{:?}", out.cut);
+    assert!(out.cut[0].starts_with("When Working On Rules: 33 lines left out"), "{:?}", out.cut);
+}
+
+#[test]
+fn the_same_title_in_two_files_is_told_apart_and_a_gone_section_is_reported() {
+    let a = "# Meta Rules\n\n## Architecture Principles\n\nLayers point one way.\n";
+    let b = "# Development Guidelines\n\n## Architecture Principles\n\nNo globals.\n";
+    let mut records = parse(".cursor/rules/000-meta.mdc", a).unwrap();
+    records.extend(parse(".cursor/rules/003-dev.mdc", b).unwrap());
+    let out = plan(&ws(&[]), records, &Options::default()).unwrap();
+    assert_eq!(
+        out.imported,
+        [
+            "When Working On Architecture Principles ← .cursor/rules/000-meta.mdc",
+            "When Working On Architecture Principles in Development Guidelines ← .cursor/rules/003-dev.mdc"
+        ]
+    );
+    // Imported, then the source's section is renamed: the old decision is reported, not left silent.
+    let path = "agents/decisions/000-meta.md";
+    let text = out.change.text_after(path, None).unwrap();
+    let index = out.change.text_after("agents/memory-index.md", Some(INDEX)).unwrap();
+    let mut after = ws(&[(path, text.as_str())]);
+    after.set_file("agents/memory-index.md", FileText::from(index.as_str()));
+    let renamed = a.replace("## Architecture Principles", "## Layering");
+    let again = plan(&after, parse(".cursor/rules/000-meta.mdc", &renamed).unwrap(), &Options::default()).unwrap();
+    assert_eq!(again.stale.len(), 1, "{:?}", again.stale);
+    assert!(again.stale[0].contains("no longer has a section `Architecture Principles`"), "{:?}", again.stale);
+}
+
+#[test]
+fn many_records_spread_over_files_instead_of_being_cut_to_nothing() {
+    let w = ws(&[]);
+    let mut records = Vec::new();
+    for i in 0..20 {
+        let mut adr = format!("# {i}. Use tool number {i} for job {i}\n\n## Status\n\nAccepted\n\n## Decision\n\n");
+        for l in 0..30 {
+            adr.push_str(&format!("Rule {l} of record {i}.\n"));
+        }
+        records.extend(parse(&format!("adr/{i:04}.md"), &adr).unwrap());
+    }
+    let out = plan(&w, records.clone(), &Options::default()).unwrap();
+    assert_eq!(out.imported.len(), 20);
+    let first = out.change.text_after("agents/decisions/architecture-decisions.md", None).unwrap();
+    let second = out.change.text_after("agents/decisions/architecture-decisions-2.md", None).unwrap();
+    for text in [&first, &second] {
+        assert!(text.lines().count() <= 400, "{text}");
+        for section in text.split("\n## ").skip(1) {
+            assert!(section.contains("Rule 19 of record"), "a body of 20 lines at least: {section}");
+        }
+    }
+    // Applied, then imported again: every record is found where it went, nothing changes.
+    let mut after = w.clone();
+    after.set_file("agents/decisions/architecture-decisions.md", FileText::from(first.as_str()));
+    after.set_file("agents/decisions/architecture-decisions-2.md", FileText::from(second.as_str()));
+    let index = out.change.text_after("agents/memory-index.md", Some(INDEX)).unwrap();
+    after.set_file("agents/memory-index.md", FileText::from(index.as_str()));
+    let again = plan(&after, records, &Options::default()).unwrap();
+    assert!(again.change.is_empty() && again.unchanged == 20, "{:?}", again.imported);
+}
