@@ -11,7 +11,8 @@
 //!   a rule section's text), then `Context:` and `Consequences:`, cut to the
 //!   file's line budget (`max-lines` shared by the records it receives, at
 //!   least 20 lines each: new records spill into `NAME-2.md`, … rather than
-//!   be cut shorter; see `spread`), sub-headings turned into bold lines
+//!   be cut shorter; see `spread`), relative links rewritten to point
+//!   where they pointed from the source, sub-headings turned into bold lines
 //!   (they would end the section), and ends with `Source: PATH` (`Source:
 //!   PATH § Title` for a section of a rules file): the record's identity.
 //! - **The entry** is `/when <the title's words>` (binding is exact), with
@@ -153,6 +154,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         let base = old.clone().unwrap_or_else(|| format!("# {}\n", file_title(name)));
         let nl = placement::eol(&base);
         let mine: Vec<&Planned> = planned.iter().filter(|p| &p.file == name).collect();
+        let up = "../".repeat(path.matches('/').count());
         let found: Vec<Option<(String, HeadingId)>> =
             mine.iter().map(|p| find_source(ws, &source_line(&p.record))).collect();
         // The budget leaves out the sections this import rewrites, so a second run cuts bodies as the first did.
@@ -169,7 +171,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         for (p, found) in mine.iter().zip(found) {
             let id = source_line(&p.record);
             let make = |strip: bool| {
-                let b = body(&p.record, budget, p.status.as_deref(), strip);
+                let b = body(&p.record, budget, p.status.as_deref(), strip, &up);
                 (format!("{} {}{nl}{nl}{}{nl}", "#".repeat(level), p.heading, b.lines.join(nl)), b.cut)
             };
             // A body whose code cannot be cut cleanly (a fence inside a list item) goes without its code.

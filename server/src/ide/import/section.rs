@@ -179,14 +179,18 @@ pub(super) struct Body {
 /// item, a sentence's end) in its last third (else at the last line outside
 /// a code block), never inside a code block, and says so: `(N more lines in
 /// the source)`.
-pub(super) fn body(r: &Record, budget: usize, status_note: Option<&str>, strip_code: bool) -> Body {
+///
+/// Relative links are rewritten to point where they pointed from the source
+/// (`up` leads from the decision file's folder back to the root).
+pub(super) fn body(r: &Record, budget: usize, status_note: Option<&str>, strip_code: bool, up: &str) -> Body {
     // Every line, and the code block open after it (its fence).
     let mut all: Vec<(String, Option<String>)> = Vec::new();
     let mut fence: Option<String> = None;
-    push_text(&mut all, &mut fence, &r.decision, None, strip_code);
+    let relink = |line: &str| relink(line, &r.source, up);
+    push_text(&mut all, &mut fence, &r.decision, None, strip_code, &relink);
     for (label, text) in &r.more {
         all.push((String::new(), fence.clone()));
-        push_text(&mut all, &mut fence, text, Some(label), strip_code);
+        push_text(&mut all, &mut fence, text, Some(label), strip_code, &relink);
     }
     let content = |l: &(String, Option<String>)| !l.0.trim().is_empty();
     let mut cut = 0;
@@ -243,6 +247,7 @@ fn push_text(
     text: &str,
     label: Option<&str>,
     strip_code: bool,
+    relink: &dyn Fn(&str) -> String,
 ) {
     let mut first = true;
     for raw in text.trim().lines() {
@@ -271,9 +276,11 @@ fn push_text(
             if title.is_empty() {
                 continue;
             }
-            format!("**{title}**")
-        } else {
+            format!("**{}**", relink(title))
+        } else if was_open || fence.is_some() {
             line.to_string()
+        } else {
+            relink(line)
         };
         let open = fence.clone();
         match (first, label) {
@@ -282,6 +289,47 @@ fn push_text(
         }
         first = false;
     }
+}
+
+/// `line` with each relative Markdown link (`[t](../x.md#y)`) of a source at
+/// `source` (relative to the root) made relative to a file `up` below the
+/// root; links that are absolute, anchors, URLs or that leave the root stay.
+pub(super) fn relink(line: &str, source: &str, up: &str) -> String {
+    if source.starts_with(['/', '.']) || !line.contains("](") {
+        return line.to_string();
+    }
+    let base: Vec<&str> = source.split('/').collect();
+    let base = &base[..base.len() - 1];
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut rest = line;
+    while let Some(at) = rest.find("](") {
+        out.push_str(&rest[..at + 2]);
+        rest = &rest[at + 2..];
+        let end = rest.find([')', ' ']).unwrap_or(rest.len());
+        let target = &rest[..end];
+        let keep = target.is_empty()
+            || target.starts_with(['#', '/', '<'])
+            || target.contains("://")
+            || target.starts_with("mailto:");
+        let mut parts: Vec<&str> = base.to_vec();
+        let mut inside = !keep;
+        for seg in target.split('/') {
+            match seg {
+                "." | "" => {}
+                ".." => inside &= parts.pop().is_some(),
+                s => parts.push(s),
+            }
+        }
+        if inside {
+            out.push_str(up);
+            out.push_str(&parts.join("/"));
+        } else {
+            out.push_str(target);
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether `section` (one heading of `level` and its body) is read as exactly that

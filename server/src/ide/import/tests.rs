@@ -276,3 +276,29 @@ fn many_records_spread_over_files_instead_of_being_cut_to_nothing() {
     let again = plan(&after, records, &Options::default()).unwrap();
     assert!(again.change.is_empty() && again.unchanged == 20, "{:?}", again.imported);
 }
+
+#[test]
+fn relative_links_still_point_where_they_did() {
+    use super::section::relink;
+    let up = "../../";
+    assert_eq!(
+        relink("see [19](019-shared.md#why) and [x](../README.md)", "docs/adr/0018.md", up),
+        "see [19](../../docs/adr/019-shared.md#why) and [x](../../docs/README.md)"
+    );
+    assert_eq!(
+        relink("[a](https://x.org/a) [b](#local) [c](/abs)", "docs/adr/1.md", up),
+        "[a](https://x.org/a) [b](#local) [c](/abs)"
+    );
+    assert_eq!(
+        relink("[out](../../../x.md)", "docs/adr/1.md", up),
+        "[out](../../../x.md)",
+        "a link out of the root stays"
+    );
+    assert_eq!(relink("[c](./CHANGELOG.md)", "AGENTS.md", up), "[c](../../CHANGELOG.md)");
+    // In a plan: the decision's body links to the record it names.
+    let adr =
+        NYGARD.replace("Use Helm charts for every application.", "Use Helm charts, as [ADR 5](0005-k8s.md) expects.");
+    let out = plan(&ws(&[]), parse("docs/adr/0006-use-helm.md", &adr).unwrap(), &Options::default()).unwrap();
+    let text = out.change.text_after("agents/decisions/architecture-decisions.md", None).unwrap();
+    assert!(text.contains("as [ADR 5](../../docs/adr/0005-k8s.md) expects."), "{text}");
+}
