@@ -5,7 +5,9 @@
 //! 10,000 entries: the in-process ranking of a 60-word prompt on a loaded
 //! workspace (median of 200, after the first call built the caches), and the
 //! median wall time of 30 runs of each process (release binary; the hook
-//! on a prompt and before a shell command), with `cat`
+//! on a prompt and before a shell command; `search` and the hook on a
+//! prompt without and with the search index's snapshot, see
+//! `project::search_cache`), with `cat`
 //! of every index and decision file as the floor. Wall time on a shared
 //! 2-core VM: read it as an indication. Budgets (issue 16 and 17): ranking
 //! under 1 ms on head and 10 ms at 10,000 entries; each process under 10 ms
@@ -85,15 +87,21 @@ fn row(name: &str, root: &Path, bin: &Path) {
         },
         b"",
     );
-    let search = process(
-        30,
-        || {
-            let mut c = Command::new(bin);
-            c.args(["search", "--root"]).arg(root).arg(PROMPT);
-            c
-        },
-        b"",
-    );
+    // Without a snapshot (a state directory that cannot exist), then with one (built by the first run).
+    let cache = std::env::temp_dir().join(format!("mi-bench-cache-{}", std::process::id()));
+    let search_at = |dir: &Path| {
+        process(
+            30,
+            || {
+                let mut c = Command::new(bin);
+                c.env("MEMORY_INDEX_LSP_CACHE_DIR", dir).args(["search", "--root"]).arg(root).arg(PROMPT);
+                c
+            },
+            b"",
+        )
+    };
+    let search_cold = search_at(Path::new("/dev/null/no-cache"));
+    let search = search_at(&cache);
     let resolve = process(
         30,
         || {
@@ -108,7 +116,15 @@ fn row(name: &str, root: &Path, bin: &Path) {
         "transcript_path": "/dev/null", "cwd": root, "prompt": PROMPT,
     })
     .to_string();
-    let cache = std::env::temp_dir().join(format!("mi-bench-cache-{}", std::process::id()));
+    let hook_cold = process(
+        30,
+        || {
+            let mut c = Command::new(bin);
+            c.arg("hook").env("MEMORY_INDEX_LSP_CACHE_DIR", "/dev/null/no-cache").env_remove("CLAUDE_PROJECT_DIR");
+            c
+        },
+        hook_input.as_bytes(),
+    );
     let hook = process(
         30,
         || {
@@ -136,11 +152,13 @@ fn row(name: &str, root: &Path, bin: &Path) {
     );
     let _ = std::fs::remove_dir_all(&cache);
     println!(
-        "| {name} | {} | {} | {} | {} | {} | {} | {} |",
+        "| {name} | {} | {} | {} / {} | {} | {} / {} | {} | {} |",
         ws.bindings().entries.len(),
         ms(inproc),
+        ms(search_cold),
         ms(search),
         ms(resolve),
+        ms(hook_cold),
         ms(hook),
         ms(command_hook),
         ms(cat)
@@ -159,7 +177,7 @@ fn main() {
     let bin = target.join("release/memory-index-lsp");
     println!("60-word prompt; medians; `cat` reads every index and decision file\n");
     println!(
-        "| workspace | entries | ranking in-process | search process | resolve process | hook process (prompt) | hook process (command) | cat |"
+        "| workspace | entries | ranking in-process | search process (no snapshot / snapshot) | resolve process | hook process, prompt (no snapshot / snapshot) | hook process (command) | cat |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     let head = repo.join("../shared/corpus/head");

@@ -17,6 +17,7 @@ use std::io::{IsTerminal, Write};
 
 use super::args::ResolveArgs;
 use crate::project::read::{self, Line};
+use crate::project::search_cache;
 
 /// Longest query line read from stdin (bytes).
 const MAX_QUERY_LINE: usize = 4096;
@@ -63,10 +64,11 @@ pub fn run(a: ResolveArgs) -> i32 {
         }
         return usage_error("No queries provided: pass one or more queries, e.g. `resolve when writing mock tests`");
     }
-    let (_, ws) = match super::load_project(root) {
+    let (root, ws) = match super::load_project(root) {
         Ok(x) => x,
         Err(code) => return code,
     };
+    let warm = search_cache::warm(&ws, &root);
     let mut results: Vec<String> = Vec::new();
     let mut errors: Vec<String> = Vec::new();
     for q in &queries {
@@ -85,7 +87,12 @@ pub fn run(a: ResolveArgs) -> i32 {
     }
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    if let Err(e) = writeln!(lock, "{out}") {
+    let written = writeln!(lock, "{out}").and_then(|()| lock.flush());
+    drop(lock);
+    if let Some(w) = &warm {
+        search_cache::keep(&ws, w);
+    }
+    if let Err(e) = written {
         if let Some(code) = super::output_failed(&e) {
             return code;
         }

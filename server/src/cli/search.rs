@@ -23,10 +23,11 @@ pub fn run(a: SearchArgs) -> i32 {
     if text.trim().is_empty() {
         return usage_error("search needs a TEXT, e.g. `search how do we mock the database`");
     }
-    let (_, ws) = match super::load_project(root) {
+    let (root, ws) = match super::load_project(root) {
         Ok(x) => x,
         Err(code) => return code,
     };
+    let warm = crate::project::search_cache::warm(&ws, &root);
     let found = search::search(&ws, &text, limit);
     let out = if json {
         serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())
@@ -51,7 +52,11 @@ pub fn run(a: SearchArgs) -> i32 {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    if let Err(e) = writeln!(std::io::stdout().lock(), "{out}") {
+    let written = writeln!(std::io::stdout().lock(), "{out}").and_then(|()| std::io::stdout().flush());
+    if let Some(w) = &warm {
+        crate::project::search_cache::keep(&ws, w);
+    }
+    if let Err(e) = written {
         if let Some(code) = super::output_failed(&e) {
             return code;
         }

@@ -162,7 +162,15 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     }
     let context = match text {
         None => Some(inject::session_note(&ws, input.agent == Agent::Claude)),
-        Some(text) => recall_once(&ws, input.agent, &input.event, input.session_id.as_deref(), state_dir, &text),
+        Some(text) => {
+            // The ranking's index from the snapshot of this very memory, or built and kept for the next hook.
+            let warm = crate::project::search_cache::warm(&ws, &root);
+            let found = recall_once(&ws, input.agent, &input.event, input.session_id.as_deref(), state_dir, &text);
+            if let Some(w) = &warm {
+                crate::project::search_cache::keep(&ws, w);
+            }
+            found
+        }
     };
     Ok(context.map(|c| dialect::render(input.agent, &input.agent_event, &c)))
 }

@@ -21,6 +21,7 @@ pub mod lock;
 pub mod read;
 pub mod remember;
 pub mod root;
+pub mod search_cache;
 pub mod session;
 pub mod transcript;
 pub mod write;

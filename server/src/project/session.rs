@@ -35,15 +35,22 @@ const SUFFIX: &str = ".seen";
 /// The sessions directory: `$MEMORY_INDEX_LSP_CACHE_DIR/sessions`, else
 /// `$XDG_CACHE_HOME/memory-index-lsp/sessions`, else `~/.cache/…`. None without a home.
 pub fn dir() -> Option<PathBuf> {
+    Some(base()?.join("sessions"))
+}
+
+/// The state directory: `$MEMORY_INDEX_LSP_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/memory-index-lsp`, else `~/.cache/memory-index-lsp`. None without a home.
+pub fn base() -> Option<PathBuf> {
     let absolute = |v: std::ffi::OsString| Some(PathBuf::from(v)).filter(|p| p.is_absolute());
-    let base = match std::env::var_os(CACHE_ENV).and_then(absolute) {
-        Some(p) => p,
-        None => std::env::var_os("XDG_CACHE_HOME")
-            .and_then(absolute)
-            .or_else(|| std::env::var_os("HOME").and_then(absolute).map(|h| h.join(".cache")))?
-            .join("memory-index-lsp"),
-    };
-    Some(base.join("sessions"))
+    match std::env::var_os(CACHE_ENV).and_then(absolute) {
+        Some(p) => Some(p),
+        None => Some(
+            std::env::var_os("XDG_CACHE_HOME")
+                .and_then(absolute)
+                .or_else(|| std::env::var_os("HOME").and_then(absolute).map(|h| h.join(".cache")))?
+                .join("memory-index-lsp"),
+        ),
+    }
 }
 
 /// One session's state, open and locked until dropped.
@@ -124,7 +131,7 @@ impl Session {
 }
 
 /// The sessions folder, readable by its owner only.
-fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     let mut b = fs::DirBuilder::new();
     b.recursive(true);
     #[cfg(unix)]
@@ -181,7 +188,7 @@ fn sweep(dir: &Path, keep: &Path, now: SystemTime) {
 }
 
 /// FNV-1a, 64 bits: a stable file name for a session id on every platform and Rust version.
-fn fnv1a(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 

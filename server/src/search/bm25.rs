@@ -178,6 +178,32 @@ impl Bm25 {
         self.keys.extend(other.keys.into_iter().map(|k| k.into_iter().map(|t| remap[t as usize]).collect()));
     }
 
+    /// The index's parts, for [`super::snapshot::encode`]: terms, postings, documents, name terms, average length.
+    #[allow(clippy::type_complexity)]
+    pub fn parts(&self) -> (&[String], &[Vec<(u32, f64)>], &[(EntryId, f64)], &[Vec<u32>], f64) {
+        (&self.names, &self.postings, &self.docs, &self.keys, self.avg_len)
+    }
+
+    /// An index from [`Bm25::parts`] (as [`super::snapshot::decode`] reads
+    /// them); None when they do not fit together.
+    pub fn from_parts(
+        names: Vec<String>,
+        postings: Vec<Vec<(u32, f64)>>,
+        docs: Vec<(EntryId, f64)>,
+        keys: Vec<Vec<u32>>,
+        avg_len: f64,
+    ) -> Option<Self> {
+        let terms: HashMap<String, u32> = names.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
+        (terms.len() == names.len() && postings.len() == names.len() && keys.len() == docs.len()).then_some(Bm25 {
+            terms,
+            names,
+            postings,
+            docs,
+            keys,
+            avg_len,
+        })
+    }
+
     /// The number of documents (entries that resolve to a heading).
     pub fn len(&self) -> usize {
         self.docs.len()

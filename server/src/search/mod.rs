@@ -11,6 +11,7 @@ pub mod index;
 pub mod query;
 pub mod recall;
 pub mod similar;
+pub mod snapshot;
 pub mod triggers;
 pub mod words;
 

@@ -84,11 +84,12 @@ fn session_ids_never_become_paths() {
         let o = hook(&prompt(id, ws.path(), "writing mock tests"), state.path(), ws.path());
         context(&o, "UserPromptSubmit");
     }
-    let top: Vec<String> = fs::read_dir(state.path())
+    let mut top: Vec<String> = fs::read_dir(state.path())
         .expect("state")
         .map(|e| e.expect("e").file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(top, ["sessions"]);
+    top.sort();
+    assert_eq!(top, ["search", "sessions"], "the sessions and the search index's snapshot, nothing else");
     let files: Vec<String> = fs::read_dir(state.path().join("sessions"))
         .expect("sessions")
         .map(|e| e.expect("e").file_name().to_string_lossy().into_owned())

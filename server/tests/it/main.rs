@@ -35,5 +35,6 @@ mod rename;
 mod resolve_cli;
 mod resolve_eval;
 mod rules;
+mod search_cache;
 mod tidy;
 mod weak_spots;

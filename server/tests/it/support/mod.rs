@@ -44,7 +44,10 @@ pub fn run_with_stdin(mut cmd: std::process::Command, stdin: &[u8]) -> std::proc
 /// The binary, in `cwd`, without `$CLAUDE_PROJECT_DIR` from the test's environment.
 pub fn bin_in(cwd: &Path) -> std::process::Command {
     let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"));
-    c.current_dir(cwd).env_remove("CLAUDE_PROJECT_DIR");
+    // State (hook sessions, search snapshots) in a folder of the tests', never the user's cache.
+    c.current_dir(cwd)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env("MEMORY_INDEX_LSP_CACHE_DIR", std::env::temp_dir().join("memory-index-lsp-tests"));
     c
 }
 

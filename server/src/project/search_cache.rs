@@ -1,0 +1,103 @@
+//! The search index's snapshot on disk: read before ranking, written after a build, so `resolve`, `search` and the hook do not rebuild BM25 for a memory that has not changed.
+//!
+//! One file per project root, `<state dir>/search/<hash of the root>.bm25`
+//! (the state directory of [`super::session::base`]), holding the index and
+//! the key of the workspace state it was built from
+//! ([`crate::search::snapshot`]). Every process still reads and parses the
+//! memory's files (so an answer is never stale); only the index built from
+//! them is reused when the key matches. A snapshot that is stale, truncated,
+//! corrupt, foreign, too large or not a regular file is a miss: the index is
+//! built as before and the snapshot rewritten (through a temporary file and
+//! a rename, so a reader never sees half a file, and two writers at once
+//! leave one whole file). Nothing here can fail a command: a cache that
+//! cannot be read or written costs only the build.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use super::read;
+use super::session::{base, create_private_dir, fnv1a};
+use crate::model::Workspace;
+use crate::search::index::{self, Bm25Source};
+use crate::search::snapshot;
+
+/// A snapshot larger than this is not read (a 100,000-entry memory's is about 60 MB).
+const MAX_BYTES: u64 = 512 * 1024 * 1024;
+
+/// This process's use of the snapshot of one workspace state.
+#[derive(Debug)]
+pub struct Warm {
+    path: PathBuf,
+    loaded: Arc<AtomicBool>,
+}
+
+impl Warm {
+    /// Whether the index came from the snapshot.
+    pub fn loaded(&self) -> bool {
+        self.loaded.load(Ordering::Relaxed)
+    }
+}
+
+/// Lets `ws` (the memory at `root`) take its BM25 index from the snapshot,
+/// when the snapshot is of this very state, the first time ranking needs
+/// it (an exact trigger never reads it). None when there is no state directory.
+pub fn warm(ws: &Workspace, root: &Path) -> Option<Warm> {
+    let canon = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let path = base()?.join("search").join(format!("{:016x}.bm25", fnv1a(canon.to_string_lossy().as_bytes())));
+    let loaded = Arc::new(AtomicBool::new(false));
+    let (from, flag) = (path.clone(), loaded.clone());
+    let source = Bm25Source(Box::new(move |ws: &Workspace| {
+        let bytes = read::read_file(None, &from, MAX_BYTES).ok()?;
+        let bm = snapshot::decode(&bytes, snapshot::key(ws), ws.bindings().entries.len())?;
+        flag.store(true, Ordering::Relaxed);
+        Some(bm)
+    }));
+    index::of(ws).set_bm25_source(source);
+    Some(Warm { path, loaded })
+}
+
+/// After ranking: writes the snapshot when this process built the index
+/// (best effort; see the module docs).
+pub fn keep(ws: &Workspace, warm: &Warm) {
+    if warm.loaded() {
+        return;
+    }
+    let idx = index::of(ws);
+    let Some(bm) = idx.bm25_if_built() else { return };
+    let bytes = snapshot::encode(bm, snapshot::key(ws));
+    let Some(dir) = warm.path.parent() else { return };
+    if create_private_dir(dir).is_err() {
+        return;
+    }
+    let tmp = dir.join(format!(".{}.{:x}.tmp", std::process::id(), fnv1a(&bytes[..bytes.len().min(64)])));
+    let written = (|| -> std::io::Result<()> {
+        let mut o = std::fs::OpenOptions::new();
+        o.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+        o.open(&tmp)?.write_all(&bytes)?;
+        std::fs::rename(&tmp, &warm.path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    sweep(dir);
+}
+
+/// Removes temporary files a killed writer left (older than ten minutes).
+fn sweep(dir: &Path) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let old = |p: &Path| {
+        std::fs::symlink_metadata(p)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > std::time::Duration::from_secs(600)))
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if e.file_name().to_string_lossy().ends_with(".tmp") && old(&p) {
+            let _ = std::fs::remove_file(&p);
+        }
+    }
+}
