@@ -41,7 +41,8 @@ fn checksum(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
-/// `bm` as bytes, for the state with `key`.
+/// `bm` as bytes, for the state with `key`. (A built index's average length
+/// and weights are positive: [`decode`] refuses any that are not.)
 pub fn encode(bm: &Bm25, key: u64) -> Vec<u8> {
     let (names, postings, docs, keys, avg_len) = bm.parts();
     let mut p: Vec<u8> = Vec::with_capacity(64 + names.len() * 24 + docs.len() * 64);
@@ -70,12 +71,19 @@ pub fn encode(bm: &Bm25, key: u64) -> Vec<u8> {
             p.extend_from_slice(&t.to_le_bytes());
         }
     }
-    let mut out = Vec::with_capacity(HEAD + p.len());
+    seal(&p, key)
+}
+
+/// A payload framed as a snapshot for `key` (magic, key, length, checksum).
+/// Public for the fuzz target, which feeds [`decode`] payloads that pass
+/// the frame's checks.
+pub fn seal(payload: &[u8], key: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEAD + payload.len());
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&key.to_le_bytes());
-    out.extend_from_slice(&(p.len() as u64).to_le_bytes());
-    out.extend_from_slice(&checksum(&p).to_le_bytes());
-    out.extend_from_slice(&p);
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&checksum(payload).to_le_bytes());
+    out.extend_from_slice(payload);
     out
 }
 
@@ -91,7 +99,7 @@ pub fn decode(bytes: &[u8], key: u64, entries: usize) -> Option<Bm25> {
     if bytes.len() != HEAD.checked_add(len)? || checksum(&bytes[HEAD..]) != sum {
         return None;
     }
-    let avg_len = r.f64()?;
+    let avg_len = r.f64().filter(|v| *v > 0.0)?;
     let terms = r.count(4)?;
     let mut names = Vec::with_capacity(terms);
     for _ in 0..terms {
@@ -103,7 +111,7 @@ pub fn decode(bytes: &[u8], key: u64, entries: usize) -> Option<Bm25> {
         let c = r.count(12)?;
         let mut list = Vec::with_capacity(c);
         for _ in 0..c {
-            list.push((r.u32()?, r.f64()?));
+            list.push((r.u32()?, r.f64().filter(|w| *w > 0.0)?));
         }
         postings.push(list);
     }
@@ -114,7 +122,7 @@ pub fn decode(bytes: &[u8], key: u64, entries: usize) -> Option<Bm25> {
         if e as usize >= entries {
             return None;
         }
-        docs.push((EntryId(e), r.f64()?));
+        docs.push((EntryId(e), r.f64().filter(|l| *l >= 0.0)?));
     }
     let mut keys = Vec::with_capacity(ndocs);
     for _ in 0..ndocs {
@@ -217,5 +225,39 @@ mod tests {
         }
         assert!(decode(&bytes, k, 0).is_none(), "entries it does not have");
         assert!(decode(b"", k, n).is_none() && decode(&[0xff; 64], k, n).is_none());
+    }
+
+    #[test]
+    fn any_sealed_payload_decodes_to_nothing_or_to_an_index_in_bounds() {
+        let w = ws();
+        let n = w.bindings().entries.len();
+        let good = encode(&Bm25::build(&w), 7);
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..3000 {
+            // The real payload with a few bytes changed, or cut, or random bytes.
+            let mut p = good[HEAD..].to_vec();
+            match round % 3 {
+                0 => {
+                    for _ in 0..1 + next() % 4 {
+                        let at = (next() as usize) % p.len();
+                        p[at] = next() as u8;
+                    }
+                }
+                1 => p.truncate((next() as usize) % p.len()),
+                _ => p = (0..(next() % 200)).map(|_| next() as u8).collect(),
+            }
+            if let Some(bm) = decode(&seal(&p, 7), 7, n) {
+                let terms: Vec<u32> = (0..bm.parts().0.len() as u32).collect();
+                for (doc, score, _) in bm.score_terms(&terms) {
+                    assert!((bm.entry(doc).0 as usize) < n && score.is_finite());
+                }
+            }
+        }
     }
 }
