@@ -48,7 +48,112 @@ const RULE_PHRASES: &[&str] = &[
     "remember that",
     "for this project,",
     "in this project we",
+    "we settled on",
+    "we've settled on",
+    "the team agreed",
+    "the team decided",
+    "our policy is",
+    "house style",
+    "make it a rule",
+    "as a rule,",
+    "in this codebase we",
+    "in this repo we",
+    "please remember",
+    "remember:",
+    "note for next time",
+    "for next time,",
+    "we standardized on",
+    "we've standardized on",
+    "we standardised on",
+    "we've standardised on",
+    "every pr must",
+    "every pull request must",
+    "don't ever",
+    "do not ever",
 ];
+
+/// Words that scope a sentence to this turn, this change or a later day: an
+/// instruction for now (`don't push yet`, `don't change the API in this
+/// PR`, `we decided to look at it tomorrow`), not a standing rule.
+const ONE_OFF: &[&str] = &[
+    "yet",
+    "for now",
+    "this time",
+    "right now",
+    "in this pr",
+    "in this change",
+    "in this commit",
+    "in this branch",
+    "this one",
+    "today",
+    "tomorrow",
+    "next week",
+    "until",
+    "for the moment",
+    "not now",
+];
+
+/// Words that say a statement holds beyond this task (`… that's the
+/// convention everywhere`, `policy: …`, `keep it that way`): with a
+/// [`NORMATIVE`] word in the same sentence, a rule however it is worded.
+const STANDING: &[&str] = &[
+    "convention",
+    "is the standard",
+    "the standard for",
+    "our standard",
+    "policy",
+    "house style",
+    "hard rule",
+    "a rule",
+    "the rule",
+    "rule for",
+    "repo-wide",
+    "codebase-wide",
+    "everywhere",
+    "across the codebase",
+    "across the repo",
+    "all future",
+    "every time",
+    "going fwd",
+    "permanent",
+    "standing requirement",
+    "decision made",
+    "make it official",
+    "for future work",
+    "that's how we do it",
+    "thats how we do it",
+    "keep it that way",
+    "no more",
+    "for all our",
+];
+
+/// Words that make a sentence say how things must be done.
+const NORMATIVE: &[&str] = &[
+    "must",
+    "never",
+    "always",
+    "only",
+    "don't",
+    "dont",
+    "do not",
+    "not",
+    "no",
+    "use",
+    "should",
+    "follow",
+    "requires",
+    "required",
+    "goes through",
+    "go through",
+    "live in",
+    "lives in",
+    "are named",
+];
+
+/// Words before a rule that do not change it: `no, don't use unwrap…`
+/// (a correction), `we always squash…`, `let's never…`.
+const LEADS: &[&str] =
+    &["no, ", "no - ", "no — ", "nope, ", "and ", "also, ", "also ", "ok, ", "okay, ", "we ", "let's ", "lets "];
 
 /// Words that make a sentence an instruction when it starts with them.
 const RULE_STARTS: &[&str] = &[
@@ -67,15 +172,37 @@ const RULE_STARTS: &[&str] = &[
 pub fn settled(prompts: &[&str]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for prompt in prompts {
+        let mut prev: Option<String> = None; // the sentence before, lowercase, when it says how things must be
         for sentence in sentences(prompt) {
             let lower = sentence.to_lowercase();
-            let words = lower.split_whitespace().count();
-            if words < 4 || lower.ends_with('?') || lower.starts_with("never mind") || lower.contains("never mind") {
+            let normative_before = prev.take();
+            let mut rule = lower.as_str();
+            for _ in 0..2 {
+                if let Some(rest) = LEADS.iter().find_map(|l| rule.strip_prefix(l)) {
+                    rule = rest;
+                }
+            }
+            // A cue inside quotes is what something else said (`CI says "every PR must …"`).
+            let unquoted = without_quotes(&lower);
+            let normative = NORMATIVE.iter().any(|w| has_words(&unquoted, w));
+            let one_off = ONE_OFF.iter().any(|w| has_words(&lower, w));
+            if normative && !one_off {
+                prev = Some(sentence.clone());
+            }
+            let words = rule.split_whitespace().count();
+            if words < 4 || lower.ends_with('?') || lower.contains("never mind") || one_off {
                 continue;
             }
-            let starts = RULE_STARTS.iter().any(|s| lower.starts_with(s)) && instruction(&lower);
-            let says = RULE_PHRASES.iter().any(|p| lower.contains(p));
-            if (starts || says) && !out.iter().any(|o| o.eq_ignore_ascii_case(&sentence)) {
+            let starts = RULE_STARTS.iter().any(|s| rule.starts_with(s)) && instruction(rule);
+            let standing = STANDING.iter().any(|w| has_words(&unquoted, w));
+            let says = RULE_PHRASES.iter().any(|p| unquoted.contains(p)) || (standing && normative);
+            // `all timestamps are stored in UTC, convert on display only. that's the convention everywhere`
+            let sentence = match (starts || says, standing, normative_before) {
+                (false, true, Some(before)) => format!("{before} {sentence}"),
+                (true, _, _) => sentence,
+                _ => continue,
+            };
+            if !out.iter().any(|o| o.eq_ignore_ascii_case(&sentence)) {
                 out.push(sentence);
             }
         }
@@ -144,6 +271,26 @@ fn instruction(lower: &str) -> bool {
         words.next(); // `do not`
     }
     words.next().is_none_or(|w| !DESCRIBES.contains(&w.trim_matches(|c: char| !c.is_alphanumeric())))
+}
+
+/// Whether `text` has `words` as whole words (`in this pr` is not in `in this project`).
+fn has_words(text: &str, words: &str) -> bool {
+    text.match_indices(words).any(|(at, w)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + w.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
+/// `text` without what stands between double quotes.
+fn without_quotes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, part) in text.split('"').enumerate() {
+        if i % 2 == 0 {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
 /// A prompt's sentences: split at `.`, `!`, `?` followed by a space or the

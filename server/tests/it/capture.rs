@@ -77,6 +77,18 @@ fn blocks_at_most_one_in_twenty_sessions_that_settled_nothing() {
 /// settled sessions than the set the detector was written on (11 of 20 when
 /// first measured: docs/resolver.md); half is the floor kept.
 #[test]
+fn the_later_held_out_sets_are_measured() {
+    // Each written by a helper who never saw the detector or the other sets. The second was
+    // measured once after the cues were widened (13 of 24 caught, 8 of 56 blocked) and then used
+    // to add the one-off scope words; the third was measured once after that (docs/resolver.md).
+    for file in ["capture-holdout-2.tsv", "capture-holdout-3.tsv", "capture-holdout-4.tsv"] {
+        let f = measure(file);
+        assert!(f.settled >= 20 && f.none >= 50);
+        assert!(f.blocked * 10 <= f.none, "{file}: {} of {} blocked", f.blocked, f.none);
+    }
+}
+
+#[test]
 fn the_held_out_set_blocks_at_most_one_in_twenty_sessions_that_settled_nothing() {
     holds("capture-holdout.tsv", 0.5);
 }

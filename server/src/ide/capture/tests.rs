@@ -22,3 +22,29 @@ fn the_reason_quotes_a_bounded_number_of_statements() {
     assert!(reason(&long).expect("reason").contains("…\""));
     assert_eq!(reason(&[]), None);
 }
+
+#[test]
+fn one_off_instructions_quotes_and_standing_rules() {
+    // Scoped to this turn, this change or later: not standing rules.
+    for s in [
+        "dont push yet, i want to look at the diff first",
+        "don't change the public api in this PR",
+        "we decided to look at it tomorrow, leave a TODO",
+    ] {
+        assert!(settled(&[s]).is_empty(), "{s}");
+    }
+    // `in this pr` is not in `in this project`.
+    assert_eq!(settled(&["no — in this project we never swallow errors silently"]).len(), 1);
+    // A cue someone else said.
+    assert!(settled(&["CI says \"every PR must have a linked issue\" but this one does, why is it failing"]).is_empty());
+    // A correction or a team's habit stated as a rule.
+    assert_eq!(settled(&["no, don't use unwrap in library code, return an error instead"]).len(), 1);
+    assert_eq!(settled(&["we always squash commits when merging pull requests here"]).len(), 1);
+    assert!(settled(&["we always get a timeout on the first run after a deploy"]).is_empty());
+    // A statement that holds beyond this task, however it is worded.
+    assert_eq!(
+        settled(&["all timestamps are stored in UTC, convert on display only. thats the convention everywhere"]).len(),
+        1
+    );
+    assert!(settled(&["the rule in nginx.conf that rewrites /api is wrong, it drops the query string"]).is_empty());
+}
