@@ -77,8 +77,10 @@ pub enum Command {
     ///
     /// FILE has one case a line: kind<TAB>query<TAB>expected, where expected
     /// is a heading title, several joined by ` || `, or `-` for nothing.
-    /// Lines starting with # are comments. The threshold (default: [recall]
-    /// prompt) decides which first results count as answers.
+    /// Lines starting with # are comments. The hook's threshold for each
+    /// kind decides which first results count as answers: [recall] prompt,
+    /// or command / error for kinds starting `command` / `error` (ranked as
+    /// the hook ranks a shell command or a failure).
     Eval(EvalArgs),
     /// Start a memory (when there is none) and set the project up for agents: hooks, MCP server, skills or instructions.
     ///
@@ -240,7 +242,7 @@ pub struct EvalArgs {
     /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Count a first result as an answer from this confidence (default: [recall] prompt).
+    /// Count a first result as an answer from this confidence, for every kind (default: the hook's for each kind).
     #[arg(long, value_name = "C", value_parser = confidence)]
     pub threshold: Option<f64>,
     /// Print JSON instead of Markdown tables.

@@ -2,7 +2,9 @@
 //!
 //! Prints a Markdown table per kind and overall (see `ide::eval` for the
 //! file format and what each column means), then the calibration table.
-//! The threshold defaults to the hook's (`[recall] prompt`). `--misses`
+//! Each case counts as answered from the hook's threshold for its kind
+//! (`[recall] prompt`; `command` for kinds starting `command`, `error` for
+//! kinds starting `error`); `--threshold C` sets one for all. `--misses`
 //! lists the cases answered wrong; `--features OUT` writes each case's
 //! first-result features as TSV for `tests/tools/fit_recall.py`. Exit 0;
 //! 2 when the file is unreadable or malformed (the line is named).
@@ -42,22 +44,37 @@ pub fn run(a: EvalArgs) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let threshold = threshold.unwrap_or(ws.config().recall.prompt);
+    let r = &ws.config().recall;
+    let (prompt, command, error) = match threshold {
+        Some(t) => (t, t, t),
+        None => (r.prompt, r.command, r.error),
+    };
+    let threshold_of = move |kind: &str| eval::threshold_for(kind, prompt, command, error);
     let outcomes = eval::run(&ws, &cases);
     if let Some(out) = features {
         if let Err(e) = write_output(std::path::Path::new(&out), &features_tsv(&outcomes)) {
             return usage_error(&format!("cannot write {out}: {e}"));
         }
     }
-    let table = eval::by_kind(&outcomes, threshold);
+    let table = eval::by_kind(&outcomes, &threshold_of);
     let bins = eval::calibration(&outcomes);
     let cumulative = eval::at_or_above(&outcomes);
+    let kinds: Vec<&str> = outcomes.iter().map(|o| o.case.kind.as_str()).collect();
+    let used = |p: &dyn Fn(&&str) -> bool| kinds.iter().any(p);
+    let mut said = format!("{prompt:.2}");
+    if used(&|k| k.starts_with("command")) && command != prompt {
+        said.push_str(&format!(" (command kinds {command:.2}"));
+        said.push_str(if used(&|k| k.starts_with("error")) && error != prompt { "," } else { ")" });
+    }
+    if used(&|k| k.starts_with("error")) && error != prompt {
+        said.push_str(&format!("{}error kinds {error:.2})", if said.ends_with(',') { " " } else { " (" }));
+    }
     let text = if json {
-        to_json(&table, &bins, &cumulative, threshold)
+        to_json(&table, &bins, &cumulative, prompt, command, error)
     } else {
-        human(&table, &bins, &cumulative, threshold)
+        human(&table, &bins, &cumulative, &said)
     };
-    let text = if misses { format!("{text}{}", miss_list(&outcomes, threshold)) } else { text };
+    let text = if misses { format!("{text}{}", miss_list(&outcomes, &threshold_of)) } else { text };
     super::emit(&text).unwrap_or(0)
 }
 
@@ -69,9 +86,9 @@ fn human(
     table: &[(String, Metrics)],
     bins: &std::collections::BTreeMap<u32, (usize, usize)>,
     cumulative: &[(f64, usize, usize)],
-    threshold: f64,
+    threshold: &str,
 ) -> String {
-    let mut s = format!("Answers at confidence >= {threshold:.2}\n\n");
+    let mut s = format!("Answers at confidence >= {threshold}\n\n");
     s.push_str("| kind | cases | right | answered | P@1 | P@3 | R@10 | MRR | missed | false-inject |\n");
     s.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     for (k, m) in table {
@@ -107,6 +124,8 @@ fn to_json(
     bins: &std::collections::BTreeMap<u32, (usize, usize)>,
     cumulative: &[(f64, usize, usize)],
     threshold: f64,
+    command: f64,
+    error: f64,
 ) -> String {
     let kinds: Vec<serde_json::Value> = table
         .iter()
@@ -130,15 +149,16 @@ fn to_json(
         .collect();
     format!(
         "{}\n",
-        serde_json::json!({"threshold": threshold, "kinds": kinds, "calibration": calibration, "at_or_above": at_or_above})
+        serde_json::json!({"threshold": threshold, "command_threshold": command, "error_threshold": error,
+            "kinds": kinds, "calibration": calibration, "at_or_above": at_or_above})
     )
 }
 
-fn miss_list(outcomes: &[Outcome], threshold: f64) -> String {
+fn miss_list(outcomes: &[Outcome], threshold_of: &dyn Fn(&str) -> f64) -> String {
     let mut s = String::from("\nMisses (answered wrong, or silent where a decision applies)\n");
     for o in outcomes {
         let first = o.results.first();
-        let answered = first.filter(|r| r.1 >= threshold);
+        let answered = first.filter(|r| r.1 >= threshold_of(&o.case.kind));
         let ok = match answered {
             Some(r) => r.2,
             None => o.case.expected.is_empty(),

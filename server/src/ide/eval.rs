@@ -136,6 +136,11 @@ pub struct Metrics {
 
 /// Computes [`Metrics`] over `outcomes` with answers at `threshold`.
 pub fn metrics(outcomes: &[&Outcome], threshold: f64) -> Metrics {
+    metrics_by(outcomes, &|_| threshold)
+}
+
+/// [`metrics`] with each case's threshold given by its kind (`threshold(kind)`).
+pub fn metrics_by(outcomes: &[&Outcome], threshold_of: &dyn Fn(&str) -> f64) -> Metrics {
     let n = outcomes.len();
     if n == 0 {
         return Metrics::default();
@@ -145,6 +150,7 @@ pub fn metrics(outcomes: &[&Outcome], threshold: f64) -> Metrics {
     let (mut shown1, mut right1, mut shown3, mut right3) = (0, 0, 0, 0);
     let (mut expecting, mut in10, mut rr, mut unanswered) = (0, 0, 0.0, 0);
     for o in outcomes {
+        let threshold = threshold_of(&o.case.kind);
         let shown: Vec<&(String, f64, bool)> = o.results.iter().take_while(|r| r.1 >= threshold).collect();
         let answers = !shown.is_empty();
         answered += usize::from(answers);
@@ -179,8 +185,22 @@ pub fn metrics(outcomes: &[&Outcome], threshold: f64) -> Metrics {
     }
 }
 
-/// Metrics per kind (in order of first appearance) and for all cases.
-pub fn by_kind(outcomes: &[Outcome], threshold: f64) -> Vec<(String, Metrics)> {
+/// The confidence from which each kind of case counts as answered, as the
+/// hook speaks: `command…` kinds at `[recall] command`, `error…` kinds at
+/// `[recall] error`, every other at `[recall] prompt` (or one for all).
+pub fn threshold_for(kind: &str, prompt: f64, command: f64, error: f64) -> f64 {
+    if kind.starts_with("command") {
+        command
+    } else if kind.starts_with("error") {
+        error
+    } else {
+        prompt
+    }
+}
+
+/// Metrics per kind (in order of first appearance) and for all cases, each
+/// case answered from `threshold_of(its kind)`.
+pub fn by_kind(outcomes: &[Outcome], threshold_of: &dyn Fn(&str) -> f64) -> Vec<(String, Metrics)> {
     let mut kinds: Vec<&str> = Vec::new();
     for o in outcomes {
         if !kinds.contains(&o.case.kind.as_str()) {
@@ -191,10 +211,10 @@ pub fn by_kind(outcomes: &[Outcome], threshold: f64) -> Vec<(String, Metrics)> {
         .iter()
         .map(|k| {
             let group: Vec<&Outcome> = outcomes.iter().filter(|o| o.case.kind == *k).collect();
-            (k.to_string(), metrics(&group, threshold))
+            (k.to_string(), metrics_by(&group, threshold_of))
         })
         .collect();
-    out.push(("all".into(), metrics(&outcomes.iter().collect::<Vec<_>>(), threshold)));
+    out.push(("all".into(), metrics_by(&outcomes.iter().collect::<Vec<_>>(), threshold_of)));
     out
 }
 

@@ -75,7 +75,7 @@ fn prompt_metrics(ws: &Workspace, name: &str) -> (Metrics, Metrics) {
     let all = cases(name);
     let outcomes = eval::run(ws, &all);
     let threshold = ws.config().recall.prompt;
-    for (k, m) in eval::by_kind(&outcomes, threshold) {
+    for (k, m) in eval::by_kind(&outcomes, &|_| threshold) {
         println!("{name} {k}: {m:?}");
     }
     let (applies, nothing): (Vec<&eval::Outcome>, Vec<&eval::Outcome>) =
@@ -196,4 +196,25 @@ fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
         assert!(wrong.is_empty(), "{name}: wrong decisions: {wrong:#?}");
         assert!(right >= floor, "{name}: {right} right, under {floor}");
     }
+}
+
+/// `eval` on a command set answers each kind at the hook's threshold for it
+/// (`[recall] command`), as the hook speaks; `--threshold` sets one for all.
+/// Found in session 23: the tables showed `git status` as an injected
+/// everyday command at the prompt threshold, which the hook never injects.
+#[test]
+fn eval_answers_command_kinds_at_the_command_threshold() {
+    let Some(root) = support::corpus_dir("head") else { return };
+    let set = support::repo().join("server/tests/data/commands-head.tsv");
+    let noise = |extra: &[&str]| -> f64 {
+        let mut c = support::bin_in(&root);
+        c.args(["eval", set.to_str().expect("utf8"), "--json"]).args(extra);
+        let o = support::run_with_stdin(c, b"");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        let kinds = v["kinds"].as_array().expect("kinds").clone();
+        let k = kinds.iter().find(|k| k["kind"] == "command-noise").expect("command-noise");
+        k["false_inject"].as_f64().expect("share")
+    };
+    assert_eq!(noise(&[]), 0.0, "at the command threshold, no everyday command is answered");
+    assert!(noise(&["--threshold", "0.5"]) > 0.0, "at 0.5 one is (the prompt threshold is not the command one)");
 }
