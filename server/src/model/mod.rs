@@ -151,6 +151,16 @@ impl Workspace {
         Self { config, ..Self::default() }
     }
 
+    /// A workspace of `files` (path, text) with the default configuration: the engine's unit tests' fixture.
+    #[cfg(test)]
+    pub(crate) fn of_files(files: &[(&str, &str)]) -> Self {
+        let mut ws = Self::new(Config::default());
+        for (path, text) in files {
+            ws.set_file(path, FileText::from(*text));
+        }
+        ws
+    }
+
     pub fn config(&self) -> &Config {
         &self.config
     }

@@ -141,21 +141,18 @@ fn next_combination(c: &mut [usize], n: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Config, FileText};
 
     fn ws() -> Workspace {
-        let mut ws = Workspace::new(Config::default());
-        ws.set_file(
-            "agents/memory-index.md",
-            FileText::from(
+        Workspace::of_files(&[
+            (
+                "agents/memory-index.md",
                 "## agents/decisions/a.md\n/how encode file paths\n/how encode urls\n/when writing cli output\n",
             ),
-        );
-        ws.set_file(
-            "agents/decisions/a.md",
-            FileText::from("## How to Encode File Paths\nx\n## How to Encode URLs\ny\n## When Writing CLI Output\nz\n"),
-        );
-        ws
+            (
+                "agents/decisions/a.md",
+                "## How to Encode File Paths\nx\n## How to Encode URLs\ny\n## When Writing CLI Output\nz\n",
+            ),
+        ])
     }
 
     #[test]

@@ -359,18 +359,10 @@ mod tests {
     use crate::model::Config;
 
     fn ws() -> Workspace {
-        let mut ws = Workspace::new(Config::default());
-        ws.set_file(
-            "agents/memory-index.md",
-            "## agents/decisions/a.md\n\n/when writing mock tests | mock patch, test doubles\n/how encode file paths\n"
-                .into(),
-        );
-        ws.set_file(
-            "agents/decisions/a.md",
-            "# A\n\n## When Writing Mock Tests\n\nPatch where the name is looked up, not where it is defined.\nPrefer fakes over mocks for the database layer.\n\n## How to Encode File Paths\n\nEncode paths as UTF-8 with percent escapes for separators.\nNever build paths by string concatenation.\n"
-                .into(),
-        );
-        ws
+        Workspace::of_files(&[
+            ("agents/memory-index.md", "## agents/decisions/a.md\n\n/when writing mock tests | mock patch, test doubles\n/how encode file paths\n"),
+            ("agents/decisions/a.md", "# A\n\n## When Writing Mock Tests\n\nPatch where the name is looked up, not where it is defined.\nPrefer fakes over mocks for the database layer.\n\n## How to Encode File Paths\n\nEncode paths as UTF-8 with percent escapes for separators.\nNever build paths by string concatenation.\n"),
+        ])
     }
 
     #[test]

@@ -174,19 +174,13 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Config, FileText};
+    use crate::model::FileText;
 
     fn ws() -> Workspace {
-        let mut ws = Workspace::new(Config::default());
-        ws.set_file(
-            "agents/memory-index.md",
-            FileText::from("# Index\n\n## agents/decisions/t.md\n\n/when writing mock tests | test doubles\n/how to encode paths\n"),
-        );
-        ws.set_file(
-            "agents/decisions/t.md",
-            FileText::from("# T\n\n## When Writing Mock Tests\n\nPatch where it is used.\n\n## How to Encode Paths\n\nPercent-encode.\n"),
-        );
-        ws
+        Workspace::of_files(&[
+            ("agents/memory-index.md", "# Index\n\n## agents/decisions/t.md\n\n/when writing mock tests | test doubles\n/how to encode paths\n"),
+            ("agents/decisions/t.md", "# T\n\n## When Writing Mock Tests\n\nPatch where it is used.\n\n## How to Encode Paths\n\nPercent-encode.\n"),
+        ])
     }
 
     #[test]

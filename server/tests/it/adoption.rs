@@ -68,7 +68,13 @@ fn importing_a_real_adr_folder_twice_gives_one_verified_memory() {
     let tmp = tempfile::tempdir().expect("tmp");
     let root = tmp.path();
     assert_eq!(run(root, &["init"]).status.code(), Some(0));
-    let o = run(root, &["import", adrs.to_str().expect("utf8")]);
+    // Where a project keeps its records: inside it (so `Source:` lines are the same on every machine).
+    let inside = root.join("docs/adr");
+    fs::create_dir_all(&inside).expect("docs/adr");
+    for e in fs::read_dir(&adrs).expect("adrs").flatten() {
+        fs::copy(e.path(), inside.join(e.file_name())).expect("copy");
+    }
+    let o = run(root, &["import", "docs/adr"]);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
@@ -114,7 +120,7 @@ fn importing_a_real_adr_folder_twice_gives_one_verified_memory() {
         assert_eq!(noise["false_inject"].as_f64(), Some(0.0), "{set}: {noise}");
     }
     let before = snapshot(root);
-    let o = run(root, &["import", adrs.to_str().expect("utf8")]);
+    let o = run(root, &["import", "docs/adr"]);
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("0 new, 0 updated, 23 unchanged"),
         "{}",
