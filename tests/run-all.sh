@@ -29,7 +29,10 @@ summary() {
   grep '^SKIP' "$log" || true
   rm -f "$log"
 }
-trap summary EXIT
+# The hook's sessions and the search index's snapshots go to a folder of this run, never the user's cache.
+state="$(mktemp -d)"
+export MEMORY_INDEX_LSP_CACHE_DIR="$state"
+trap 'summary; rm -rf "$state"' EXIT
 
 if [ ! -d ../shared/corpus ]; then
   echo "SKIP corpus tests: ../shared/corpus is absent (the tests that read the real corpora return at once)"

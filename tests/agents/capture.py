@@ -196,6 +196,7 @@ def main():
                            env=dict(os.environ, HOOK=HOOK, RUN=run, CFG=d["cfg"], HOMEDIR=d["home"]))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "ANTHROPIC", "OPENAI",
                                                                           "CODEX", "COPILOT", "GEMINI", "GOOGLE"))}
+        env.pop("MEMORY_INDEX_LSP_CACHE_DIR", None)  # the hook's state under this run's HOME
         env.update(HOME=d["home"], RECORD_HOOK_LOG=os.path.join(run, "hooks.jsonl"),
                    XDG_CACHE_HOME=os.path.join(d["home"], ".cache"), NO_COLOR="1", TMPDIR=os.path.join(run, "tmp"))
         env.update(extra)

@@ -170,6 +170,7 @@ def turn(agent, base, proj, name, prompt, script=None):
         argv, extra = user_config(agent, base, proj, port)
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("CLAUDE", "ANTHROPIC", "OPENAI", "CODEX", "COPILOT", "GEMINI", "GOOGLE"))}
+        env.pop("MEMORY_INDEX_LSP_CACHE_DIR", None)  # the hook's state under this run's HOME
         env.update(HOME=os.path.join(base, "home"), XDG_CACHE_HOME=os.path.join(base, "home", ".cache"),
                    NO_COLOR="1", TMPDIR=os.path.join(run, "tmp"),
                    PATH=os.path.dirname(ARGS.server) + os.pathsep + os.environ.get("PATH", ""))

@@ -67,6 +67,7 @@ def session(tmp, name, ws, prompt, *, plugin=True, script=None, allow=(), env_ex
         env = dict(os.environ, HOME=home, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}", ANTHROPIC_API_KEY="x",
                    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", XDG_CACHE_HOME=os.path.join(tmp, "cache"))
         env.pop("CLAUDE_PROJECT_DIR", None)
+        env.pop("MEMORY_INDEX_LSP_CACHE_DIR", None)  # the hook's state under this run's XDG_CACHE_HOME
         env.update(env_extra or {})
         argv = [ARGS.claude, "-p"]
         if plugin:

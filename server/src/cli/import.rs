@@ -127,11 +127,17 @@ pub fn run(a: ImportArgs) -> i32 {
     i32::from(missing > 0)
 }
 
-/// `path` relative to the project root when inside it (with `/`), else as given.
+/// `path` relative to the project root, with `/` (`docs/adr/1.md`, or
+/// `../team-adrs/1.md` for a source beside the project: the `Source:` line
+/// is the same on every machine that has the same layout); as given when it
+/// shares no folder with the root (another drive).
 fn relative(canon_root: &Path, path: &Path) -> String {
     let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    match abs.strip_prefix(canon_root) {
-        Ok(rel) => rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"),
-        Err(_) => path.display().to_string(),
+    let (a, r): (Vec<_>, Vec<_>) = (abs.components().collect(), canon_root.components().collect());
+    let common = a.iter().zip(&r).take_while(|(x, y)| x == y).count();
+    if common == 0 || !abs.is_absolute() {
+        return path.display().to_string();
     }
+    let up = std::iter::repeat_n("..".to_string(), r.len() - common);
+    up.chain(a[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned())).collect::<Vec<_>>().join("/")
 }

@@ -28,6 +28,7 @@ use serde::Deserialize;
 
 use crate::ide::{remember, resolve, search};
 use crate::model::Workspace;
+use crate::project::search_cache;
 use crate::syntax::index::Op;
 
 /// Runs the server until the client closes stdin; returns the exit code.
@@ -148,6 +149,9 @@ fn ok(text: impl Into<String>) -> Result<CallToolResult, ErrorData> {
     Ok(CallToolResult::success(vec![ContentBlock::text(text.into())]))
 }
 
+/// Each call reads the memory afresh (never a stale answer); the ranking's
+/// index comes from the snapshot `resolve`, `search` and the hook keep
+/// (`project::search_cache`) while the files are unchanged.
 impl Memory {
     fn load(&self) -> Result<Workspace, String> {
         crate::project::load::load(&self.root).map_err(|e| e.to_string())
@@ -179,7 +183,12 @@ impl Memory {
                 query.chars().count()
             ));
         }
-        match resolve::resolve(&ws, &query, true) {
+        let warm = search_cache::warm(&ws, &self.root);
+        let answer = resolve::resolve(&ws, &query, true);
+        if let Some(w) = &warm {
+            search_cache::keep(&ws, w);
+        }
+        match answer {
             Ok(r) => ok(r.text),
             Err(e) => failed(bounded(&e, MAX_MESSAGE)),
         }
@@ -194,7 +203,11 @@ impl Memory {
             Ok(ws) => ws,
             Err(e) => return failed(e),
         };
+        let warm = search_cache::warm(&ws, &self.root);
         let found = search::search(&ws, &a.text, a.limit.unwrap_or(5).clamp(1, 20));
+        if let Some(w) = &warm {
+            search_cache::keep(&ws, w);
+        }
         ok(serde_json::to_string_pretty(&found).unwrap_or_else(|_| "[]".into()))
     }
 

@@ -176,3 +176,24 @@ fn a_missing_path_exits_1_and_an_empty_folder_says_so() {
     assert!(err.contains("docs/empty: no .md or .mdc file in this folder"), "{err}");
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
 }
+
+/// A source outside the project is named relative to the root, as the spec asks (`../team-adrs/…`),
+/// so the `Source:` line, and the ranking that reads it, are the same on every machine with that layout.
+#[test]
+fn a_source_beside_the_project_is_named_relative_to_the_root() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path().join("project");
+    let adrs = tmp.path().join("team-adrs");
+    fs::create_dir_all(&root).expect("root");
+    fs::create_dir_all(&adrs).expect("adrs");
+    assert_eq!(run(&root, &["init"]).status.code(), Some(0));
+    fs::write(
+        adrs.join("0001-use-postgres.md"),
+        "# 1. Use PostgreSQL\n\n## Status\n\nAccepted\n\n## Decision\n\nStore bookings in PostgreSQL 16.\n",
+    )
+    .expect("adr");
+    let o = run(&root, &["import", adrs.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = fs::read_to_string(root.join("agents/decisions/architecture-decisions.md")).expect("decisions");
+    assert!(text.contains("\nSource: ../team-adrs/0001-use-postgres.md\n"), "{text}");
+}
