@@ -83,6 +83,9 @@ impl Files {
     }
 }
 
+/// What `init` says of the index it creates.
+const NEW_INDEX: &str = "a new memory index";
+
 /// Runs `init`; returns the exit code.
 pub fn run(a: InitArgs) -> i32 {
     let (root, dry_run) = (super::project_root(a.root), a.dry_run);
@@ -163,6 +166,16 @@ pub fn run(a: InitArgs) -> i32 {
         let _ = writeln!(stderr, "{verb} {}: {}", c.rel, c.what);
     }
     agents::say_trust(&agents, &root);
+    // A new memory in a project that wrote decisions down elsewhere: say how to bring them in.
+    let new_memory = folder.is_some() || changes.iter().any(|c| c.old.is_none() && c.what == NEW_INDEX);
+    let found = crate::project::sources::existing(&root);
+    if new_memory && !found.is_empty() {
+        let _ = writeln!(
+            stderr,
+            "this project already wrote decisions down; bring them in (--dry-run first to see them):\n  memory-index-lsp import {}",
+            found.join(" ")
+        );
+    }
     0
 }
 
@@ -201,7 +214,7 @@ fn plan(root: &Path, agents: &[Agent]) -> Result<(Vec<Change>, Option<String>), 
             return Err(format!("{index_rel} exists but is not read as an index; check its path in memory-index.toml"));
         }
         // From zero: a new memory (the decisions folder comes with the first decision).
-        files.set(&index_rel, starter_index(), "a new memory index")?;
+        files.set(&index_rel, starter_index(), NEW_INDEX)?;
     }
     for &agent in agents {
         match agent {

@@ -23,6 +23,7 @@ pub mod remember;
 pub mod root;
 pub mod search_cache;
 pub mod session;
+pub mod sources;
 pub mod transcript;
 pub mod write;
 

@@ -197,3 +197,30 @@ fn a_source_beside_the_project_is_named_relative_to_the_root() {
     let text = fs::read_to_string(root.join("agents/decisions/architecture-decisions.md")).expect("decisions");
     assert!(text.contains("\nSource: ../team-adrs/0001-use-postgres.md\n"), "{text}");
 }
+
+/// `init` in a project that already wrote decisions down says how to bring them in;
+/// and `import` of an `AGENTS.md` that `init` wrote its block into leaves the block out.
+#[test]
+fn init_points_at_the_decisions_a_project_already_has() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    fs::create_dir_all(root.join("docs/adr")).expect("adr");
+    fs::write(
+        root.join("docs/adr/0001-use-postgres.md"),
+        "# 1. Use PostgreSQL\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgreSQL 16.\n",
+    )
+    .expect("adr");
+    fs::write(root.join("AGENTS.md"), "# Rules\n\n## Testing\n\nRun `cargo test` before every commit.\n")
+        .expect("agents");
+    let o = run(root, &["init", "--agent", "codex"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("memory-index-lsp import docs/adr AGENTS.md"), "{err}");
+    let o = run(root, &["import", "docs/adr", "AGENTS.md"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(err.contains("2 new"), "the ADR and the Testing rule, not init's own block: {err}");
+    assert!(!fs::read_to_string(root.join("agents/decisions/agents.md")).expect("rules").contains("Project memory"));
+    // Run again: the memory exists, nothing more to say.
+    let o = run(root, &["init", "--agent", "codex"]);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("bring them in"));
+}

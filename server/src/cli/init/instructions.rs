@@ -1,9 +1,10 @@
 //! The recall instructions `init` keeps in an agent's instructions file (`AGENTS.md`, `GEMINI.md`, `.github/copilot-instructions.md`): one marked block, added once and updated in place.
 
 /// The block's first and last lines; what lies between them is `init`'s.
+/// (`import` reads the same markers, `ide::import::source::OWN_BLOCK_START` and `OWN_BLOCK_END`, and leaves the block out.)
 pub const START: &str =
     "<!-- memory-index:start (written by `memory-index-lsp init`; it updates what lies between these lines) -->";
-pub const END: &str = "<!-- memory-index:end -->";
+pub const END: &str = crate::ide::import::source::OWN_BLOCK_END;
 
 /// The block for a memory whose index is `index`.
 pub fn block(index: &str) -> String {
@@ -57,6 +58,16 @@ pub fn upsert(text: Option<&str>, block: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn import_leaves_the_block_out() {
+        assert!(START.starts_with(crate::ide::import::source::OWN_BLOCK_START));
+        let agents =
+            upsert(Some("# Rules\n\n## Testing\n\nRun the tests.\n"), &block("agents/memory-index.md")).unwrap();
+        let records = crate::ide::import::source::parse("AGENTS.md", &agents).unwrap();
+        let titles: Vec<&str> = records.iter().map(|r| r.title.as_str()).collect();
+        assert_eq!(titles, ["Testing"], "{agents}");
+    }
 
     #[test]
     fn adds_once_then_updates_in_place() {

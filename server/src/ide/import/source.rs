@@ -86,7 +86,8 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
              move a rule it holds into a file of its own to import it"
         ));
     }
-    let (front, body) = front_matter(text);
+    let own = without_own_block(text);
+    let (front, body) = front_matter(&own);
     let sections = split(body);
     let title_line = sections.iter().find(|s| s.level == 1).map(|s| s.title.clone());
     let has =
@@ -264,6 +265,32 @@ fn rules(
         });
     }
     Ok(records)
+}
+
+/// How the block `init` keeps in an agent's instructions file starts (the
+/// rest of its first line says who wrote it) and ends.
+pub const OWN_BLOCK_START: &str = "<!-- memory-index:start";
+pub const OWN_BLOCK_END: &str = "<!-- memory-index:end -->";
+
+/// `text` without the blocks `init` wrote (they tell the agent about the
+/// memory; they are not the project's rules).
+fn without_own_block(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(OWN_BLOCK_START) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut inside = false;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim();
+        if !inside && t.starts_with(OWN_BLOCK_START) {
+            inside = true;
+        } else if inside && t == OWN_BLOCK_END {
+            inside = false;
+        } else if !inside {
+            out.push_str(line);
+        }
+    }
+    out.into()
 }
 
 /// A file name as words: `003-development-guidelines.mdc` → `development guidelines`.

@@ -1,0 +1,46 @@
+//! Where a project already keeps its decisions (ADR folders, agents' rules files), so `init` can point `import` at them.
+
+use std::path::Path;
+
+/// Folders that usually hold architecture decision records or rules, relative to the root.
+const FOLDERS: &[&str] = &[
+    "docs/adr",
+    "docs/adrs",
+    "docs/decisions",
+    "docs/architecture/decisions",
+    "docs/architecture-decisions",
+    "doc/adr",
+    "doc/architecture/decisions",
+    "adr",
+    "adrs",
+    "architecture-decision-record",
+    "architecture-decision-records",
+    ".cursor/rules",
+];
+
+/// Files agents read their project rules from.
+const FILES: &[&str] = &["CLAUDE.md", "AGENTS.md", ".github/copilot-instructions.md", ".cursorrules"];
+
+/// The folders (with at least one `.md` or `.mdc` file) and files of
+/// [`FOLDERS`] and [`FILES`] that exist under `root`, as `import` takes
+/// them. Only metadata and folder listings are read.
+pub fn existing(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in FOLDERS {
+        let has_markdown = std::fs::read_dir(root.join(dir)).is_ok_and(|rd| {
+            rd.flatten().any(|e| {
+                e.file_type().is_ok_and(|t| t.is_file())
+                    && e.path().extension().is_some_and(|x| x == "md" || x == "mdc")
+            })
+        });
+        if has_markdown {
+            out.push((*dir).to_string());
+        }
+    }
+    for file in FILES {
+        if std::fs::symlink_metadata(root.join(file)).is_ok_and(|m| m.is_file() && m.len() > 0) {
+            out.push((*file).to_string());
+        }
+    }
+    out
+}
