@@ -88,7 +88,6 @@ const ONE_OFF: &[&str] = &[
     "today",
     "tomorrow",
     "next week",
-    "until",
     "for the moment",
     "not now",
 ];
@@ -113,7 +112,6 @@ const STANDING: &[&str] = &[
     "across the codebase",
     "across the repo",
     "all future",
-    "every time",
     "going fwd",
     "permanent",
     "standing requirement",
@@ -123,7 +121,6 @@ const STANDING: &[&str] = &[
     "that's how we do it",
     "thats how we do it",
     "keep it that way",
-    "no more",
     "for all our",
 ];
 
@@ -184,22 +181,32 @@ pub fn settled(prompts: &[&str]) -> Vec<String> {
             }
             // A cue inside quotes is what something else said (`CI says "every PR must …"`).
             let unquoted = without_quotes(&lower);
-            let normative = NORMATIVE.iter().any(|w| has_words(&unquoted, w));
+            // The words that say how things must be, outside the words that say it stands.
+            let mut rest = unquoted.clone();
+            let mut standing = false;
+            for w in STANDING {
+                if has_words(&rest, w) {
+                    standing = true;
+                    rest = rest.replace(w, " ");
+                }
+            }
+            let normative = NORMATIVE.iter().any(|w| has_words(&rest, w));
             let one_off = ONE_OFF.iter().any(|w| has_words(&lower, w));
-            if normative && !one_off {
+            let question = lower.ends_with('?');
+            if normative && !one_off && !question {
                 prev = Some(sentence.clone());
             }
-            let words = rule.split_whitespace().count();
-            if words < 4 || lower.ends_with('?') || lower.contains("never mind") || one_off {
+            if question || lower.contains("never mind") || one_off {
                 continue;
             }
             let starts = RULE_STARTS.iter().any(|s| rule.starts_with(s)) && instruction(rule);
-            let standing = STANDING.iter().any(|w| has_words(&unquoted, w));
             let says = RULE_PHRASES.iter().any(|p| unquoted.contains(p)) || (standing && normative);
             // `all timestamps are stored in UTC, convert on display only. that's the convention everywhere`
             let sentence = match (starts || says, standing, normative_before) {
-                (false, true, Some(before)) => format!("{before} {sentence}"),
-                (true, _, _) => sentence,
+                (true, _, _) if rule.split_whitespace().count() >= 4 => sentence,
+                (false, true, Some(before)) if !out.iter().any(|o| o.eq_ignore_ascii_case(&before)) => {
+                    format!("{before} {sentence}")
+                }
                 _ => continue,
             };
             if !out.iter().any(|o| o.eq_ignore_ascii_case(&sentence)) {

@@ -104,10 +104,11 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             continue;
         }
         // A title another record has (now or in the memory) is told apart by where it sits.
+        // (the decision this record was imported as before, if any, is not in its way)
+        let mine = find_source(ws, &source_line(&r)).map(|x| x.1);
         let taken = |h: &str| {
             planned.iter().any(|p| normalize(&p.heading) == normalize(h))
-                || (!ws.bindings().headings_titled(&normalize(h)).is_empty()
-                    && find_source(ws, &source_line(&r)).is_none())
+                || ws.bindings().headings_titled(&normalize(h)).iter().any(|&id| Some(id) != mine)
         };
         if planned.iter().any(|p| source_line(&p.record) == source_line(&r)) {
             let id = source_line(&r);
@@ -157,16 +158,24 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         let up = "../".repeat(path.matches('/').count());
         let found: Vec<Option<(String, HeadingId)>> =
             mine.iter().map(|p| find_source(ws, &source_line(&p.record))).collect();
-        // The budget leaves out the sections this import rewrites, so a second run cuts bodies as the first did.
-        let rewritten: usize = found
-            .iter()
-            .flatten()
-            .filter(|(h_path, _)| *h_path == path)
-            .filter_map(|(_, h)| ws.heading(*h))
-            .map(|h| base.get(h.section.start..h.section.end).map_or(0, |t| t.lines().count()))
-            .sum();
-        let used = base.lines().count().saturating_sub(rewritten);
-        let budget = (max_lines.saturating_sub(used + 2) / mine.len().max(1)).saturating_sub(7).clamp(4, 24);
+        // The budget is the room left by what `import` did not write, shared by every imported
+        // section of the file (there before or new now), so any later run cuts bodies as the first did.
+        let solid = |t: &str| t.lines().filter(|l| !l.trim().is_empty()).count();
+        let imported: Vec<&str> = existing
+            .and_then(|f| f.decision().map(|d| (f, d)))
+            .map(|(f, d)| {
+                d.headings
+                    .iter()
+                    .filter_map(|h| f.text.get(h.section.start..h.section.end))
+                    // one imported decision: exactly one `Source:` line (the file's title holds them all)
+                    .filter(|t| t.lines().filter(|l| l.starts_with("Source: ")).count() == 1)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let new_here = found.iter().filter(|f| f.is_none()).count();
+        let used = solid(&base).saturating_sub(imported.iter().map(|t| solid(t)).sum());
+        let share = (imported.len() + new_here).max(1);
+        let budget = (max_lines.saturating_sub(used + 2) / share).saturating_sub(7).clamp(4, 24);
         let mut appended = String::new();
         for (p, found) in mine.iter().zip(found) {
             let id = source_line(&p.record);

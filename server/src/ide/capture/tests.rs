@@ -48,3 +48,14 @@ fn one_off_instructions_quotes_and_standing_rules() {
     );
     assert!(settled(&["the rule in nginx.conf that rewrites /api is wrong, it drops the query string"]).is_empty());
 }
+
+/// Found in review (session 23).
+#[test]
+fn review_cases() {
+    assert!(settled(&["there are no more failing tests, thanks"]).is_empty());
+    assert!(settled(&["I get this error every time I use the CLI"]).is_empty());
+    assert_eq!(settled(&["Never merge until CI is green"]).len(), 1);
+    // The sentence before is already a rule: it is not quoted twice.
+    let found = settled(&["Always store timestamps in UTC. That's the convention everywhere"]);
+    assert_eq!(found, ["Always store timestamps in UTC."]);
+}

@@ -295,7 +295,7 @@ fn push_text(
 /// `source` (relative to the root) made relative to a file `up` below the
 /// root; links that are absolute, anchors, URLs or that leave the root stay.
 pub(super) fn relink(line: &str, source: &str, up: &str) -> String {
-    if source.starts_with(['/', '.']) || !line.contains("](") {
+    if source.starts_with('/') || source.starts_with("../") || source == ".." || !line.contains("](") {
         return line.to_string();
     }
     let base: Vec<&str> = source.split('/').collect();

@@ -295,6 +295,7 @@ fn without_own_block(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// A file name as words: `003-development-guidelines.mdc` → `development guidelines`.
 fn humane_stem(name: &str) -> String {
+    let name = name.trim_start_matches('.');
     let stem = name.split('.').next().unwrap_or(name);
     let stem = stem.trim_start_matches(|c: char| c.is_ascii_digit() || c == '-' || c == '_');
     stem.replace(['-', '_'], " ").trim().to_string()
