@@ -116,24 +116,20 @@ fn row(name: &str, root: &Path, bin: &Path) {
         "transcript_path": "/dev/null", "cwd": root, "prompt": PROMPT,
     })
     .to_string();
-    let hook_cold = process(
-        30,
-        || {
-            let mut c = Command::new(bin);
-            c.arg("hook").env("MEMORY_INDEX_LSP_CACHE_DIR", "/dev/null/no-cache").env_remove("CLAUDE_PROJECT_DIR");
-            c
-        },
-        hook_input.as_bytes(),
-    );
-    let hook = process(
-        30,
-        || {
-            let mut c = Command::new(bin);
-            c.arg("hook").env("MEMORY_INDEX_LSP_CACHE_DIR", &cache).env_remove("CLAUDE_PROJECT_DIR");
-            c
-        },
-        hook_input.as_bytes(),
-    );
+    // The hook on `input`, with its state (sessions, the snapshot) in `dir`.
+    let hook_at = |dir: &Path, input: &str| {
+        process(
+            30,
+            || {
+                let mut c = Command::new(bin);
+                c.arg("hook").env("MEMORY_INDEX_LSP_CACHE_DIR", dir).env_remove("CLAUDE_PROJECT_DIR");
+                c
+            },
+            input.as_bytes(),
+        )
+    };
+    let hook_cold = hook_at(Path::new("/dev/null/no-cache"), &hook_input);
+    let hook = hook_at(&cache, &hook_input);
     // Before a shell command: the prose ranking and the code evidence (`search::commands`).
     let command_input = serde_json::json!({
         "hook_event_name": "PreToolUse", "session_id": format!("bench-cmd-{}", std::process::id()),
@@ -141,15 +137,7 @@ fn row(name: &str, root: &Path, bin: &Path) {
         "tool_input": {"command": "git branch -D wt-x && rm -f .git/index.lock"},
     })
     .to_string();
-    let command_hook = process(
-        30,
-        || {
-            let mut c = Command::new(bin);
-            c.arg("hook").env("MEMORY_INDEX_LSP_CACHE_DIR", &cache).env_remove("CLAUDE_PROJECT_DIR");
-            c
-        },
-        command_input.as_bytes(),
-    );
+    let command_hook = hook_at(&cache, &command_input);
     let _ = std::fs::remove_dir_all(&cache);
     println!(
         "| {name} | {} | {} | {} / {} | {} | {} / {} | {} | {} |",

@@ -144,6 +144,27 @@ async function opaque(locator) {
 }
 
 /** Moves the cursor to `line` (1-based) with Quick Open's ":line", which also scrolls it into view. */
+// Opens `path` with Quick Open (Ctrl+P, the workspace file search: code-server's ripgrep)
+// and waits for its tab (`tab`: the name it shows).
+async function quickOpen(page, path, tab, ms) {
+  await until(
+    async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+P');
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await input.waitFor({ state: 'visible', timeout: 5000 });
+      await input.fill(path);
+      const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: tab }).first();
+      await row.waitFor({ state: 'visible', timeout: 5000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.editor-group-container.active .tab.active', { hasText: tab }).waitFor({ timeout: 5000 });
+      return true;
+    },
+    `Quick Open could not open ${path}`,
+    ms,
+  );
+}
+
 async function goToLine(page, line) {
   await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget .quick-input-box input');
@@ -332,23 +353,7 @@ async function main() {
     });
 
     await step('open agents/memory-index.md', async () => {
-      // Quick Open (Ctrl+P) uses the workspace file search (code-server's ripgrep).
-      await until(
-        async () => {
-          await page.keyboard.press('Escape');
-          await page.keyboard.press('Control+P');
-          const input = page.locator('.quick-input-widget .quick-input-box input');
-          await input.waitFor({ state: 'visible', timeout: 5000 });
-          await input.fill('agents/memory-index.md');
-          const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'memory-index.md' }).first();
-          await row.waitFor({ state: 'visible', timeout: 5000 });
-          await page.keyboard.press('Enter');
-          await page.locator('.editor-group-container.active .tab.active', { hasText: 'memory-index.md' }).waitFor({ timeout: 5000 });
-          return true;
-        },
-        'Quick Open could not open agents/memory-index.md',
-        60000,
-      );
+      await quickOpen(page, 'agents/memory-index.md', 'memory-index.md', 60000);
       await until(() => wordRect(page, ENTRY, HOVER_WORD), `the editor does not show "${ENTRY}"`);
     });
 
@@ -448,22 +453,7 @@ async function main() {
         throw new Failure(`the demo index has "${REMEMBER_ENTRY}" already`);
       }
       // The body: a paragraph typed at the end of a Markdown file, then selected.
-      await until(
-        async () => {
-          await page.keyboard.press('Escape');
-          await page.keyboard.press('Control+P');
-          const input = page.locator('.quick-input-widget .quick-input-box input');
-          await input.waitFor({ state: 'visible', timeout: 5000 });
-          await input.fill(SCRATCH);
-          const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: SCRATCH }).first();
-          await row.waitFor({ state: 'visible', timeout: 5000 });
-          await page.keyboard.press('Enter');
-          await page.locator('.editor-group-container.active .tab.active', { hasText: SCRATCH }).waitFor({ timeout: 5000 });
-          return true;
-        },
-        `Quick Open could not open ${SCRATCH}`,
-        30000,
-      );
+      await quickOpen(page, SCRATCH, SCRATCH, 30000);
       await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
       await page.keyboard.press('Control+End');
       for (const [i, l] of REMEMBER_BODY.entries()) {
