@@ -24,6 +24,7 @@ moj       ministryofjustice/cloud-platform  7f879f3af6cd39f8711ec99ee3b4d2163ff5
 l4b       thomvaill/log4brains              37187fc8e0cd615c155eb27d6116e1e05681a918  docs/adr
 adrtools  npryce/adr-tools                  b3279baf9be2207d1a4f4bbd608fd0b591c72aee  doc/adr
 hass      home-assistant/architecture       be288928486f8539345b5be804778a4f24e55ca7  adr
+kordis    kordis-leitstelle/kordis          f83d3650db0429128d7d3ce6fc962f32b0c9b187  docs/architecture-decisions
 "
 echo "$corpora" | while read -r name repo commit folder; do
   [ -n "$name" ] || continue

@@ -175,7 +175,14 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         let new_here = found.iter().filter(|f| f.is_none()).count();
         let used = solid(&base).saturating_sub(imported.iter().map(|t| solid(t)).sum());
         let share = (imported.len() + new_here).max(1);
-        let budget = (max_lines.saturating_sub(used + 2) / share).saturating_sub(7).clamp(4, 24);
+        let room = (max_lines.saturating_sub(used + 2) / share).saturating_sub(7);
+        let budget = room.clamp(4, MAX_BODY);
+        // Why a body is cut, as the user can check it: the file's room, or the cap on every body.
+        let why = if room > MAX_BODY {
+            format!("an imported body keeps at most {MAX_BODY} lines, the decision first")
+        } else {
+            format!("to keep {path} under `max-lines` ({max_lines})")
+        };
         let mut appended = String::new();
         for (p, found) in mine.iter().zip(found) {
             let id = source_line(&p.record);
@@ -192,7 +199,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             };
             if cut > 0 {
                 out.cut.push(format!(
-                    "{}: {cut} lines left out to keep {path} under `max-lines` ({max_lines}); the section says so and its source has them",
+                    "{}: {cut} lines left out ({why}); the section says so and its source has them",
                     p.heading
                 ));
             }
@@ -295,6 +302,11 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     Ok(out)
 }
 
+/// Lines a record's body gets at most, even in a file with room: the
+/// decision leads, context and consequences follow as far as this goes, and
+/// the source keeps the rest (a decision is read in full when injected; a
+/// whole ADR of 80 lines would crowd out the others).
+const MAX_BODY: usize = 24;
 /// Lines a record's body gets at least, when `import` picks the files.
 const MIN_BODY: usize = 20;
 /// Lines around a body: heading, blank lines, status, date, source.
@@ -403,8 +415,9 @@ fn entry_line(ws: &Workspace, h: HeadingId, title: &str) -> Option<String> {
 /// some titles but no one types `/when our`).
 fn informative(word: &str) -> bool {
     const FUNCTION: &[&str] = &[
-        "all", "any", "each", "every", "few", "just", "more", "most", "new", "off", "old", "one", "only", "our", "out",
-        "over", "own", "per", "same", "some", "their", "them", "they", "up", "us", "very", "why",
+        "about", "across", "all", "any", "between", "each", "every", "few", "just", "more", "most", "new", "off",
+        "old", "one", "only", "our", "out", "over", "own", "per", "same", "some", "their", "them", "they", "up", "us",
+        "using", "very", "via", "why", "within", "without",
     ];
     let w = word.to_lowercase();
     !crate::search::bm25::is_stop(&w) && !FUNCTION.contains(&w.as_str())

@@ -148,6 +148,14 @@ fn a_short_key_of_a_function_word_is_not_an_extra() {
     let index = out.change.text_after("agents/memory-index.md", Some(INDEX)).unwrap();
     assert!(!index.contains("| our"), "{index}");
     assert!(index.contains("/when using GitHub as our identity provider"), "{index}");
+    // Two ADRs titled `Using …`: `using` after `deciding` is no key either (kordis' ADRs gave `| using`).
+    let a = NYGARD.replace("# 6. Use Helm for application package management", "# 9. Using Sagas for Events");
+    let b = NYGARD.replace("# 6. Use Helm for application package management", "# 10. Using Managers for Events");
+    let mut records = parse("adr/0009.md", &a).unwrap();
+    records.extend(parse("adr/0010.md", &b).unwrap());
+    let out = plan(&w, records, &Options::default()).unwrap();
+    let index = out.change.text_after("agents/memory-index.md", Some(INDEX)).unwrap();
+    assert!(!index.contains("| using"), "{index}");
 }
 
 /// Found importing real rules files (CLAUDE.md, AGENTS.md, .cursor/rules) no test had seen.
@@ -217,7 +225,24 @@ fn a_cut_body_says_so_and_never_ends_inside_code() {
     );
     assert!(!body.contains("field0"), "{body}");
     assert_eq!(out.cut.len(), 1, "{:?}", out.cut);
-    assert!(out.cut[0].starts_with("When Working On Rules: 33 lines left out"), "{:?}", out.cut);
+    // The file has room: the cut is the cap on every body, and the message says so (it said
+    // "to keep claude.md under `max-lines` (400)" of a file of 12 lines).
+    assert!(
+        out.cut[0].starts_with("When Working On Rules: 33 lines left out (an imported body keeps at most 24 lines"),
+        "{:?}",
+        out.cut
+    );
+    // A file short of room: the cut names `max-lines`.
+    let mut small = ws(&[]);
+    let mut config = small.config().clone();
+    config.options.insert("max-lines".into(), 60);
+    small.set_config(config, Vec::new());
+    let many: Vec<_> = (0..3)
+        .flat_map(|i| parse(&format!("R{i}.md"), &text.replace("Rules", &format!("Rules {i}"))).unwrap())
+        .collect();
+    let out = plan(&small, many, &Options { file: Some("rules.md".into()), ..Options::default() }).unwrap();
+    assert_eq!(out.cut.len(), 3, "{:?}", out.cut);
+    assert!(out.cut.iter().all(|c| c.contains("under `max-lines` (60)")), "{:?}", out.cut);
 }
 
 #[test]
