@@ -15,7 +15,8 @@
 # for the Codex, Copilot and Gemini CLIs, installed into target/agent-clis
 # when missing (each skipped with a message when missing, unless MI_REQUIRE_NVIM=1 /
 # MI_REQUIRE_EMACS=1 / MI_REQUIRE_MCP=1 / MI_REQUIRE_DIST=1 /
-# MI_REQUIRE_AGENTS=1, which .ci/run sets).
+# MI_REQUIRE_AGENTS=1 / MI_REQUIRE_MODEL=1, which .ci/run sets). The semantic
+# tier's model test needs all-MiniLM-L6-v2 (tests/tools/fetch-model.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +37,14 @@ trap 'summary; rm -rf "$state"' EXIT
 
 if [ ! -d ../shared/corpus ]; then
   echo "SKIP corpus tests: ../shared/corpus is absent (the tests that read the real corpora return at once)"
+fi
+
+if [ ! -f "${MEMORY_INDEX_LSP_MODEL:-target/models/all-MiniLM-L6-v2}/model.safetensors" ]; then
+  if [ "${MI_REQUIRE_MODEL:-0}" = 1 ]; then
+    echo "FAIL: MI_REQUIRE_MODEL=1 but no model (tests/tools/fetch-model.sh puts all-MiniLM-L6-v2 in target/models)"
+    exit 1
+  fi
+  echo "SKIP semantic model tests: no all-MiniLM-L6-v2 in target/models (tests/tools/fetch-model.sh fetches it)"
 fi
 
 echo "== cargo test (workspace) =="

@@ -6,6 +6,7 @@
 
 pub mod bm25;
 pub mod commands;
+pub mod embed;
 pub mod fuzzy;
 pub mod index;
 pub mod query;

@@ -16,6 +16,7 @@ mod cli;
 mod containment;
 mod corpus;
 mod docs;
+mod embed_model;
 mod hook;
 mod hostile;
 mod ide_snapshots;

@@ -1,0 +1,118 @@
+use super::bert::Bert;
+use super::wordpiece::{words, WordPiece};
+use super::*;
+
+fn vocab(words: &[&str]) -> WordPiece {
+    let vocab: serde_json::Map<String, serde_json::Value> =
+        words.iter().enumerate().map(|(i, w)| (w.to_string(), serde_json::json!(i))).collect();
+    let json = serde_json::json!({"model": {"type": "WordPiece", "vocab": vocab}});
+    WordPiece::from_json(&json.to_string()).unwrap()
+}
+
+#[test]
+fn words_are_lowercased_stripped_of_accents_and_split_at_punctuation() {
+    assert_eq!(words("Café naïve, x_y-z!"), ["cafe", "naive", ",", "x", "_", "y", "-", "z", "!"]);
+    assert_eq!(words("a\tb\u{0}c\u{7}\r\nd"), ["a", "bc", "d"]);
+    assert_eq!(words("東京 “q”"), ["東", "京", "“", "q", "”"]);
+    assert!(words("").is_empty());
+}
+
+#[test]
+fn pieces_are_the_longest_from_the_left_and_unknown_words_are_unk() {
+    let v = vocab(&["[PAD]", "[UNK]", "[CLS]", "[SEP]", "deploy", "##ing", "##s", "un", "##deploy", "."]);
+    assert_eq!(v.encode("Deploying undeploys.", 64), [2, 4, 5, 7, 8, 6, 9, 3]);
+    // No cut of the whole word: the word is [UNK], not some of its pieces.
+    assert_eq!(v.encode("deployx", 64), [2, 1, 3]);
+    assert_eq!(v.encode(&"a".repeat(101), 64), [2, 1, 3]);
+    // At most `max` ids, [SEP] last.
+    assert_eq!(v.encode("deploy deploy deploy deploy", 4), [2, 4, 4, 3]);
+    assert_eq!(v.encode("", 4), [2, 3]);
+    assert!(WordPiece::from_json("{}").unwrap_err().contains("not a WordPiece"));
+    assert!(WordPiece::from_json("not json").is_err());
+}
+
+/// A small random encoder as `safetensors` bytes.
+fn tiny(hidden: usize, inter: usize, vocab: usize, positions: usize) -> Vec<u8> {
+    let mut seed = 7u64;
+    let mut rand = move || {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((seed >> 33) as f32 / (1u64 << 31) as f32 - 0.5) * 0.4
+    };
+    let mut shapes: Vec<(String, Vec<usize>)> = vec![
+        ("embeddings.word_embeddings.weight".into(), vec![vocab, hidden]),
+        ("embeddings.position_embeddings.weight".into(), vec![positions, hidden]),
+        ("embeddings.token_type_embeddings.weight".into(), vec![2, hidden]),
+        ("embeddings.LayerNorm.weight".into(), vec![hidden]),
+        ("embeddings.LayerNorm.bias".into(), vec![hidden]),
+    ];
+    let p = "bert.encoder.layer.0.";
+    for (n, o, i) in [
+        ("attention.self.query", hidden, hidden),
+        ("attention.self.key", hidden, hidden),
+        ("attention.self.value", hidden, hidden),
+        ("attention.output.dense", hidden, hidden),
+        ("intermediate.dense", inter, hidden),
+        ("output.dense", hidden, inter),
+    ] {
+        shapes.push((format!("{p}{n}.weight"), vec![o, i]));
+        shapes.push((format!("{p}{n}.bias"), vec![o]));
+    }
+    for n in ["attention.output.LayerNorm", "output.LayerNorm"] {
+        shapes.push((format!("{p}{n}.weight"), vec![hidden]));
+        shapes.push((format!("{p}{n}.bias"), vec![hidden]));
+    }
+    let mut header = serde_json::Map::new();
+    header.insert("__metadata__".into(), serde_json::json!({"format": "pt"}));
+    let mut data = Vec::new();
+    for (name, shape) in &shapes {
+        let count: usize = shape.iter().product();
+        let start = data.len();
+        for _ in 0..count {
+            data.extend_from_slice(&rand().to_le_bytes());
+        }
+        header.insert(
+            name.clone(),
+            serde_json::json!({"dtype": "F32", "shape": shape, "data_offsets": [start, data.len()]}),
+        );
+    }
+    let h = serde_json::Value::Object(header).to_string();
+    let mut out = (h.len() as u64).to_le_bytes().to_vec();
+    out.extend_from_slice(h.as_bytes());
+    out.extend_from_slice(&data);
+    out
+}
+
+#[test]
+fn an_encoder_gives_unit_vectors_that_tell_texts_apart() {
+    let bytes = tiny(8, 16, 20, 6);
+    let bert = Bert::from_safetensors(&bytes, 2).unwrap();
+    assert_eq!((bert.dims.hidden, bert.dims.layers, bert.dims.intermediate, bert.dims.positions), (8, 1, 16, 6));
+    let a = bert.embed(&[2, 5, 6, 3], 1);
+    let norm: f32 = a.iter().map(|x| x * x).sum();
+    assert!((norm - 1.0).abs() < 1e-5, "{norm}");
+    assert_eq!(a, bert.embed(&[2, 5, 6, 3], 1), "the same ids give the same vector");
+    let b = bert.embed(&[2, 9, 11, 12, 3], 1);
+    assert!(cosine(&a, &b) < 0.9999);
+    // Ids past the vocabulary read as unk; more tokens than positions are dropped; none is fine.
+    assert_eq!(bert.embed(&[2, 500, 3], 1), bert.embed(&[2, 1, 3], 1));
+    assert_eq!(bert.embed(&[2, 5, 6, 7, 8, 9, 10, 11], 1).len(), 8);
+    assert_eq!(bert.embed(&[], 1).len(), 8);
+    // Heads must divide the width.
+    assert!(Bert::from_safetensors(&bytes, 3).is_err());
+}
+
+#[test]
+fn bad_weights_are_an_error_never_a_panic() {
+    let bytes = tiny(8, 16, 20, 6);
+    for cut in [0, 4, 8, 20, 200, bytes.len() / 2, bytes.len() - 1] {
+        assert!(Bert::from_safetensors(&bytes[..cut], 2).is_err(), "cut at {cut}");
+    }
+    let mut huge = bytes.clone();
+    huge[..8].copy_from_slice(&u64::MAX.to_le_bytes());
+    assert!(Bert::from_safetensors(&huge, 2).is_err());
+    let mut junk = bytes.clone();
+    junk[8] = b'!';
+    assert!(Bert::from_safetensors(&junk, 2).unwrap_err().contains("not JSON"));
+    assert!(Embedder::new("{}", "{\"num_attention_heads\": 2}", &bytes).is_err());
+    assert_eq!(cosine(&[1.0], &[1.0, 0.0]), 0.0);
+}
