@@ -153,6 +153,49 @@ fn row(name: &str, root: &Path, bin: &Path) {
     );
 }
 
+/// The prompt hook with `[recall] semantic = true` on a copy of `root`,
+/// its decisions embedded first (`embed`), against the same hook without it.
+fn semantic_row(name: &str, root: &Path, bin: &Path, model: &Path) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let copy = tmp.path().join("memory");
+    let cp = Command::new("cp").arg("-r").arg(root).arg(&copy).status().expect("cp");
+    assert!(cp.success());
+    let state = tmp.path().join("state");
+    let with = |c: &mut Command| {
+        c.env("MEMORY_INDEX_LSP_CACHE_DIR", &state)
+            .env("MEMORY_INDEX_LSP_MODEL", model)
+            .env_remove("CLAUDE_PROJECT_DIR");
+    };
+    let input = |session: &str| {
+        serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": session, "cwd": copy, "prompt": PROMPT})
+            .to_string()
+    };
+    let hook = |session: &str| {
+        process(
+            30,
+            || {
+                let mut c = Command::new(bin);
+                c.arg("hook");
+                with(&mut c);
+                c
+            },
+            input(session).as_bytes(),
+        )
+    };
+    let lexical = hook("lexical");
+    let config = copy.join("memory-index.toml");
+    let old = std::fs::read_to_string(&config).unwrap_or_default();
+    std::fs::write(&config, format!("{old}\n[recall]\nsemantic = true\n")).expect("config");
+    let t = Instant::now();
+    let mut embed = Command::new(bin);
+    embed.args(["embed", "--quiet", "--root"]).arg(&copy);
+    with(&mut embed);
+    assert!(embed.status().expect("embed").success(), "embed failed");
+    let embed_time = t.elapsed();
+    let semantic = hook("semantic");
+    println!("| {name} | {} | {} | {:.1} s |", ms(lexical), ms(semantic), embed_time.as_secs_f64());
+}
+
 fn main() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let status = Command::new("cargo")
@@ -181,4 +224,16 @@ fn main() {
         std::fs::write(p, text).expect("write");
     }
     row("generated 10k", dir.path(), &bin);
+    // The semantic tier (`[recall] semantic`), when the model is here (tests/tools/fetch-model.sh).
+    let model = std::env::var_os("MEMORY_INDEX_LSP_MODEL")
+        .map_or_else(|| repo.join("target/models/all-MiniLM-L6-v2"), PathBuf::from);
+    println!("\n| workspace | hook process, prompt | with `[recall] semantic` | `embed` (every decision, once) |");
+    println!("| --- | --- | --- | --- |");
+    if !model.join("model.safetensors").is_file() {
+        println!("(no model in {}: skipped; tests/tools/fetch-model.sh fetches it)", model.display());
+    } else if head.join("agents/memory-index.md").is_file() {
+        semantic_row("corpus head", &head, &bin, &model);
+    } else {
+        println!("(../shared/corpus/head is absent: skipped)");
+    }
 }

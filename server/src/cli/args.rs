@@ -82,6 +82,14 @@ pub enum Command {
     /// or command / error for kinds starting `command` / `error` (ranked as
     /// the hook ranks a shell command or a failure).
     Eval(EvalArgs),
+    /// Compute the decisions' vectors for semantic recall ([recall] semantic = true).
+    ///
+    /// Embeds every decision section that has no vector yet with the model
+    /// ([recall] model, else $MEMORY_INDEX_LSP_MODEL, else
+    /// ~/.cache/memory-index-lsp/models/all-MiniLM-L6-v2) and keeps them in
+    /// the cache folder. The hook runs it in the background when a prompt
+    /// met a decision without one. Exit 1 when the model cannot be loaded.
+    Embed(EmbedArgs),
     /// Start a memory (when there is none) and set the project up for agents: hooks, MCP server, skills or instructions.
     ///
     /// Claude Code by default (without the plugin: skills, hooks, .mcp.json);
@@ -254,6 +262,19 @@ pub struct EvalArgs {
     /// Write each case's first-result features as TSV (for tests/tools/fit_recall.py).
     #[arg(long, value_name = "OUT")]
     pub features: Option<String>,
+    /// Rank by meaning too, with the semantic model, as `[recall] semantic = true` does (every decision is embedded first; the vectors are kept).
+    #[arg(long)]
+    pub semantic: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EmbedArgs {
+    /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Print nothing (the hook's background run).
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,4 +1,4 @@
-//! `memory-index-lsp eval FILE [--root DIR] [--threshold C] [--json] [--misses] [--features OUT]`: recall metrics on labelled queries.
+//! `memory-index-lsp eval FILE [--root DIR] [--threshold C] [--json] [--misses] [--features OUT] [--semantic]`: recall metrics on labelled queries.
 //!
 //! Prints a Markdown table per kind and overall (see `ide::eval` for the
 //! file format and what each column means), then the calibration table.
@@ -6,7 +6,9 @@
 //! (`[recall] prompt`; `command` for kinds starting `command`, `error` for
 //! kinds starting `error`); `--threshold C` sets one for all. `--misses`
 //! lists the cases answered wrong; `--features OUT` writes each case's
-//! first-result features as TSV for `tests/tools/fit_recall.py`. Exit 0;
+//! first-result features as TSV for `tests/tools/fit_recall.py` (with a
+//! `cos` column under `--semantic`, which ranks as `[recall] semantic =
+//! true` does and fails when the model cannot be loaded). Exit 0;
 //! 2 when the file is unreadable or malformed (the line is named).
 
 use super::args::EvalArgs;
@@ -32,6 +34,7 @@ fn write_output(path: &std::path::Path, text: &str) -> Result<(), String> {
 /// Runs `eval`; returns the exit code.
 pub fn run(a: EvalArgs) -> i32 {
     let (root, file, threshold, json, misses, features) = (a.root, a.file, a.threshold, a.json, a.misses, a.features);
+    let semantic = a.semantic;
     let text = match crate::project::read::read_text(None, std::path::Path::new(&file), MAX_FILE) {
         Ok(t) => t,
         Err(e) => return usage_error(&format!("cannot read {file}: {e}")),
@@ -40,9 +43,22 @@ pub fn run(a: EvalArgs) -> i32 {
         Ok(c) => c,
         Err(e) => return usage_error(&format!("{file}: {e}")),
     };
-    let (_, ws) = match super::load_project(root) {
+    let (root, ws) = match super::load_project(root) {
         Ok(x) => x,
         Err(code) => return code,
+    };
+    // The semantic tier, as the hook would use it, with every decision embedded first.
+    let tier = if semantic || ws.config().recall.semantic {
+        match crate::project::semantic::Tier::open(&ws, &root, true) {
+            Ok(t) => {
+                t.embed_all(&ws);
+                t.save(&ws);
+                Some(t)
+            }
+            Err(e) => return usage_error(&e),
+        }
+    } else {
+        None
     };
     let r = &ws.config().recall;
     let (prompt, command, error) = match threshold {
@@ -50,9 +66,9 @@ pub fn run(a: EvalArgs) -> i32 {
         None => (r.prompt, r.command, r.error),
     };
     let threshold_of = move |kind: &str| eval::threshold_for(kind, prompt, command, error);
-    let outcomes = eval::run(&ws, &cases);
+    let outcomes = eval::run(&ws, &cases, tier.as_ref().map(|t| t as &dyn crate::search::semantic::Cosines));
     if let Some(out) = features {
-        if let Err(e) = write_output(std::path::Path::new(&out), &features_tsv(&outcomes)) {
+        if let Err(e) = write_output(std::path::Path::new(&out), &features_tsv(&outcomes, tier.is_some())) {
             return usage_error(&format!("cannot write {out}: {e}"));
         }
     }
@@ -177,14 +193,18 @@ fn miss_list(outcomes: &[Outcome], threshold_of: &dyn Fn(&str) -> f64) -> String
     s
 }
 
-fn features_tsv(outcomes: &[Outcome]) -> String {
-    let mut s = format!("kind\tline\trank\tright\tconfidence\t{}\theading\n", Features::NAMES.join("\t"));
+fn features_tsv(outcomes: &[Outcome], semantic: bool) -> String {
+    let cos = if semantic { "\tcos" } else { "" };
+    let mut s = format!("kind\tline\trank\tright\tconfidence\t{}{cos}\theading\n", Features::NAMES.join("\t"));
     for o in outcomes {
         // Exact matches (no features: their confidence is fixed) are left out.
         for (rank, (r, f)) in
             o.results.iter().zip(&o.features).enumerate().filter(|(_, (_, f))| **f != Features::default())
         {
-            let vals: Vec<String> = f.values().iter().map(|v| format!("{v:.5}")).collect();
+            let mut vals: Vec<String> = f.values().iter().map(|v| format!("{v:.5}")).collect();
+            if semantic {
+                vals.push(format!("{:.5}", f.cos.unwrap_or(0.0)));
+            }
             let _ = writeln!(
                 s,
                 "{}\t{}\t{rank}\t{}\t{:.5}\t{}\t{}",

@@ -7,6 +7,7 @@
 pub mod args;
 pub mod check;
 pub mod compress_key;
+pub mod embed;
 pub mod eval;
 pub mod fix;
 pub mod import;
@@ -33,6 +34,7 @@ pub fn run(cmd: Command) -> i32 {
         Command::Search(a) => search::run(a),
         Command::RecallStats(a) => recall_stats::run(a),
         Command::Eval(a) => eval::run(a),
+        Command::Embed(a) => embed::run(a),
         Command::Init(a) => init::run(a),
         Command::Import(a) => import::run(a),
         Command::Completions { shell } => args::completions(shell),

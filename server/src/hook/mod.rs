@@ -38,6 +38,7 @@ use event::{Event, Input};
 use crate::model::Workspace;
 use crate::project::agents::Agent;
 use crate::project::load;
+use crate::project::semantic;
 
 /// Larger input is ignored (a hook's JSON is a few kilobytes).
 pub const MAX_INPUT: usize = 1 << 20;
@@ -165,9 +166,29 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
         Some(text) => {
             // The ranking's index from the snapshot of this very memory, or built and kept for the next hook.
             let warm = crate::project::search_cache::warm(&ws, &root);
-            let found = recall_once(&ws, input.agent, &input.event, input.session_id.as_deref(), state_dir, &text);
+            // The semantic tier (`[recall] semantic`), for prompts: loaded only when a candidate needs it.
+            let prose = matches!(input.event, Event::UserPromptSubmit { .. });
+            let lazy = (prose && ws.config().recall.semantic).then(|| semantic::Lazy::new(&root, false));
+            let found = recall_once(
+                &ws,
+                input.agent,
+                &input.event,
+                input.session_id.as_deref(),
+                state_dir,
+                &text,
+                lazy.as_ref().map(|l| l as &dyn crate::search::semantic::Cosines),
+            );
             if let Some(w) = &warm {
                 crate::project::search_cache::keep(&ws, w);
+            }
+            if let Some(l) = &lazy {
+                if let Some(e) = l.error() {
+                    note(&format!("{e}; ranking by words only"));
+                }
+                // Sections without a vector were ranked by words; `embed` fills them in for the next prompt.
+                if l.tier().is_some_and(|t| t.missing() > 0) {
+                    semantic::embed_in_background(&root);
+                }
             }
             found
         }
@@ -207,6 +228,7 @@ fn recall_once(
     session_id: Option<&str>,
     state_dir: Option<&Path>,
     text: &str,
+    semantic: Option<&dyn crate::search::semantic::Cosines>,
 ) -> Option<String> {
     let r = &ws.config().recall;
     let threshold = match event {
@@ -231,7 +253,7 @@ fn recall_once(
         return None;
     }
     let seen = |key: &str| session.as_ref().is_some_and(|s| s.seen(key));
-    let found = inject::recalled(ws, text, limits, &seen)?;
+    let found = inject::recalled(ws, text, limits, &seen, semantic)?;
     if let Some(s) = &mut session {
         if let Err(e) = s.record(&found.keys) {
             note(&format!("cannot remember what was injected ({e}); it may be injected again"));

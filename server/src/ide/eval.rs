@@ -28,6 +28,7 @@ use std::collections::BTreeMap;
 
 use crate::model::Workspace;
 use crate::search::recall::{recall, recall_command, Features};
+use crate::search::semantic::{rescore, Cosines};
 
 use crate::syntax::normalize;
 
@@ -94,8 +95,9 @@ impl Outcome {
     }
 }
 
-/// Runs every case through [`recall`].
-pub fn run(ws: &Workspace, cases: &[Case]) -> Vec<Outcome> {
+/// Runs every case through [`recall`] (and the semantic tier's
+/// [`rescore`] for prose when `semantic` is given, as the hook does).
+pub fn run(ws: &Workspace, cases: &[Case], semantic: Option<&dyn Cosines>) -> Vec<Outcome> {
     cases
         .iter()
         .map(|c| {
@@ -103,7 +105,11 @@ pub fn run(ws: &Workspace, cases: &[Case]) -> Vec<Outcome> {
             let found = if c.kind.starts_with("command") || c.kind.starts_with("error") {
                 recall_command(ws, &c.query, 10)
             } else {
-                recall(ws, &c.query, 10)
+                let found = recall(ws, &c.query, 10);
+                match semantic {
+                    Some(s) => rescore(ws, &c.query, found, s),
+                    None => found,
+                }
             };
             let features = found.iter().map(|r| r.features).collect();
             let results = found

@@ -9,6 +9,7 @@
 use crate::ide::resolve;
 use crate::model::{HeadingId, Workspace};
 use crate::search::recall::{recall, recall_command};
+use crate::search::semantic::{rescore, Cosines};
 
 /// A section is injected whole at or above this confidence when it is short.
 pub const FULL_CONFIDENCE: f64 = 0.8;
@@ -41,8 +42,16 @@ pub struct Injection {
 /// The decisions for `text` at or above the threshold, skipping those `seen`
 /// already in this session, as blocks each starting with
 /// `[memory-index] /when trigger → Title (path:line, confidence 0.93)`, cut to
-/// `max_chars` at a line boundary. None when nothing qualifies.
-pub fn recalled(ws: &Workspace, text: &str, limits: Limits, seen: &dyn Fn(&str) -> bool) -> Option<Injection> {
+/// `max_chars` at a line boundary. None when nothing qualifies. With
+/// `semantic`, a prompt's candidates are re-scored by meaning too
+/// (`search::semantic`); commands and failures are ranked by words and code.
+pub fn recalled(
+    ws: &Workspace,
+    text: &str,
+    limits: Limits,
+    seen: &dyn Fn(&str) -> bool,
+    semantic: Option<&dyn Cosines>,
+) -> Option<Injection> {
     if limits.max_decisions == 0 || limits.max_chars == 0 {
         return None;
     }
@@ -52,7 +61,11 @@ pub fn recalled(ws: &Workspace, text: &str, limits: Limits, seen: &dyn Fn(&str) 
     let ranked = if limits.shell {
         recall_command(ws, text, limits.max_decisions + 10)
     } else {
-        recall(ws, text, limits.max_decisions + 10)
+        let found = recall(ws, text, limits.max_decisions + 10);
+        match semantic {
+            Some(s) => rescore(ws, text, found, s),
+            None => found,
+        }
     };
     for r in ranked.into_iter().filter(|r| r.confidence >= limits.threshold) {
         if out.keys.len() >= limits.max_decisions {

@@ -228,6 +228,12 @@ impl Config {
             if let Some(n) = r.max_decisions {
                 self.recall.max_decisions = n;
             }
+            if let Some(b) = r.semantic {
+                self.recall.semantic = b;
+            }
+            if let Some(m) = r.model {
+                self.recall.model = Some(m);
+            }
             if let Some(n) = r.max_chars {
                 self.recall.max_chars = n;
             }

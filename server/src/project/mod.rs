@@ -22,6 +22,7 @@ pub mod read;
 pub mod remember;
 pub mod root;
 pub mod search_cache;
+pub mod semantic;
 pub mod session;
 pub mod sources;
 pub mod transcript;

@@ -26,7 +26,7 @@ pub struct Embedder {
 
 impl Embedder {
     /// The model from its files' contents; an error names what is wrong with which file.
-    pub fn new(tokenizer_json: &str, config_json: &str, weights: &[u8]) -> Result<Embedder, String> {
+    pub fn new(tokenizer_json: &str, config_json: &str, weights: bert::Weights) -> Result<Embedder, String> {
         let config: serde_json::Value =
             serde_json::from_str(config_json).map_err(|e| format!("config.json is not JSON: {e}"))?;
         let heads = config["num_attention_heads"].as_u64().ok_or("config.json: no `num_attention_heads`")? as usize;

@@ -11,6 +11,7 @@ pub mod fuzzy;
 pub mod index;
 pub mod query;
 pub mod recall;
+pub mod semantic;
 pub mod similar;
 pub mod snapshot;
 pub mod triggers;

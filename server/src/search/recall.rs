@@ -99,6 +99,9 @@ pub struct Features {
     pub letters: f64,
     /// Informative words of the text, log-scaled: ln(1 + n) / ln(64).
     pub length: f64,
+    /// The cosine between the text and the decision's section, when the
+    /// semantic tier measured it ([`super::semantic`]); not in [`Features::values`].
+    pub cos: Option<f64>,
 }
 
 impl Features {
@@ -342,6 +345,7 @@ impl Words {
             margin,
             letters,
             length: ((1.0 + self.count as f64).ln() / 64f64.ln()).min(1.5),
+            cos: None,
         }
     }
 

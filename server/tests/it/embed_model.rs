@@ -20,7 +20,10 @@ fn model() -> Option<Embedder> {
         eprintln!("skipped: no model in {} (tests/tools/fetch-model.sh puts it there)", dir.display());
         return None;
     };
-    Some(Embedder::new(&String::from_utf8(t).unwrap(), &String::from_utf8(c).unwrap(), &w).expect("the model loads"))
+    Some(
+        Embedder::new(&String::from_utf8(t).unwrap(), &String::from_utf8(c).unwrap(), std::sync::Arc::new(w))
+            .expect("the model loads"),
+    )
 }
 
 #[test]

@@ -37,5 +37,6 @@ mod resolve_cli;
 mod resolve_eval;
 mod rules;
 mod search_cache;
+mod semantic;
 mod tidy;
 mod weak_spots;

@@ -73,7 +73,7 @@ fn resolver_set_accuracy() {
 /// Prints the `eval` table of one prompt set and returns (with a decision, without) metrics.
 fn prompt_metrics(ws: &Workspace, name: &str) -> (Metrics, Metrics) {
     let all = cases(name);
-    let outcomes = eval::run(ws, &all);
+    let outcomes = eval::run(ws, &all, None);
     let threshold = ws.config().recall.prompt;
     for (k, m) in eval::by_kind(&outcomes, &|_| threshold) {
         println!("{name} {k}: {m:?}");
@@ -153,7 +153,7 @@ fn hook_process_meets_the_same_targets_on_the_prompt_set() {
 fn confidence_is_monotone_on_the_development_sets() {
     let Some(ws) = head() else { return };
     for name in ["resolve-devset.tsv", "prompts-dev.tsv", "prompts-holdout.tsv"] {
-        let outcomes = eval::run(&ws, &cases(name));
+        let outcomes = eval::run(&ws, &cases(name), None);
         let bins: Vec<(u32, f64)> = eval::calibration(&outcomes)
             .into_iter()
             .filter(|(_, (n, _))| *n >= 10)
@@ -179,7 +179,7 @@ fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
         ("commands-head-holdout.tsv", recall.command, 4),
         ("errors-head.tsv", recall.error, 4),
     ] {
-        let outcomes = eval::run(&ws, &cases(name));
+        let outcomes = eval::run(&ws, &cases(name), None);
         let (mut right, mut wrong, mut noise) = (0, Vec::new(), Vec::new());
         for o in &outcomes {
             let Some(first) = o.results.first().filter(|r| r.1 >= threshold) else { continue };

@@ -53,7 +53,7 @@ fn never(_: &str) -> bool {
 #[test]
 fn a_prompt_with_the_trigger_gets_the_section_under_its_header() {
     let ws = ws_with("");
-    let got = recalled(&ws, "when writing mock tests", limits(0.5), &never).unwrap();
+    let got = recalled(&ws, "when writing mock tests", limits(0.5), &never, None).unwrap();
     assert!(
         got.text.starts_with(
             "[memory-index] /when writing mock tests \u{2192} When Writing Mock Tests \
@@ -68,8 +68,9 @@ fn a_prompt_with_the_trigger_gets_the_section_under_its_header() {
 #[test]
 fn a_sentence_repeating_the_trigger_recalls_it() {
     let ws = ws_with("");
-    let got = recalled(&ws, "I am writing mock tests for the booking client, where do I patch?", limits(0.3), &never)
-        .expect("recalled");
+    let got =
+        recalled(&ws, "I am writing mock tests for the booking client, where do I patch?", limits(0.3), &never, None)
+            .expect("recalled");
     assert!(got.text.starts_with("[memory-index] /when writing mock tests \u{2192} When Writing Mock Tests"));
 }
 
@@ -77,16 +78,16 @@ fn a_sentence_repeating_the_trigger_recalls_it() {
 fn generic_and_off_topic_prompts_get_nothing() {
     let ws = ws_with("");
     for prompt in ["sounds good, go on", "build a landing page in React", "", "   "] {
-        assert_eq!(recalled(&ws, prompt, limits(0.5), &never), None, "{prompt:?}");
+        assert_eq!(recalled(&ws, prompt, limits(0.5), &never, None), None, "{prompt:?}");
     }
 }
 
 #[test]
 fn below_the_threshold_and_seen_decisions_are_silent() {
     let ws = ws_with("");
-    assert_eq!(recalled(&ws, "when writing mock tests", limits(1.01), &never), None);
+    assert_eq!(recalled(&ws, "when writing mock tests", limits(1.01), &never, None), None);
     let seen = |k: &str| k.ends_with("when writing mock tests");
-    let got = recalled(&ws, "when writing mock tests", limits(0.5), &seen);
+    let got = recalled(&ws, "when writing mock tests", limits(0.5), &seen, None);
     assert!(got.is_none_or(|g| !g.text.contains("When Writing Mock Tests")));
 }
 
@@ -95,7 +96,7 @@ fn a_long_section_shows_its_first_lines_and_how_to_get_the_rest() {
     let long: String = (0..60).map(|i| format!("Line {i} of a long rule about schemas.\n")).collect();
     let mut ws = ws_with("");
     ws.set_file("agents/decisions/data.md", FileText::from(format!("{DATA}{long}")));
-    let got = recalled(&ws, "how migrate the booking schema", limits(0.5), &never).unwrap();
+    let got = recalled(&ws, "how migrate the booking schema", limits(0.5), &never, None).unwrap();
     let lines: Vec<&str> = got.text.lines().collect();
     assert_eq!(lines.len(), 1 + PREVIEW_LINES + 1, "{}", got.text);
     assert_eq!(lines.last(), Some(&"Run `/how migrate the booking schema` for the rest."));
@@ -104,13 +105,14 @@ fn a_long_section_shows_its_first_lines_and_how_to_get_the_rest() {
 #[test]
 fn the_cap_cuts_at_a_line_and_never_splits_a_character() {
     let ws = ws_with("");
-    let full = recalled(&ws, "when writing mock tests", limits(0.5), &never).unwrap().text;
+    let full = recalled(&ws, "when writing mock tests", limits(0.5), &never, None).unwrap().text;
     let header_len = full.lines().next().unwrap().chars().count();
-    let cut = recalled(&ws, "when writing mock tests", Limits { max_chars: header_len + 5, ..limits(0.5) }, &never)
-        .unwrap()
-        .text;
+    let cut =
+        recalled(&ws, "when writing mock tests", Limits { max_chars: header_len + 5, ..limits(0.5) }, &never, None)
+            .unwrap()
+            .text;
     assert_eq!(cut, full.lines().next().unwrap());
-    let none = recalled(&ws, "when writing mock tests", Limits { max_chars: 10, ..limits(0.5) }, &never);
+    let none = recalled(&ws, "when writing mock tests", Limits { max_chars: 10, ..limits(0.5) }, &never, None);
     assert_eq!(none, None);
     assert_eq!(fit_lines("ééé\nèèè", 5), "ééé");
     assert_eq!(fit_lines("ééé\nèèè", 7), "ééé\nèèè");
@@ -122,10 +124,10 @@ fn the_cap_cuts_at_a_line_and_never_splits_a_character() {
 fn at_most_max_decisions() {
     let ws = ws_with("");
     let text = "writing mock tests, split slow test suites and migrate the booking schema";
-    let one = recalled(&ws, text, Limits { max_decisions: 1, ..limits(0.0) }, &never).unwrap();
+    let one = recalled(&ws, text, Limits { max_decisions: 1, ..limits(0.0) }, &never, None).unwrap();
     assert_eq!(one.keys.len(), 1);
     assert_eq!(one.text.matches("[memory-index]").count(), 1);
-    assert_eq!(recalled(&ws, text, Limits { max_decisions: 0, ..limits(0.0) }, &never), None);
+    assert_eq!(recalled(&ws, text, Limits { max_decisions: 0, ..limits(0.0) }, &never, None), None);
 }
 
 #[test]

@@ -34,6 +34,16 @@ pub struct Recall {
     pub max_decisions: u32,
     /// Most characters the hook injects at once.
     pub max_chars: u32,
+    /// True: the hook, `search` and `eval` also measure how alike in meaning
+    /// a prompt and each candidate decision are, with a sentence-embedding
+    /// model (`search::semantic`). Off by default: it needs the model's
+    /// files (87 MB) and the A/B in docs/resolver.md trades a little
+    /// precision for its recall.
+    pub semantic: bool,
+    /// The model's folder, relative to the project root or absolute (`config.json`, `tokenizer.json`,
+    /// `model.safetensors`); unset: `$MEMORY_INDEX_LSP_MODEL`, else
+    /// `<cache>/memory-index-lsp/models/all-MiniLM-L6-v2`.
+    pub model: Option<String>,
 }
 
 impl Default for Recall {
@@ -47,6 +57,8 @@ impl Default for Recall {
             hook: true,
             max_decisions: 2,
             max_chars: 6000,
+            semantic: false,
+            model: None,
         }
     }
 }
@@ -68,6 +80,8 @@ pub struct RecallPatch {
     pub max_decisions: Option<u32>,
     #[serde(alias = "maxChars")]
     pub max_chars: Option<u32>,
+    pub semantic: Option<bool>,
+    pub model: Option<String>,
 }
 
 impl Eq for RecallPatch {}

@@ -20,15 +20,15 @@ pub struct Dims {
 
 /// One dense layer: `out × in` weights, as stored, and the bias.
 struct Linear {
-    w: Vec<f32>,
-    b: Vec<f32>,
+    w: Values,
+    b: Values,
     inputs: usize,
     outputs: usize,
 }
 
 struct Norm {
-    w: Vec<f32>,
-    b: Vec<f32>,
+    w: Values,
+    b: Values,
 }
 
 struct Layer {
@@ -45,9 +45,10 @@ struct Layer {
 /// The encoder's weights.
 pub struct Bert {
     pub dims: Dims,
-    words: Vec<f32>,
-    positions: Vec<f32>,
-    token_type: Vec<f32>,
+    bytes: Weights,
+    words: Values,
+    positions: Values,
+    token_type: Values,
     emb_norm: Norm,
     layers: Vec<Layer>,
 }
@@ -55,17 +56,28 @@ pub struct Bert {
 /// Layer norm epsilon of BERT models.
 const EPS: f32 = 1e-12;
 
-/// A tensor's shape and values.
-type Tensor = (Vec<usize>, Vec<f32>);
+/// The bytes of a `safetensors` file, shared (a memory map or a buffer).
+pub type Weights = std::sync::Arc<dyn AsRef<[u8]> + Send + Sync>;
 
-/// The tensors of a `safetensors` file: name → (shape, f32 values). Only
-/// F32 tensors are read (an `I64` buffer such as `position_ids` is skipped).
+/// Where a tensor's values are: read in place from the weights (f32,
+/// little-endian, aligned: the usual case) or decoded into a buffer.
+enum Values {
+    InPlace(std::ops::Range<usize>),
+    Owned(Vec<f32>),
+}
+
+/// A tensor's shape and where its values are.
+type Tensor = (Vec<usize>, Values);
+
+/// The F32 tensors of a `safetensors` file: name (without a `bert.`
+/// prefix) → shape and values. Other dtypes (an `I64` buffer such as
+/// `position_ids`) are skipped.
 fn tensors(bytes: &[u8]) -> Result<HashMap<String, Tensor>, String> {
     let bad = |why: &str| format!("model.safetensors: {why}");
     let n = bytes.get(..8).ok_or_else(|| bad("shorter than its header"))?;
     let n = u64::from_le_bytes(n.try_into().map_err(|_| bad("no header length"))?) as usize;
-    let header = bytes.get(8..8usize.saturating_add(n)).ok_or_else(|| bad("its header runs past the end"))?;
-    let data = &bytes[8 + n..];
+    let end = 8usize.checked_add(n).ok_or_else(|| bad("its header length is impossible"))?;
+    let header = bytes.get(8..end).ok_or_else(|| bad("its header runs past the end"))?;
     let json: serde_json::Value =
         serde_json::from_slice(header).map_err(|e| bad(&format!("its header is not JSON ({e})")))?;
     let mut out = HashMap::default();
@@ -83,21 +95,38 @@ fn tensors(bytes: &[u8]) -> Result<HashMap<String, Tensor>, String> {
         let off = &t["data_offsets"];
         let (a, b) = (off[0].as_u64().unwrap_or(u64::MAX) as usize, off[1].as_u64().unwrap_or(0) as usize);
         let count = shape.iter().try_fold(1usize, |acc, d| acc.checked_mul(*d)).unwrap_or(usize::MAX);
-        let raw = data
-            .get(a..b)
+        let range = end.checked_add(a).zip(end.checked_add(b)).map(|(a, b)| a..b);
+        let raw = range
+            .clone()
+            .and_then(|r| bytes.get(r))
             .filter(|r| Some(r.len()) == count.checked_mul(4))
             .ok_or_else(|| bad(&format!("{name}'s data does not match its shape")))?;
-        let values = raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let values = match range {
+            Some(r) if in_place(raw).is_some() => Values::InPlace(r),
+            _ => Values::Owned(raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()),
+        };
         out.insert(name.strip_prefix("bert.").unwrap_or(name).to_string(), (shape, values));
     }
     Ok(out)
 }
 
+/// `raw` read as f32 values in place, when that reads them right: a
+/// little-endian machine and a 4-byte aligned start.
+fn in_place(raw: &[u8]) -> Option<&[f32]> {
+    if cfg!(target_endian = "big") {
+        return None;
+    }
+    // SAFETY: every bit pattern is a valid f32, and `align_to` only returns a middle
+    // part that is aligned for f32; an unaligned start shows as a non-empty prefix.
+    let (pre, mid, post) = unsafe { raw.align_to::<f32>() };
+    (pre.is_empty() && post.is_empty()).then_some(mid)
+}
+
 impl Bert {
     /// Reads the encoder from `safetensors` bytes; `heads` is the number of
     /// attention heads (`config.json`'s `num_attention_heads`).
-    pub fn from_safetensors(bytes: &[u8], heads: usize) -> Result<Bert, String> {
-        let mut t = tensors(bytes)?;
+    pub fn from_safetensors(bytes: Weights, heads: usize) -> Result<Bert, String> {
+        let mut t = tensors((*bytes).as_ref())?;
         let words_shape = {
             let (s, _) = t.get("embeddings.word_embeddings.weight").ok_or("model.safetensors: no word embeddings")?;
             s.clone()
@@ -112,7 +141,7 @@ impl Bert {
         let intermediate = t.get("encoder.layer.0.intermediate.dense.weight").map_or(0, |(s, _)| s[0]);
         let layers =
             (0..).take_while(|l| t.contains_key(&format!("encoder.layer.{l}.attention.self.query.weight"))).count();
-        let mut take = |name: &str, shape: &[usize]| -> Result<Vec<f32>, String> {
+        let mut take = |name: &str, shape: &[usize]| -> Result<Values, String> {
             let (s, v) = t.remove(name).ok_or(format!("model.safetensors: no tensor `{name}`"))?;
             if s != shape {
                 return Err(format!("model.safetensors: `{name}` has shape {s:?}, expected {shape:?}"));
@@ -155,7 +184,7 @@ impl Bert {
             let out_norm = norm("output.LayerNorm")?;
             all.push(Layer { q, k, v, attn_out, attn_norm, up, down, out_norm });
         }
-        Ok(Bert { dims, words, positions: pos, token_type, emb_norm, layers: all })
+        Ok(Bert { dims, bytes, words, positions: pos, token_type, emb_norm, layers: all })
     }
 
     /// The mean of the last layer's token vectors, scaled to unit length
@@ -163,19 +192,21 @@ impl Bert {
     /// read as `unk`; tokens past the position table are dropped.
     pub fn embed(&self, ids: &[u32], unk: u32) -> Vec<f32> {
         let d = self.dims;
+        let (words, positions, token_type) =
+            (self.get(&self.words), self.get(&self.positions), self.get(&self.token_type));
         let h = d.hidden;
         let n = ids.len().min(d.positions).max(1);
         let mut x = vec![0f32; n * h];
         for (i, row) in x.chunks_exact_mut(h).enumerate() {
             let id = ids.get(i).copied().filter(|&id| (id as usize) < d.vocab).unwrap_or(unk) as usize;
             let id = id.min(d.vocab.saturating_sub(1));
-            let w = &self.words[id * h..(id + 1) * h];
-            let p = &self.positions[i * h..(i + 1) * h];
+            let w = &words[id * h..(id + 1) * h];
+            let p = &positions[i * h..(i + 1) * h];
             for j in 0..h {
-                row[j] = w[j] + p[j] + self.token_type[j];
+                row[j] = w[j] + p[j] + token_type[j];
             }
         }
-        layer_norm(&mut x, &self.emb_norm, h);
+        self.layer_norm(&mut x, &self.emb_norm, h);
         let dh = h / d.heads;
         let scale = 1.0 / (dh as f32).sqrt();
         let (mut q, mut k, mut v) = (vec![0f32; n * h], vec![0f32; n * h], vec![0f32; n * h]);
@@ -184,9 +215,9 @@ impl Bert {
         let mut tmp = vec![0f32; n * h];
         let mut up = vec![0f32; n * d.intermediate];
         for l in &self.layers {
-            linear(&x, n, &l.q, &mut q);
-            linear(&x, n, &l.k, &mut k);
-            linear(&x, n, &l.v, &mut v);
+            self.linear(&x, n, &l.q, &mut q);
+            self.linear(&x, n, &l.k, &mut k);
+            self.linear(&x, n, &l.v, &mut v);
             for head in 0..d.heads {
                 let o = head * dh;
                 // scores = q_h · k_hᵀ (rows of q and k strided by h)
@@ -203,15 +234,15 @@ impl Bert {
                 // ctx_h = scores · v_h
                 gemm(n, n, dh, &scores, n, 1, &v[o..], h, 1, &mut ctx[o..], h);
             }
-            linear(&ctx, n, &l.attn_out, &mut tmp);
+            self.linear(&ctx, n, &l.attn_out, &mut tmp);
             tmp.iter_mut().zip(&x).for_each(|(t, x)| *t += x);
-            layer_norm(&mut tmp, &l.attn_norm, h);
+            self.layer_norm(&mut tmp, &l.attn_norm, h);
             std::mem::swap(&mut x, &mut tmp);
-            linear(&x, n, &l.up, &mut up);
+            self.linear(&x, n, &l.up, &mut up);
             up.iter_mut().for_each(|u| *u = gelu(*u));
-            linear(&up, n, &l.down, &mut tmp);
+            self.linear(&up, n, &l.down, &mut tmp);
             tmp.iter_mut().zip(&x).for_each(|(t, x)| *t += x);
-            layer_norm(&mut tmp, &l.out_norm, h);
+            self.layer_norm(&mut tmp, &l.out_norm, h);
             std::mem::swap(&mut x, &mut tmp);
         }
         let mut mean = vec![0f32; h];
@@ -222,32 +253,71 @@ impl Bert {
         mean.iter_mut().for_each(|m| *m /= norm);
         mean
     }
-}
 
-/// `out = x · Wᵀ + b` for `n` rows.
-fn linear(x: &[f32], n: usize, l: &Linear, out: &mut [f32]) {
-    for row in out[..n * l.outputs].chunks_exact_mut(l.outputs) {
-        row.copy_from_slice(&l.b);
+    /// True when every tensor is read where it lies in the weights (nothing was copied).
+    pub fn reads_in_place(&self) -> bool {
+        let all = [&self.words, &self.positions, &self.token_type, &self.emb_norm.w, &self.emb_norm.b];
+        let layers = self.layers.iter().flat_map(|l| {
+            [&l.q, &l.k, &l.v, &l.attn_out, &l.up, &l.down].into_iter().flat_map(|x| [&x.w, &x.b]).chain([
+                &l.attn_norm.w,
+                &l.attn_norm.b,
+                &l.out_norm.w,
+                &l.out_norm.b,
+            ])
+        });
+        all.into_iter().chain(layers).all(|v| matches!(v, Values::InPlace(_)))
     }
-    // W is outputs × inputs, row-major: read it as its transpose through the strides.
-    // SAFETY: the slices hold n×inputs, outputs×inputs and n×outputs values, the extents the strides address.
-    unsafe {
-        matrixmultiply::sgemm(
-            n,
-            l.inputs,
-            l.outputs,
-            1.0,
-            x.as_ptr(),
-            l.inputs as isize,
-            1,
-            l.w.as_ptr(),
-            1,
-            l.inputs as isize,
-            1.0,
-            out.as_mut_ptr(),
-            l.outputs as isize,
-            1,
-        );
+
+    /// A tensor's values.
+    fn get<'a>(&'a self, v: &'a Values) -> &'a [f32] {
+        match v {
+            Values::Owned(v) => v,
+            // `tensors` checked the range and that it reads in place.
+            Values::InPlace(r) => (*self.bytes).as_ref().get(r.clone()).and_then(in_place).unwrap_or(&[]),
+        }
+    }
+
+    /// `out = x · Wᵀ + b` for `n` rows.
+    fn linear(&self, x: &[f32], n: usize, l: &Linear, out: &mut [f32]) {
+        let (w, b) = (self.get(&l.w), self.get(&l.b));
+        for row in out[..n * l.outputs].chunks_exact_mut(l.outputs) {
+            row.copy_from_slice(b);
+        }
+        // outᵀ (outputs × n) = W (outputs × inputs, row-major as stored) · xᵀ (inputs × n), each
+        // transpose read through the strides: W is packed in its own row order (contiguous
+        // reads; packing it as the right-hand side, column by column, cost as much as the product).
+        // SAFETY: the slices hold n×inputs, outputs×inputs and n×outputs values, the extents the strides address.
+        assert!(x.len() >= n * l.inputs && w.len() >= l.outputs * l.inputs && out.len() >= n * l.outputs);
+        unsafe {
+            matrixmultiply::sgemm(
+                l.outputs,
+                l.inputs,
+                n,
+                1.0,
+                w.as_ptr(),
+                l.inputs as isize,
+                1,
+                x.as_ptr(),
+                1,
+                l.inputs as isize,
+                1.0,
+                out.as_mut_ptr(),
+                1,
+                l.outputs as isize,
+            );
+        }
+    }
+
+    fn layer_norm(&self, x: &mut [f32], norm: &Norm, h: usize) {
+        let (nw, nb) = (self.get(&norm.w), self.get(&norm.b));
+        for row in x.chunks_exact_mut(h) {
+            let mean = row.iter().sum::<f32>() / h as f32;
+            let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / h as f32;
+            let inv = 1.0 / (var + EPS).sqrt();
+            for ((v, w), b) in row.iter_mut().zip(nw).zip(nb) {
+                *v = (*v - mean) * inv * w + b;
+            }
+        }
     }
 }
 
@@ -287,17 +357,6 @@ fn gemm(
             rc as isize,
             1,
         );
-    }
-}
-
-fn layer_norm(x: &mut [f32], norm: &Norm, h: usize) {
-    for row in x.chunks_exact_mut(h) {
-        let mean = row.iter().sum::<f32>() / h as f32;
-        let var = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f32>() / h as f32;
-        let inv = 1.0 / (var + EPS).sqrt();
-        for ((v, w), b) in row.iter_mut().zip(&norm.w).zip(&norm.b) {
-            *v = (*v - mean) * inv * w + b;
-        }
     }
 }
 

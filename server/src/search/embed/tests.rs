@@ -1,6 +1,12 @@
+//! The semantic model in pieces: the tokenizer on a small vocabulary, a small random encoder (shapes, unit vectors, bad bytes, weights read in place or copied).
+
 use super::bert::Bert;
 use super::wordpiece::{words, WordPiece};
 use super::*;
+
+fn w(bytes: &[u8]) -> bert::Weights {
+    std::sync::Arc::new(bytes.to_vec())
+}
 
 fn vocab(words: &[&str]) -> WordPiece {
     let vocab: serde_json::Map<String, serde_json::Value> =
@@ -27,7 +33,10 @@ fn pieces_are_the_longest_from_the_left_and_unknown_words_are_unk() {
     // At most `max` ids, [SEP] last.
     assert_eq!(v.encode("deploy deploy deploy deploy", 4), [2, 4, 4, 3]);
     assert_eq!(v.encode("", 4), [2, 3]);
-    assert!(WordPiece::from_json("{}").unwrap_err().contains("not a WordPiece"));
+    assert!(WordPiece::from_json("{}").unwrap_err().contains("no `model`"));
+    assert!(WordPiece::from_json(r#"{"model": {"type": "BPE", "vocab": {}}}"#)
+        .unwrap_err()
+        .contains("not a WordPiece"));
     assert!(WordPiece::from_json("not json").is_err());
 }
 
@@ -75,7 +84,11 @@ fn tiny(hidden: usize, inter: usize, vocab: usize, positions: usize) -> Vec<u8> 
             serde_json::json!({"dtype": "F32", "shape": shape, "data_offsets": [start, data.len()]}),
         );
     }
-    let h = serde_json::Value::Object(header).to_string();
+    // Padded with spaces to 8 bytes, as `safetensors` writes it: the data starts aligned.
+    let mut h = serde_json::Value::Object(header).to_string();
+    while !(8 + h.len()).is_multiple_of(8) {
+        h.push(' ');
+    }
     let mut out = (h.len() as u64).to_le_bytes().to_vec();
     out.extend_from_slice(h.as_bytes());
     out.extend_from_slice(&data);
@@ -85,7 +98,7 @@ fn tiny(hidden: usize, inter: usize, vocab: usize, positions: usize) -> Vec<u8> 
 #[test]
 fn an_encoder_gives_unit_vectors_that_tell_texts_apart() {
     let bytes = tiny(8, 16, 20, 6);
-    let bert = Bert::from_safetensors(&bytes, 2).unwrap();
+    let bert = Bert::from_safetensors(w(&bytes), 2).unwrap();
     assert_eq!((bert.dims.hidden, bert.dims.layers, bert.dims.intermediate, bert.dims.positions), (8, 1, 16, 6));
     let a = bert.embed(&[2, 5, 6, 3], 1);
     let norm: f32 = a.iter().map(|x| x * x).sum();
@@ -98,21 +111,42 @@ fn an_encoder_gives_unit_vectors_that_tell_texts_apart() {
     assert_eq!(bert.embed(&[2, 5, 6, 7, 8, 9, 10, 11], 1).len(), 8);
     assert_eq!(bert.embed(&[], 1).len(), 8);
     // Heads must divide the width.
-    assert!(Bert::from_safetensors(&bytes, 3).is_err());
+    assert!(Bert::from_safetensors(w(&bytes), 3).is_err());
 }
 
 #[test]
 fn bad_weights_are_an_error_never_a_panic() {
     let bytes = tiny(8, 16, 20, 6);
     for cut in [0, 4, 8, 20, 200, bytes.len() / 2, bytes.len() - 1] {
-        assert!(Bert::from_safetensors(&bytes[..cut], 2).is_err(), "cut at {cut}");
+        assert!(Bert::from_safetensors(w(&bytes[..cut]), 2).is_err(), "cut at {cut}");
     }
     let mut huge = bytes.clone();
     huge[..8].copy_from_slice(&u64::MAX.to_le_bytes());
-    assert!(Bert::from_safetensors(&huge, 2).is_err());
+    assert!(Bert::from_safetensors(w(&huge), 2).is_err());
     let mut junk = bytes.clone();
     junk[8] = b'!';
-    assert!(Bert::from_safetensors(&junk, 2).unwrap_err().contains("not JSON"));
-    assert!(Embedder::new("{}", "{\"num_attention_heads\": 2}", &bytes).is_err());
+    assert!(Bert::from_safetensors(w(&junk), 2).unwrap_err().contains("not JSON"));
+    assert!(Embedder::new("{}", "{\"num_attention_heads\": 2}", w(&bytes)).is_err());
     assert_eq!(cosine(&[1.0], &[1.0, 0.0]), 0.0);
+}
+
+#[test]
+fn unaligned_weights_are_decoded_and_give_the_same_vector() {
+    let bytes = tiny(8, 16, 20, 6);
+    let in_place = Bert::from_safetensors(w(&bytes), 2).unwrap();
+    assert!(in_place.reads_in_place());
+    let aligned = in_place.embed(&[2, 5, 6, 3], 1);
+    // One byte in front, the data shifted: read through a copy, not in place.
+    struct Shifted(Vec<u8>);
+    impl AsRef<[u8]> for Shifted {
+        fn as_ref(&self) -> &[u8] {
+            &self.0[1..]
+        }
+    }
+    let mut shifted = vec![0u8];
+    shifted.extend_from_slice(&bytes);
+    let copied = Bert::from_safetensors(std::sync::Arc::new(Shifted(shifted)), 2).unwrap();
+    assert!(!copied.reads_in_place());
+    let odd = copied.embed(&[2, 5, 6, 3], 1);
+    assert_eq!(aligned, odd);
 }

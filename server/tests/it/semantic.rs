@@ -1,0 +1,157 @@
+//! The semantic tier as a user turns it on (`[recall] semantic = true`): the hook, `embed` and `eval --semantic`, with the model and without it.
+//!
+//! The tests that need all-MiniLM-L6-v2 read it from `MEMORY_INDEX_LSP_MODEL`
+//! or `target/models/all-MiniLM-L6-v2` (`tests/tools/fetch-model.sh`) and
+//! are skipped with a message without it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::support::*;
+
+/// The model's folder, when it is here.
+fn model() -> Option<PathBuf> {
+    let dir = std::env::var_os("MEMORY_INDEX_LSP_MODEL")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("target/models/all-MiniLM-L6-v2"));
+    if dir.join("model.safetensors").is_file() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os("MI_REQUIRE_MODEL").is_none(),
+        "MI_REQUIRE_MODEL is set but {} has no model",
+        dir.display()
+    );
+    eprintln!("skipped: no model in {} (tests/tools/fetch-model.sh puts it there)", dir.display());
+    None
+}
+
+/// fixtures/demo with `[recall]` set as given.
+fn demo(recall: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    copy_dir(&repo().join("fixtures/demo"), tmp.path());
+    fs::write(tmp.path().join("memory-index.toml"), format!("[recall]\nprompt = 0.3\n{recall}")).expect("config");
+    tmp
+}
+
+/// The binary in `cwd` with its state in `state` and the model in `model`.
+fn run(cwd: &Path, state: &Path, model: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    let mut c = bin_in(cwd);
+    c.args(args).env("MEMORY_INDEX_LSP_CACHE_DIR", state).env("MEMORY_INDEX_LSP_MODEL", model);
+    run_with_stdin(c, stdin)
+}
+
+fn prompt(session: &str, cwd: &Path, text: &str) -> Vec<u8> {
+    serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": session, "cwd": cwd, "prompt": text})
+        .to_string()
+        .into_bytes()
+}
+
+/// The first injected header's confidence, or None when the hook was silent.
+fn confidence(o: &Output) -> Option<String> {
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    if o.stdout.is_empty() {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON object");
+    let text = v["hookSpecificOutput"]["additionalContext"].as_str().expect("context").to_string();
+    let first = text.lines().next().unwrap_or("").to_string();
+    Some(first.rsplit_once("confidence ").map(|(_, c)| c.trim_end_matches(')').to_string()).unwrap_or(first))
+}
+
+/// Answered by words (*How to Store Ticket Prices*, 0.89); its meaning is closer still.
+const PROMPT: &str = "how should prices be kept so that rounding does not lose money";
+
+#[test]
+fn without_the_model_the_hook_ranks_by_words_and_says_why_once() {
+    let on = demo("semantic = true\n");
+    let off = demo("");
+    let state = tempfile::tempdir().unwrap();
+    let nowhere = state.path().join("no-model-here");
+    let with = run(on.path(), state.path(), &nowhere, &["hook"], &prompt("a", on.path(), PROMPT));
+    let without = run(off.path(), state.path(), &nowhere, &["hook"], &prompt("b", off.path(), PROMPT));
+    assert!(confidence(&without).is_some(), "the prompt is one the demo answers");
+    assert_eq!(confidence(&with), confidence(&without), "the same answer, by words");
+    let err = String::from_utf8_lossy(&with.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no semantic model in") && err.contains("ranking by words only"), "{err}");
+    assert!(String::from_utf8_lossy(&without.stderr).is_empty());
+    // `embed` and `eval --semantic` say what is missing and fail.
+    let e = run(on.path(), state.path(), &nowhere, &["embed"], b"");
+    assert_eq!(e.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("config.json is missing"), "{e:?}");
+    let set = on.path().join("set.tsv");
+    fs::write(&set, format!("applicable\t{PROMPT}\tHow to Store Ticket Prices\n")).unwrap();
+    let e = run(on.path(), state.path(), &nowhere, &["eval", set.to_str().unwrap(), "--semantic"], b"");
+    assert_eq!(e.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("no semantic model in"), "{e:?}");
+    // An exact trigger never loads the model: no note.
+    let exact = run(on.path(), state.path(), &nowhere, &["hook"], &prompt("c", on.path(), "when writing mock tests"));
+    assert_eq!(confidence(&exact).as_deref(), Some("1.00"));
+    assert!(exact.stderr.is_empty(), "{}", String::from_utf8_lossy(&exact.stderr));
+}
+
+#[test]
+fn embed_keeps_the_vectors_and_the_hook_ranks_by_meaning_with_them() {
+    let Some(model) = model() else { return };
+    let on = demo("semantic = true\n");
+    let state = tempfile::tempdir().unwrap();
+    let lexical = confidence(&run(on.path(), state.path(), &model, &["hook"], &prompt("a", on.path(), PROMPT)));
+    // The first prompt found no vectors: ranked by words, and `embed` started in the background.
+    let vectors = state.path().join("vectors");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !fs::read_dir(&vectors).is_ok_and(|d| d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "vec"))) {
+        assert!(std::time::Instant::now() < deadline, "no vectors written by the background embed");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // Wait for it to finish (it holds its lock until then), then `embed` has nothing left to do.
+    let out = loop {
+        let o = run(on.path(), state.path(), &model, &["embed"], b"");
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let text = String::from_utf8_lossy(&o.stdout).to_string();
+        if text.starts_with("embedded") {
+            break text;
+        }
+        assert!(std::time::Instant::now() < deadline, "{text}");
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert!(out.starts_with("embedded 0 decision sections"), "{out}");
+    let semantic = confidence(&run(on.path(), state.path(), &model, &["hook"], &prompt("b", on.path(), PROMPT)));
+    assert!(semantic.is_some() && semantic != lexical, "lexical {lexical:?}, semantic {semantic:?}");
+    // A changed decision is a new vector; a garbled vectors file is rebuilt, never an error.
+    let file =
+        fs::read_dir(&vectors).unwrap().flatten().find(|e| e.path().extension().is_some_and(|x| x == "vec")).unwrap();
+    fs::write(file.path(), b"garbage").unwrap();
+    let again = run(on.path(), state.path(), &model, &["embed"], b"");
+    assert!(String::from_utf8_lossy(&again.stdout).starts_with("embedded "), "{again:?}");
+    assert!(!String::from_utf8_lossy(&again.stdout).starts_with("embedded 0 "), "{again:?}");
+}
+
+#[test]
+fn eval_semantic_adds_the_cosine_to_the_features() {
+    let Some(model) = model() else { return };
+    let on = demo("");
+    let state = tempfile::tempdir().unwrap();
+    let set = on.path().join("set.tsv");
+    fs::write(
+        &set,
+        format!("applicable\t{PROMPT}\tHow to Store Ticket Prices\nofftopic\tmake the landing page blue\t-\n"),
+    )
+    .unwrap();
+    let feats = on.path().join("f.tsv");
+    let o = run(
+        on.path(),
+        state.path(),
+        &model,
+        &["eval", set.to_str().unwrap(), "--semantic", "--features", feats.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let tsv = fs::read_to_string(&feats).unwrap();
+    let header: Vec<&str> = tsv.lines().next().unwrap().split('\t').collect();
+    let at = header.iter().position(|h| *h == "cos").expect("a cos column");
+    assert_eq!(header.last(), Some(&"heading"));
+    let cos: Vec<f64> = tsv.lines().skip(1).map(|l| l.split('\t').nth(at).unwrap().parse().unwrap()).collect();
+    assert!(cos.iter().all(|c| (-1.0..=1.0).contains(c)) && cos.iter().any(|c| *c > 0.2), "{cos:?}");
+}
