@@ -155,3 +155,57 @@ fn eval_semantic_adds_the_cosine_to_the_features() {
     let cos: Vec<f64> = tsv.lines().skip(1).map(|l| l.split('\t').nth(at).unwrap().parse().unwrap()).collect();
     assert!(cos.iter().all(|c| (-1.0..=1.0).contains(c)) && cos.iter().any(|c| *c > 0.2), "{cos:?}");
 }
+
+/// A model folder with the wrong files (garbage weights, a FIFO, text that is not UTF-8): each named, the hook still answers by words.
+#[test]
+fn broken_model_files_are_named_and_cost_only_the_tier() {
+    let on = demo("semantic = true\n");
+    let state = tempfile::tempdir().unwrap();
+    let words = confidence(&run(
+        on.path(),
+        state.path(),
+        Path::new("/nonexistent"),
+        &["hook"],
+        &prompt("w", on.path(), PROMPT),
+    ));
+    let dir = state.path().join("model");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join("config.json"), r#"{"num_attention_heads": 12}"#).unwrap();
+    fs::write(
+        dir.join("tokenizer.json"),
+        r#"{"model": {"type": "WordPiece", "vocab": {"[CLS]": 0, "[SEP]": 1, "[UNK]": 2}}}"#,
+    )
+    .unwrap();
+    let cases: Vec<(&str, Box<dyn Fn(&Path)>, &str)> = vec![
+        (
+            "garbage weights",
+            Box::new(|d: &Path| fs::write(d.join("model.safetensors"), b"\x0a\0\0\0\0\0\0\0{not json}").unwrap()),
+            "not JSON",
+        ),
+        (
+            "a FIFO for weights",
+            Box::new(|d: &Path| {
+                let _ = fs::remove_file(d.join("model.safetensors"));
+                let p = std::ffi::CString::new(d.join("model.safetensors").to_str().unwrap()).unwrap();
+                // SAFETY: a NUL-terminated path this test owns.
+                assert_eq!(unsafe { libc::mkfifo(p.as_ptr(), 0o600) }, 0);
+            }),
+            "FIFO",
+        ),
+        (
+            "a tokenizer that is not UTF-8",
+            Box::new(|d: &Path| fs::write(d.join("tokenizer.json"), b"{\"model\": \xff}").unwrap()),
+            "UTF-8",
+        ),
+    ];
+    for (what, break_it, says) in cases {
+        break_it(&dir);
+        let o = run(on.path(), state.path(), &dir, &["hook"], &prompt(what, on.path(), PROMPT));
+        assert_eq!(confidence(&o), words, "{what}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(says) && err.contains("ranking by words only") && err.lines().count() == 1,
+            "{what}: {err}"
+        );
+    }
+}

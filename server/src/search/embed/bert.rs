@@ -141,6 +141,12 @@ impl Bert {
         let intermediate = t.get("encoder.layer.0.intermediate.dense.weight").map_or(0, |(s, _)| s[0]);
         let layers =
             (0..).take_while(|l| t.contains_key(&format!("encoder.layer.{l}.attention.self.query.weight"))).count();
+        if [vocab, hidden, positions, intermediate, layers].contains(&0) {
+            return Err(format!(
+                "model.safetensors: an encoder needs every size above zero (vocabulary {vocab}, width {hidden}, \
+positions {positions}, intermediate {intermediate}, layers {layers})"
+            ));
+        }
         let mut take = |name: &str, shape: &[usize]| -> Result<Values, String> {
             let (s, v) = t.remove(name).ok_or(format!("model.safetensors: no tensor `{name}`"))?;
             if s != shape {

@@ -127,6 +127,11 @@ fn bad_weights_are_an_error_never_a_panic() {
     junk[8] = b'!';
     assert!(Bert::from_safetensors(w(&junk), 2).unwrap_err().contains("not JSON"));
     assert!(Embedder::new("{}", "{\"num_attention_heads\": 2}", w(&bytes)).is_err());
+    // Sizes of zero would divide by nothing or index nothing: refused.
+    for (h, i, v, p) in [(0, 16, 20, 6), (8, 0, 20, 6), (8, 16, 0, 6), (8, 16, 20, 0)] {
+        let e = Bert::from_safetensors(w(&tiny(h, i, v, p)), 2).unwrap_err();
+        assert!(e.contains("every size above zero"), "{e}");
+    }
     assert_eq!(cosine(&[1.0], &[1.0, 0.0]), 0.0);
 }
 
@@ -149,4 +154,41 @@ fn unaligned_weights_are_decoded_and_give_the_same_vector() {
     assert!(!copied.reads_in_place());
     let odd = copied.embed(&[2, 5, 6, 3], 1);
     assert_eq!(aligned, odd);
+}
+
+/// Headers that lie (shapes, offsets, sizes) give an error or an encoder that embeds without a panic.
+#[test]
+fn lying_headers_never_panic() {
+    let bytes = tiny(8, 16, 20, 6);
+    let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    let header: serde_json::Value = serde_json::from_slice(&bytes[8..8 + n]).unwrap();
+    let data = &bytes[8 + n..];
+    let mut seed = 11u64;
+    let mut next = move |m: u64| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) % m
+    };
+    for _ in 0..400 {
+        let mut h = header.clone();
+        let names: Vec<String> = h.as_object().unwrap().keys().filter(|k| *k != "__metadata__").cloned().collect();
+        for _ in 0..1 + next(3) {
+            let name = &names[next(names.len() as u64) as usize];
+            let t = &mut h[name.as_str()];
+            match next(3) {
+                0 => t["shape"] = serde_json::json!([next(30), next(30)]),
+                1 => t["shape"] = serde_json::json!([next(30)]),
+                _ => {
+                    let a = next(data.len() as u64 + 8);
+                    t["data_offsets"] = serde_json::json!([a, a + next(400)]);
+                }
+            }
+        }
+        let text = h.to_string();
+        let mut out = (text.len() as u64).to_le_bytes().to_vec();
+        out.extend_from_slice(text.as_bytes());
+        out.extend_from_slice(data);
+        if let Ok(b) = Bert::from_safetensors(w(&out), 1 + next(4) as usize) {
+            assert_eq!(b.embed(&[2, 5, 6, 7, 3], 1).len(), b.dims.hidden);
+        }
+    }
 }
