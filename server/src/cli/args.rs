@@ -86,9 +86,11 @@ pub enum Command {
     ///
     /// Embeds every decision section that has no vector yet with the model
     /// ([recall] model, else $MEMORY_INDEX_LSP_MODEL, else
-    /// ~/.cache/memory-index-lsp/models/all-MiniLM-L6-v2) and keeps them in
-    /// the cache folder. The hook runs it in the background when a prompt
-    /// met a decision without one. Exit 1 when the model cannot be loaded.
+    /// ~/.cache/memory-index-lsp/models/all-MiniLM-L6-v2, fetched there from
+    /// Hugging Face with curl when missing, or from $MEMORY_INDEX_LSP_MODEL_URL)
+    /// and keeps them in the cache folder. The hook runs it in the background
+    /// when a prompt met a decision without one, or no model. Exit 1 when the
+    /// model cannot be fetched or loaded.
     Embed(EmbedArgs),
     /// Start a memory (when there is none) and set the project up for agents: hooks, MCP server, skills or instructions.
     ///

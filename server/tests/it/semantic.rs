@@ -37,9 +37,50 @@ fn demo(recall: &str) -> tempfile::TempDir {
 
 /// The binary in `cwd` with its state in `state` and the model in `model`.
 fn run(cwd: &Path, state: &Path, model: &Path, args: &[&str], stdin: &[u8]) -> Output {
+    run_from(cwd, state, model, OFFLINE, args, stdin)
+}
+
+/// Nothing listens there: a fetch fails at once, never reaching the network.
+const OFFLINE: &str = "http://127.0.0.1:9";
+
+/// [`run`], fetching a missing model from `url`.
+fn run_from(cwd: &Path, state: &Path, model: &Path, url: &str, args: &[&str], stdin: &[u8]) -> Output {
     let mut c = bin_in(cwd);
-    c.args(args).env("MEMORY_INDEX_LSP_CACHE_DIR", state).env("MEMORY_INDEX_LSP_MODEL", model);
+    c.args(args)
+        .env("MEMORY_INDEX_LSP_CACHE_DIR", state)
+        .env("MEMORY_INDEX_LSP_MODEL", model)
+        .env("MEMORY_INDEX_LSP_MODEL_URL", url);
     run_with_stdin(c, stdin)
+}
+
+/// Serves the files of `dir` over HTTP on 127.0.0.1 (a model hub's mirror), `swap` in place of some; returns its URL.
+fn serve(dir: PathBuf, swap: Vec<(&'static str, Vec<u8>)>) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut line = String::new();
+            let _ = BufReader::new(&stream).read_line(&mut line);
+            let name = line.split_whitespace().nth(1).unwrap_or("/").trim_start_matches('/').to_string();
+            let body = swap
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, b)| b.clone())
+                .or_else(|| fs::read(dir.join(&name)).ok());
+            let mut s = &stream;
+            let _ = match body {
+                Some(b) => s
+                    .write_all(
+                        format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", b.len())
+                            .as_bytes(),
+                    )
+                    .and_then(|_| s.write_all(&b)),
+                None => s.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+            };
+        }
+    });
+    url
 }
 
 fn prompt(session: &str, cwd: &Path, text: &str) -> Vec<u8> {
@@ -75,21 +116,28 @@ fn without_the_model_the_hook_ranks_by_words_and_says_why_once() {
     assert_eq!(confidence(&with), confidence(&without), "the same answer, by words");
     let err = String::from_utf8_lossy(&with.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("no semantic model in") && err.contains("ranking by words only"), "{err}");
+    assert!(err.contains("fetching it in the background") && err.contains("ranking by words meanwhile"), "{err}");
     assert!(String::from_utf8_lossy(&without.stderr).is_empty());
-    // `embed` and `eval --semantic` say what is missing and fail.
+    // The background fetch fails (offline) and says so; the next prompts do not try again for an hour.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !nowhere.join(".fetch-failed").is_file() {
+        assert!(std::time::Instant::now() < deadline, "the background fetch left no trace");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let later = run(on.path(), state.path(), &nowhere, &["hook"], &prompt("d", on.path(), PROMPT));
+    assert_eq!(confidence(&later), confidence(&without));
+    let err = String::from_utf8_lossy(&later.stderr);
+    assert!(err.contains("the last fetch failed") && err.lines().count() == 1, "{err}");
+    // `embed` tries again and fails, naming what it could not fetch; `eval --semantic` never fetches.
     let e = run(on.path(), state.path(), &nowhere, &["embed"], b"");
     assert_eq!(e.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&e.stderr).contains("config.json is missing"), "{e:?}");
+    assert!(String::from_utf8_lossy(&e.stderr).contains("cannot fetch http://127.0.0.1:9/config.json"), "{e:?}");
+    assert!(!nowhere.join("config.json").exists(), "nothing half-fetched is kept");
     let set = on.path().join("set.tsv");
     fs::write(&set, format!("applicable\t{PROMPT}\tHow to Store Ticket Prices\n")).unwrap();
     let e = run(on.path(), state.path(), &nowhere, &["eval", set.to_str().unwrap(), "--semantic"], b"");
     assert_eq!(e.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&e.stderr).contains("no semantic model in"), "{e:?}");
-    // An exact trigger never loads the model: no note.
-    let exact = run(on.path(), state.path(), &nowhere, &["hook"], &prompt("c", on.path(), "when writing mock tests"));
-    assert_eq!(confidence(&exact).as_deref(), Some("1.00"));
-    assert!(exact.stderr.is_empty(), "{}", String::from_utf8_lossy(&exact.stderr));
 }
 
 #[test]
@@ -176,7 +224,8 @@ fn broken_model_files_are_named_and_cost_only_the_tier() {
         r#"{"model": {"type": "WordPiece", "vocab": {"[CLS]": 0, "[SEP]": 1, "[UNK]": 2}}}"#,
     )
     .unwrap();
-    let cases: Vec<(&str, Box<dyn Fn(&Path)>, &str)> = vec![
+    type Break = Box<dyn Fn(&Path)>;
+    let cases: Vec<(&str, Break, &str)> = vec![
         (
             "garbage weights",
             Box::new(|d: &Path| fs::write(d.join("model.safetensors"), b"\x0a\0\0\0\0\0\0\0{not json}").unwrap()),
@@ -198,8 +247,15 @@ fn broken_model_files_are_named_and_cost_only_the_tier() {
             "UTF-8",
         ),
     ];
-    for (what, break_it, says) in cases {
+    for (i, (what, break_it, says)) in cases.into_iter().enumerate() {
         break_it(&dir);
+        if i == 0 {
+            // An exact trigger never loads the model: no note.
+            let exact =
+                run(on.path(), state.path(), &dir, &["hook"], &prompt("x", on.path(), "when writing mock tests"));
+            assert_eq!(confidence(&exact).as_deref(), Some("1.00"));
+            assert!(exact.stderr.is_empty(), "{}", String::from_utf8_lossy(&exact.stderr));
+        }
         let o = run(on.path(), state.path(), &dir, &["hook"], &prompt(what, on.path(), PROMPT));
         assert_eq!(confidence(&o), words, "{what}");
         let err = String::from_utf8_lossy(&o.stderr);
@@ -208,4 +264,33 @@ fn broken_model_files_are_named_and_cost_only_the_tier() {
             "{what}: {err}"
         );
     }
+}
+
+/// `embed` fetches a missing model (from a local mirror here), checks it, keeps it, and the hook then ranks by meaning; a mirror that serves another model leaves nothing behind.
+#[test]
+fn embed_fetches_the_model_on_first_use_and_checks_it() {
+    let Some(model) = model() else { return };
+    let on = demo("semantic = true\n");
+    let state = tempfile::tempdir().unwrap();
+    let wrong = serve(
+        model.clone(),
+        vec![(
+            "tokenizer.json",
+            br#"{"model": {"type": "WordPiece", "vocab": {"[CLS]": 0, "[SEP]": 1, "[UNK]": 2}}}"#.to_vec(),
+        )],
+    );
+    let dir = state.path().join("models/mini");
+    let e = run_from(on.path(), state.path(), &dir, &wrong, &["embed"], b"");
+    assert_eq!(e.status.code(), Some(1), "{e:?}");
+    assert!(String::from_utf8_lossy(&e.stderr).contains("is not all-MiniLM-L6-v2"), "{e:?}");
+    assert!(!dir.join("model.safetensors").exists() && !dir.join("tokenizer.json").exists());
+    let mirror = serve(model.clone(), Vec::new());
+    let e = run_from(on.path(), state.path(), &dir, &mirror, &["embed"], b"");
+    assert_eq!(e.status.code(), Some(0), "{e:?}");
+    let out = String::from_utf8_lossy(&e.stdout);
+    assert!(out.starts_with("fetching all-MiniLM-L6-v2") && out.contains("embedded "), "{out}");
+    assert_eq!(fs::read(dir.join("model.safetensors")).unwrap(), fs::read(model.join("model.safetensors")).unwrap());
+    assert!(!dir.join(".fetch-failed").exists());
+    let o = run_from(on.path(), state.path(), &dir, &mirror, &["hook"], &prompt("m", on.path(), PROMPT));
+    assert!(confidence(&o).is_some() && o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
 }
