@@ -31,7 +31,8 @@
 //!   is listed in [`Outcome::stale`], never deleted.
 //! - **Idempotent**: a record whose `Source:` line is already in a decision
 //!   file updates that section in place when its text changed and is left
-//!   alone otherwise; it never adds a second copy. A record whose title
+//!   alone otherwise; it never adds a second copy (nor for a section an
+//!   older build imported under the identity it wrote then: `legacy_ids`). A record whose title
 //!   changed is listed, not imported twice (rename the heading and its entry,
 //!   then import again).
 //! - Nothing is planned when the result would have an error-severity
@@ -85,6 +86,8 @@ struct Planned {
     heading: String,
     /// The status written when an inactive record is imported (`all`).
     status: Option<String>,
+    /// The decision it was imported as before (its file and heading), if any.
+    found: Option<(String, HeadingId)>,
 }
 
 /// Plans the import of `records` into `ws` (see the module docs); Err says why nothing can be written.
@@ -95,6 +98,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         None => return Err(format!("no index at {}: run `memory-index-lsp init` first", ws.config().index)),
     };
     let mut out = Outcome { stale: stale(ws, &records), ..Default::default() };
+    let ids: Vec<String> = records.iter().map(source_line).collect();
     let mut planned: Vec<Planned> = Vec::new();
     for r in records {
         let status = r.status.as_deref().and_then(|s| inactive(s).map(|why| (s.to_string(), why)));
@@ -105,7 +109,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         }
         // A title another record has (now or in the memory) is told apart by where it sits.
         // (the decision this record was imported as before, if any, is not in its way)
-        let mine = find_source(ws, &source_line(&r)).map(|x| x.1);
+        let mine = find_record(ws, &r, &ids).map(|x| x.1);
         let taken = |h: &str| {
             planned.iter().any(|p| normalize(&p.heading) == normalize(h))
                 || ws.bindings().headings_titled(&normalize(h)).iter().any(|&id| Some(id) != mine)
@@ -126,7 +130,8 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             continue;
         }
         let file = file_for(&r, opts);
-        planned.push(Planned { record: r, file, heading, status: status.map(|s| s.0) });
+        let found = find_record(ws, &r, &ids);
+        planned.push(Planned { record: r, file, heading, status: status.map(|s| s.0), found });
     }
     // Line budgets: each file's room shared by the records it receives.
     let max_lines = ws.config().option("max-lines", 400) as usize;
@@ -156,8 +161,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         let nl = placement::eol(&base);
         let mine: Vec<&Planned> = planned.iter().filter(|p| &p.file == name).collect();
         let up = "../".repeat(path.matches('/').count());
-        let found: Vec<Option<(String, HeadingId)>> =
-            mine.iter().map(|p| find_source(ws, &source_line(&p.record))).collect();
+        let found: Vec<Option<(String, HeadingId)>> = mine.iter().map(|p| p.found.clone()).collect();
         // The budget is the room left by what `import` did not write, shared by every imported
         // section of the file (there before or new now), so any later run cuts bodies as the first did.
         let solid = |t: &str| t.lines().filter(|l| !l.trim().is_empty()).count();
@@ -323,8 +327,8 @@ fn spread(ws: &Workspace, planned: &mut [Planned], max_lines: usize) {
     };
     let mut load: Vec<(String, usize)> = Vec::new(); // (file name, lines it will have)
     for p in planned.iter_mut() {
-        if let Some((path, _)) = find_source(ws, &source_line(&p.record)) {
-            p.file = path.strip_prefix(&dir).unwrap_or(&path).to_string();
+        if let Some((path, _)) = &p.found {
+            p.file = path.strip_prefix(&dir).unwrap_or(path).to_string();
             continue;
         }
         let stem = p.file.trim_end_matches(".md").to_string();
@@ -358,7 +362,8 @@ fn stale(ws: &Workspace, records: &[Record]) -> Vec<String> {
         let prefix = format!("Source: {src} § ");
         for (_, f, _) in ws.decisions() {
             for line in f.text.lines().map(str::trim_end).filter(|l| l.starts_with(&prefix)) {
-                if !records.iter().any(|r| source_line(r) == line) {
+                let ids: Vec<String> = records.iter().map(source_line).collect();
+                if !records.iter().any(|r| source_line(r) == line || legacy_ids(r, &ids).iter().any(|l| l == line)) {
                     out.push(format!(
                         "{} has `{line}`, but {src} no longer has a section `{}`: delete or rename that decision",
                         f.path,
@@ -369,6 +374,27 @@ fn stale(ws: &Workspace, records: &[Record]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The identities older builds wrote for `r`, when no record read now has
+/// them: a rules section's title with its trailing `:` (dropped since), and
+/// a sub-section's title without its parent (named since). A decision an
+/// older build imported is then updated in place, never imported twice.
+fn legacy_ids(r: &Record, ids: &[String]) -> Vec<String> {
+    if r.kind != source::Kind::Sections {
+        return Vec::new();
+    }
+    let mut old = vec![format!("Source: {} § {}:", r.source, r.title)];
+    if r.parent.is_some() {
+        old.push(format!("Source: {} § {}", r.source, r.title));
+    }
+    old.retain(|id| !ids.contains(id));
+    old
+}
+
+/// The decision `r` was imported as before: by its identity, else by one an older build wrote.
+fn find_record(ws: &Workspace, r: &Record, ids: &[String]) -> Option<(String, HeadingId)> {
+    find_source(ws, &source_line(r)).or_else(|| legacy_ids(r, ids).iter().find_map(|id| find_source(ws, id)))
 }
 
 /// The heading whose section holds the line `id` (a record imported before).

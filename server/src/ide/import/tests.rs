@@ -388,3 +388,46 @@ fn review_cases() {
     let again = plan(&w, every, &Options::default()).unwrap();
     assert!(again.change.is_empty() && again.unchanged == 14, "{:?}", again.updated);
 }
+
+/// A section an older build imported (its `Source:` line then kept a title's `:`, and named a
+/// sub-section without its parent) is updated in place by a new import: never a second copy,
+/// never listed as stale.
+#[test]
+fn a_decision_an_older_build_imported_is_updated_not_doubled() {
+    // A long section with two sub-sections: one decision per sub-section, named `Development › Style`.
+    let mut claude =
+        String::from("# Project\n\n## Testing:\n\nRun the fast suite first.\n\n## Development\n\nIntro.\n");
+    for sub in ["Style", "Reviews"] {
+        claude.push_str(&format!("\n### {sub}\n\n"));
+        for i in 0..15 {
+            claude.push_str(&format!("- {sub} rule {i}.\n"));
+        }
+    }
+    let claude = claude.as_str();
+    let out = plan(&ws(&[]), parse("CLAUDE.md", claude).unwrap(), &Options::default()).unwrap();
+    let path = "agents/decisions/claude.md";
+    let text = out.change.text_after(path, None).unwrap();
+    let index = out.change.text_after("agents/memory-index.md", Some(INDEX)).unwrap();
+    let now: Vec<&str> = text.lines().filter(|l| l.starts_with("Source: ")).collect();
+    assert!(now.contains(&"Source: CLAUDE.md § Testing"), "{text}");
+    // As an older build wrote it.
+    let mut old = text.replace("Source: CLAUDE.md § Testing\n", "Source: CLAUDE.md § Testing:\n");
+    let sub = now.iter().find(|l| l.contains('›')).map(|l| l.to_string());
+    if let Some(sub) = &sub {
+        let title = sub.rsplit_once("› ").unwrap().1;
+        old = old.replace(&format!("{sub}\n"), &format!("Source: CLAUDE.md § {title}\n"));
+    }
+    let mut before = ws(&[(path, old.as_str())]);
+    before.set_file("agents/memory-index.md", FileText::from(index.as_str()));
+    let again =
+        plan(&before, parse("CLAUDE.md", &claude.replace("fast suite", "quick suite")).unwrap(), &Options::default())
+            .unwrap();
+    assert!(again.imported.is_empty(), "{:?}", again.imported);
+    assert!(again.stale.is_empty(), "{:?}", again.stale);
+    assert!(again.updated.iter().any(|u| u.contains("Testing")), "{:?}", again.updated);
+    let after = again.change.text_after(path, Some(&old)).unwrap();
+    assert!(after.contains("Source: CLAUDE.md § Testing\n") && !after.contains("Testing:\n"), "{after}");
+    assert!(after.contains("quick suite") && !after.contains("fast suite"), "{after}");
+    let sub = sub.expect("the long section was split");
+    assert!(after.contains(&format!("{sub}\n")), "{after}");
+}
