@@ -44,7 +44,7 @@ if [ ! -f "${MEMORY_INDEX_LSP_MODEL:-target/models/all-MiniLM-L6-v2}/model.safet
     echo "FAIL: MI_REQUIRE_MODEL=1 but no model (tests/tools/fetch-model.sh puts all-MiniLM-L6-v2 in target/models)"
     exit 1
   fi
-  echo "SKIP semantic model tests: no all-MiniLM-L6-v2 in target/models (tests/tools/fetch-model.sh fetches it)"
+  echo "SKIP semantic model tests: no all-MiniLM-L6-v2 in ${MEMORY_INDEX_LSP_MODEL:-target/models/all-MiniLM-L6-v2} (tests/tools/fetch-model.sh fetches it)"
 fi
 
 echo "== cargo test (workspace) =="

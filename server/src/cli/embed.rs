@@ -5,7 +5,7 @@
 //! computing them); 1 when the model cannot be fetched or loaded, with what to do.
 
 use super::args::EmbedArgs;
-use crate::project::semantic::{embed_lock, fetch, model_missing, Tier};
+use crate::project::semantic::{default_model_dir, embed_lock, fetch, model_missing, Tier, MODEL_ENV};
 
 /// Runs `embed`; returns the exit code.
 pub fn run(a: EmbedArgs) -> i32 {
@@ -19,7 +19,23 @@ pub fn run(a: EmbedArgs) -> i32 {
         }
     };
     let start = std::time::Instant::now();
+    // One `embed` at a time (the hook may start several): the others have nothing to do.
+    let Some(_lock) = embed_lock() else {
+        say("another `memory-index-lsp embed` is fetching the model or computing vectors; nothing to do");
+        return 0;
+    };
     if let Some(dir) = model_missing(&ws, &root) {
+        if Some(&dir) != default_model_dir().as_ref() {
+            if !a.quiet {
+                eprintln!(
+                    "memory-index-lsp embed: no semantic model in {} (the folder [recall] model or ${MODEL_ENV} names; \
+only the default folder is fetched into): put all-MiniLM-L6-v2's config.json, tokenizer.json and \
+model.safetensors there",
+                    dir.display()
+                );
+            }
+            return 1;
+        }
         say(&format!("fetching all-MiniLM-L6-v2 (87 MB) into {} ...", dir.display()));
         if let Err(e) = fetch::fetch(&dir) {
             if !a.quiet {
@@ -36,10 +52,6 @@ pub fn run(a: EmbedArgs) -> i32 {
             }
             return 1;
         }
-    };
-    let Some(_lock) = embed_lock(&tier) else {
-        say("another `memory-index-lsp embed` is computing these vectors; nothing to do");
-        return 0;
     };
     let n = tier.embed_all(&ws);
     tier.save(&ws);

@@ -8,8 +8,10 @@
 //! lists the cases answered wrong; `--features OUT` writes each case's
 //! first-result features as TSV for `tests/tools/fit_recall.py` (with a
 //! `cos` column under `--semantic`, which ranks as `[recall] semantic =
-//! true` does and fails when the model cannot be loaded). Exit 0;
-//! 2 when the file is unreadable or malformed (the line is named).
+//! true` does). Exit 0;
+//! 2 when the file is unreadable or malformed (the line is named), or
+//! `--semantic` was given and the model cannot be loaded (only configured:
+//! ranked by words, as the hook then is, with a note on stderr).
 
 use super::args::EvalArgs;
 use super::usage_error;
@@ -55,7 +57,12 @@ pub fn run(a: EvalArgs) -> i32 {
                 t.save(&ws);
                 Some(t)
             }
-            Err(e) => return usage_error(&e),
+            // Asked for on the command line: an error; only configured: ranked as the hook would, by words.
+            Err(e) if semantic => return usage_error(&e),
+            Err(e) => {
+                eprintln!("memory-index-lsp eval: {e}; ranked by words only, as the hook would");
+                None
+            }
         }
     } else {
         None

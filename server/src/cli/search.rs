@@ -28,7 +28,12 @@ pub fn run(a: SearchArgs) -> i32 {
         Err(code) => return code,
     };
     let warm = crate::project::search_cache::warm(&ws, &root);
-    let found = search::search(&ws, &text, limit);
+    // `[recall] semantic`: ranked by meaning too, when the model is there (the hook fetches it).
+    let lazy = ws.config().recall.semantic.then(|| crate::project::semantic::Lazy::new(&root, false));
+    let found = search::search(&ws, &text, limit, lazy.as_ref().map(|l| l as &dyn crate::search::semantic::Cosines));
+    if let Some(e) = lazy.as_ref().and_then(|l| l.error()) {
+        eprintln!("memory-index-lsp search: {e}; ranked by words only");
+    }
     let out = if json {
         serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())
     } else if found.is_empty() {

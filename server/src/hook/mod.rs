@@ -172,7 +172,13 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
             // No model yet: `embed` fetches it in the background (never while a prompt waits).
             if let (Some(_), Some(dir)) = (&lazy, semantic::model_missing(&ws, &root)) {
                 lazy = None;
-                if semantic::fetch::recently_failed(&dir) {
+                if Some(&dir) != semantic::default_model_dir().as_ref() {
+                    note(&format!(
+                        "no semantic model in {} (named by [recall] model or ${}; only the default folder is fetched into); ranking by words only",
+                        dir.display(),
+                        semantic::MODEL_ENV
+                    ));
+                } else if semantic::fetch::recently_failed(&dir) {
                     note(&format!(
                         "no semantic model in {}: the last fetch failed (see {}/.fetch-failed; `memory-index-lsp embed` tries again); ranking by words only",
                         dir.display(),

@@ -3,6 +3,7 @@
 use super::resolve::{body_of, written};
 use crate::model::Workspace;
 use crate::search::recall::{recall, Evidence};
+use crate::search::semantic::{rescore, Cosines};
 
 /// Results under this confidence are not listed (noise, not candidates).
 pub const FLOOR: f64 = 0.05;
@@ -27,9 +28,19 @@ pub struct Found {
     pub excerpt: String,
 }
 
-/// The ranked decisions for `text`, best first, at most `limit`, each at or above [`FLOOR`].
-pub fn search(ws: &Workspace, text: &str, limit: usize) -> Vec<Found> {
-    recall(ws, text, limit)
+/// The ranked decisions for `text`, best first, at most `limit`, each at or
+/// above [`FLOOR`]; with `semantic`, re-scored by meaning too, as the hook
+/// ranks a prompt (`search::semantic`).
+pub fn search(ws: &Workspace, text: &str, limit: usize, semantic: Option<&dyn Cosines>) -> Vec<Found> {
+    let ranked = match semantic {
+        Some(s) => {
+            let mut r = rescore(ws, text, recall(ws, text, limit + 10), s);
+            r.truncate(limit);
+            r
+        }
+        None => recall(ws, text, limit),
+    };
+    ranked
         .into_iter()
         .filter(|r| r.confidence >= FLOOR)
         .filter_map(|r| {

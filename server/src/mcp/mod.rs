@@ -204,7 +204,10 @@ impl Memory {
             Err(e) => return failed(e),
         };
         let warm = search_cache::warm(&ws, &self.root);
-        let found = search::search(&ws, &a.text, a.limit.unwrap_or(5).clamp(1, 20));
+        // `[recall] semantic`: ranked by meaning too, when the model is there.
+        let lazy = ws.config().recall.semantic.then(|| crate::project::semantic::Lazy::new(&self.root, false));
+        let semantic = lazy.as_ref().map(|l| l as &dyn crate::search::semantic::Cosines);
+        let found = search::search(&ws, &a.text, a.limit.unwrap_or(5).clamp(1, 20), semantic);
         if let Some(w) = &warm {
             search_cache::keep(&ws, w);
         }

@@ -381,6 +381,16 @@ mod tests {
     }
 
     #[test]
+    fn the_semantic_tier_is_off_unless_asked_for() {
+        assert!(!Config::default().recall.semantic);
+        let patch = parse_toml("[recall]\nsemantic = true\nmodel = \"models/mini\"\n", Known::default()).unwrap();
+        let mut c = Config::default();
+        assert!(c.apply(patch, Known::default()).is_empty());
+        assert_eq!((c.recall.semantic, c.recall.model.as_deref()), (true, Some("models/mini")));
+        assert!(parse_toml("[recall]\nsemantic = \"yes\"\n", Known::default()).is_err());
+    }
+
+    #[test]
     fn malformed_toml_reports_a_span() {
         let err = parse_toml("index = 3\n", Known::default()).unwrap_err();
         assert!(err.message.contains("invalid memory-index.toml"), "{}", err.message);

@@ -71,3 +71,20 @@ pub fn acquire_within(root: &Path, wait: Duration) -> Result<MemoryLock, String>
 
 #[cfg(test)]
 mod tests;
+
+/// An exclusive lock on the file at `path` (created when missing), taken
+/// without waiting: None when another process holds it or the file cannot
+/// be opened. Released when the file is dropped (or the process ends).
+/// For caches' single writers (`embed`, the model's fetch), not the memory.
+pub fn try_lock_file(path: &Path) -> Option<File> {
+    let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: flock on a descriptor this function owns; no memory is passed.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return None;
+        }
+    }
+    Some(f)
+}

@@ -4,17 +4,20 @@
 //!   model` names, else `$MEMORY_INDEX_LSP_MODEL`, else
 //!   `<cache>/memory-index-lsp/models/all-MiniLM-L6-v2`, holding
 //!   `config.json`, `tokenizer.json` and `model.safetensors` (Hugging Face's
-//!   layout). A missing model is fetched by `embed` ([`fetch`]), which the
-//!   hook starts in the background; until it is there, the callers rank by
-//!   words alone and say so.
+//!   layout). A model missing from the default folder is fetched by
+//!   `embed` ([`fetch`]), which the hook starts in the background; a folder
+//!   the person named is never written. Until the model is there, the
+//!   callers rank by words alone and say so.
 //! - **The vectors**: one file per model, `<state>/vectors/<model key>.vec`,
-//!   holding the vector of every decision section embedded so far, keyed by
-//!   a hash of the section's text (a changed section is a new key; an old
-//!   key is dropped when the file is written again and no section has it).
-//!   Read whole (bounded, checked: a stale, truncated or foreign file is
-//!   empty), written through a temporary file and a rename. A hook never
-//!   embeds a section (about 0.1 s each): it uses the vectors at hand and
-//!   starts `memory-index-lsp embed` in the background for the rest.
+//!   holding the vector of every decision section embedded so far, in any
+//!   project, keyed by a hash of the section's text (a changed section is a
+//!   new key). Read whole (bounded, checked: a stale, truncated or foreign
+//!   file is empty); written by merging with what is on disk then, through
+//!   a temporary file and a rename; past [`MAX_KEPT`] vectors, those of
+//!   sections the writing project no longer has go. One `embed` at a time
+//!   ([`embed_lock`]). A hook never embeds a section (about 0.1 s each): it
+//!   uses the vectors at hand and starts `embed` in the background for the
+//!   rest, at most once a minute.
 
 pub mod fetch;
 
@@ -41,6 +44,13 @@ const MAX_JSON: u64 = 64 << 20;
 /// Largest vectors file read.
 const MAX_VECTORS: u64 = 1 << 30;
 const MAGIC: &[u8; 6] = b"MIVEC\x01";
+/// Most vectors kept in one model's file (about 150 MB).
+const MAX_KEPT: usize = 100_000;
+
+/// The model's folder when neither `[recall] model` nor the environment names one: the only folder `embed` fetches into.
+pub fn default_model_dir() -> Option<PathBuf> {
+    Some(base()?.join("models").join(MODEL_NAME))
+}
 
 /// Where the model is looked for: `configured` (relative to `root`), else the environment, else the cache.
 pub fn model_dir(configured: Option<&str>, root: &Path) -> Option<PathBuf> {
@@ -50,28 +60,31 @@ pub fn model_dir(configured: Option<&str>, root: &Path) -> Option<PathBuf> {
     if let Some(p) = std::env::var_os(MODEL_ENV).filter(|p| !p.is_empty()) {
         return Some(PathBuf::from(p));
     }
-    Some(base()?.join("models").join(MODEL_NAME))
+    default_model_dir()
 }
 
 /// The weights, memory-mapped: a process reads only the pages it uses,
 /// and every process shares them (loading costs a millisecond, not the 30
 /// ms of reading 87 MB). Opened as the guarded reader opens a file (a FIFO,
 /// a device or a directory is refused), at most [`MAX_WEIGHTS`] bytes.
-/// The file must not be truncated while in use (replacing it by a rename,
-/// as any installer does, is safe).
+/// The map is shared with the file: writing or truncating the file in
+/// place while a process reads it is undefined (a crash at worst); replace
+/// it by a rename, as `fetch` and any installer do.
 fn map_weights(path: &Path) -> Result<crate::search::embed::bert::Weights, read::ReadError> {
     let file = read::open_regular(None, path)?;
     let len = file.metadata().map_err(|e| read::ReadError::Refused(e.to_string()))?.len();
     if len > MAX_WEIGHTS {
         return Err(read::ReadError::TooLarge { len, max: MAX_WEIGHTS });
     }
-    // SAFETY: the map is read-only and private to this process; the file is a regular
-    // file the caller does not write (see above for truncation by another process).
+    // SAFETY: a read-only map of a regular file this process never writes; another
+    // process writing it in place breaks the map (see above: files are replaced by rename).
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| read::ReadError::Refused(e.to_string()))?;
     Ok(std::sync::Arc::new(map))
 }
 
-/// The model's folder for `ws` at `root` when the model is not there yet (None: it is, or no folder can be named).
+/// The model's folder for `ws` at `root` when the model is not there yet
+/// (None: it is, or no folder can be named). Only the default folder is
+/// fetched into ([`fetch`]); a folder the person named is never written.
 pub fn model_missing(ws: &Workspace, root: &Path) -> Option<PathBuf> {
     let dir = model_dir(ws.config().recall.model.as_deref(), root)?;
     // Missing means absent: a file that is there but wrong (a FIFO, garbage) is named when loaded.
@@ -110,6 +123,8 @@ all_minilm_l6_v2/model.zip), or point [recall] model at them",
 /// The model and the decisions' vectors, for one process.
 pub struct Tier {
     embedder: Embedder,
+    /// The model's key: the vectors file holds only this model's vectors.
+    key: u64,
     path: Option<PathBuf>,
     dims: usize,
     vectors: RefCell<HashMap<u64, Vec<f32>>>,
@@ -138,6 +153,7 @@ impl Tier {
         let vectors = path.as_deref().map(|p| read_vectors(p, key, dims)).unwrap_or_default();
         Ok(Tier {
             embedder,
+            key,
             path,
             dims,
             vectors: RefCell::new(vectors),
@@ -184,29 +200,38 @@ impl Tier {
         n
     }
 
-    /// Writes the vectors when this process added some, keeping only those
-    /// of `ws`'s sections and those already on disk (best effort: a cache).
+    /// Writes the vectors when this process added some: those on disk now
+    /// (another project's, another process's) and this process's, at most
+    /// [`MAX_KEPT`] (beyond that, vectors of sections `ws` no longer has go
+    /// first). Best effort: a cache.
     pub fn save(&self, ws: &Workspace) {
         let Some(path) = &self.path else { return };
         if self.added.get() == 0 {
             return;
         }
-        let live: std::collections::HashSet<u64> = ws
-            .files()
-            .filter_map(|(id, f)| f.decision().map(|d| (id, d.headings.len())))
-            .flat_map(|(id, n)| (0..n).map(move |i| HeadingId { file: id, idx: i as u32 }))
-            .map(|h| fnv1a(section_text(ws, h).as_bytes()))
-            .collect();
-        let mine = self.vectors.borrow();
-        let bytes = encode(&mine, self.dims, key_of(path), |k| live.contains(&k));
+        let mut all = read_vectors(path, self.key, self.dims);
+        all.extend(self.vectors.borrow().iter().map(|(k, v)| (*k, v.clone())));
+        let keep: Box<dyn Fn(u64) -> bool> = if all.len() > MAX_KEPT {
+            let live: std::collections::HashSet<u64> = ws
+                .files()
+                .filter_map(|(id, f)| f.decision().map(|d| (id, d.headings.len())))
+                .flat_map(|(id, n)| (0..n).map(move |i| HeadingId { file: id, idx: i as u32 }))
+                .map(|h| fnv1a(section_text(ws, h).as_bytes()))
+                .collect();
+            Box::new(move |k| live.contains(&k))
+        } else {
+            Box::new(|_| true)
+        };
+        let bytes = encode(&all, self.dims, self.key, keep);
         let Some(dir) = path.parent() else { return };
         if create_private_dir(dir).is_err() {
             return;
         }
-        let tmp = dir.join(format!(".{}.vec.tmp", std::process::id()));
+        let nonce = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let tmp = dir.join(format!(".{}.{nonce:08x}.vec.tmp", std::process::id()));
         let written = (|| -> std::io::Result<()> {
             let mut o = std::fs::OpenOptions::new();
-            o.write(true).create(true).truncate(true);
+            o.write(true).create_new(true);
             #[cfg(unix)]
             std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
             o.open(&tmp)?.write_all(&bytes)?;
@@ -235,7 +260,9 @@ impl Cosines for Tier {
                     v
                 }
                 None => {
-                    self.missing.set(self.missing.get() + 1);
+                    if !section.is_empty() {
+                        self.missing.set(self.missing.get() + 1);
+                    }
                     out.push(None);
                     continue;
                 }
@@ -278,11 +305,20 @@ impl Cosines for Lazy<'_> {
     }
 }
 
-/// Runs `memory-index-lsp embed --root ROOT` in the background (its own
-/// session, no terminal, output dropped), for the vectors a hook found
-/// missing; `embed` takes a lock, so a second one started meanwhile
-/// leaves at once. Best effort.
+/// Runs `memory-index-lsp embed --root ROOT` in the background, for the
+/// vectors (or the model) a hook found missing: in a session of its own
+/// (no terminal, output dropped), at a lower priority than the agent, and
+/// at most once a minute (a stamp in the state folder; `embed` also takes a
+/// lock, so one started meanwhile leaves at once). Best effort.
 pub fn embed_in_background(root: &Path) {
+    let Some(dir) = base().map(|b| b.join("vectors")) else { return };
+    let stamp = dir.join(".embed-started");
+    let recent = std::fs::metadata(&stamp)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age < std::time::Duration::from_secs(60)));
+    if recent || create_private_dir(&dir).is_err() || std::fs::write(&stamp, b"").is_err() {
+        return;
+    }
     let Ok(exe) = std::env::current_exe() else { return };
     let mut c = std::process::Command::new(exe);
     c.arg("embed")
@@ -293,29 +329,26 @@ pub fn embed_in_background(root: &Path) {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
     #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut c, 0);
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setsid and setpriority are async-signal-safe and touch no memory of the parent.
+        unsafe {
+            c.pre_exec(|| {
+                libc::setsid();
+                libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+                Ok(())
+            });
+        }
+    }
     let _ = c.spawn();
 }
 
-/// Holds the lock of one model's vectors while `embed` writes them; None when another holds it.
-pub fn embed_lock(tier: &Tier) -> Option<std::fs::File> {
-    let path = tier.path.as_ref()?.with_extension("lock");
-    create_private_dir(path.parent()?).ok()?;
-    let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).ok()?;
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: flock on a descriptor this function owns; no memory is passed.
-        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            return None;
-        }
-    }
-    Some(f)
-}
-
-/// The model key a vectors file is named by.
-fn key_of(path: &Path) -> u64 {
-    path.file_stem().and_then(|s| u64::from_str_radix(&s.to_string_lossy(), 16).ok()).unwrap_or(0)
+/// The lock `embed` holds while it fetches the model and computes vectors
+/// (one at a time, whatever the model); None when another `embed` holds it.
+pub fn embed_lock() -> Option<std::fs::File> {
+    let dir = base()?.join("vectors");
+    create_private_dir(&dir).ok()?;
+    super::lock::try_lock_file(&dir.join(".embed.lock"))
 }
 
 /// Layout (little-endian): magic, model key (u64), dims (u32), count (u64),
@@ -324,7 +357,7 @@ fn key_of(path: &Path) -> u64 {
 fn encode(v: &HashMap<u64, Vec<f32>>, dims: usize, key: u64, keep: impl Fn(u64) -> bool) -> Vec<u8> {
     let mut kept: Vec<(&u64, &Vec<f32>)> = v.iter().filter(|(k, x)| keep(**k) && x.len() == dims).collect();
     kept.sort_by_key(|p| *p.0);
-    let mut out = Vec::with_capacity(30 + kept.len() * (8 + dims * 4));
+    let mut out = Vec::with_capacity(34 + kept.len() * (8 + dims * 4));
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&key.to_le_bytes());
     out.extend_from_slice(&(dims as u32).to_le_bytes());

@@ -32,10 +32,10 @@ impl Embedder {
         let heads = config["num_attention_heads"].as_u64().ok_or("config.json: no `num_attention_heads`")? as usize;
         let tokenizer = wordpiece::WordPiece::from_json(tokenizer_json)?;
         let bert = bert::Bert::from_safetensors(weights, heads)?;
-        if tokenizer.len() > bert.dims.vocab {
+        if tokenizer.vocab_size() > bert.dims.vocab {
             return Err(format!(
                 "tokenizer.json has {} tokens, the model's embeddings {}: not the same model",
-                tokenizer.len(),
+                tokenizer.vocab_size(),
                 bert.dims.vocab
             ));
         }

@@ -53,6 +53,16 @@ fn run_from(cwd: &Path, state: &Path, model: &Path, url: &str, args: &[&str], st
     run_with_stdin(c, stdin)
 }
 
+/// The binary with the model looked for in the default folder (`<state>/models/all-MiniLM-L6-v2`), fetched from `url`.
+fn run_default(cwd: &Path, state: &Path, url: &str, args: &[&str], stdin: &[u8]) -> Output {
+    let mut c = bin_in(cwd);
+    c.args(args)
+        .env("MEMORY_INDEX_LSP_CACHE_DIR", state)
+        .env_remove("MEMORY_INDEX_LSP_MODEL")
+        .env("MEMORY_INDEX_LSP_MODEL_URL", url);
+    run_with_stdin(c, stdin)
+}
+
 /// Serves the files of `dir` over HTTP on 127.0.0.1 (a model hub's mirror), `swap` in place of some; returns its URL.
 fn serve(dir: PathBuf, swap: Vec<(&'static str, Vec<u8>)>) -> String {
     use std::io::{BufRead, BufReader, Write};
@@ -109,35 +119,51 @@ fn without_the_model_the_hook_ranks_by_words_and_says_why_once() {
     let on = demo("semantic = true\n");
     let off = demo("");
     let state = tempfile::tempdir().unwrap();
-    let nowhere = state.path().join("no-model-here");
-    let with = run(on.path(), state.path(), &nowhere, &["hook"], &prompt("a", on.path(), PROMPT));
-    let without = run(off.path(), state.path(), &nowhere, &["hook"], &prompt("b", off.path(), PROMPT));
+    // A folder the person named, without the model: said, never fetched into.
+    let named = state.path().join("my-model");
+    let with = run(on.path(), state.path(), &named, &["hook"], &prompt("a", on.path(), PROMPT));
+    let without = run(off.path(), state.path(), &named, &["hook"], &prompt("b", off.path(), PROMPT));
     assert!(confidence(&without).is_some(), "the prompt is one the demo answers");
     assert_eq!(confidence(&with), confidence(&without), "the same answer, by words");
     let err = String::from_utf8_lossy(&with.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("fetching it in the background") && err.contains("ranking by words meanwhile"), "{err}");
+    assert!(err.contains("no semantic model in") && err.contains("ranking by words only"), "{err}");
     assert!(String::from_utf8_lossy(&without.stderr).is_empty());
-    // The background fetch fails (offline) and says so; the next prompts do not try again for an hour.
+    let e = run(on.path(), state.path(), &named, &["embed"], b"");
+    assert_eq!(e.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("only the default folder is fetched into"), "{e:?}");
+    assert!(!named.exists(), "a named folder is never written");
+    // `eval --semantic` fails and says why; only configured, `eval` ranks by words as the hook does.
+    let set = on.path().join("set.tsv");
+    fs::write(&set, format!("applicable\t{PROMPT}\tHow to Store Ticket Prices\n")).unwrap();
+    let e = run(on.path(), state.path(), &named, &["eval", set.to_str().unwrap(), "--semantic"], b"");
+    assert_eq!(e.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("no semantic model in"), "{e:?}");
+    let e = run(on.path(), state.path(), &named, &["eval", set.to_str().unwrap()], b"");
+    assert_eq!(e.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("ranked by words only"), "{e:?}");
+
+    // The default folder, offline: the hook starts the fetch in the background, which fails and says so;
+    // the next prompts do not try again for an hour.
+    let default = state.path().join("models/all-MiniLM-L6-v2");
+    let first = run_default(on.path(), state.path(), OFFLINE, &["hook"], &prompt("c", on.path(), PROMPT));
+    assert_eq!(confidence(&first), confidence(&without));
+    let err = String::from_utf8_lossy(&first.stderr);
+    assert!(err.contains("fetching it in the background") && err.lines().count() == 1, "{err}");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while !nowhere.join(".fetch-failed").is_file() {
+    while !default.join(".fetch-failed").is_file() {
         assert!(std::time::Instant::now() < deadline, "the background fetch left no trace");
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    let later = run(on.path(), state.path(), &nowhere, &["hook"], &prompt("d", on.path(), PROMPT));
+    let later = run_default(on.path(), state.path(), OFFLINE, &["hook"], &prompt("d", on.path(), PROMPT));
     assert_eq!(confidence(&later), confidence(&without));
     let err = String::from_utf8_lossy(&later.stderr);
     assert!(err.contains("the last fetch failed") && err.lines().count() == 1, "{err}");
-    // `embed` tries again and fails, naming what it could not fetch; `eval --semantic` never fetches.
-    let e = run(on.path(), state.path(), &nowhere, &["embed"], b"");
+    // `embed` tries again and fails, naming what it could not fetch, keeping nothing half-fetched.
+    let e = run_default(on.path(), state.path(), OFFLINE, &["embed"], b"");
     assert_eq!(e.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&e.stderr).contains("cannot fetch http://127.0.0.1:9/config.json"), "{e:?}");
-    assert!(!nowhere.join("config.json").exists(), "nothing half-fetched is kept");
-    let set = on.path().join("set.tsv");
-    fs::write(&set, format!("applicable\t{PROMPT}\tHow to Store Ticket Prices\n")).unwrap();
-    let e = run(on.path(), state.path(), &nowhere, &["eval", set.to_str().unwrap(), "--semantic"], b"");
-    assert_eq!(e.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&e.stderr).contains("no semantic model in"), "{e:?}");
+    assert!(!default.join("config.json").exists());
 }
 
 #[test]
@@ -167,6 +193,10 @@ fn embed_keeps_the_vectors_and_the_hook_ranks_by_meaning_with_them() {
     assert!(out.starts_with("embedded 0 decision sections"), "{out}");
     let semantic = confidence(&run(on.path(), state.path(), &model, &["hook"], &prompt("b", on.path(), PROMPT)));
     assert!(semantic.is_some() && semantic != lexical, "lexical {lexical:?}, semantic {semantic:?}");
+    // `search` ranks as the hook does.
+    let found = run(on.path(), state.path(), &model, &["search", PROMPT], b"");
+    let first = String::from_utf8_lossy(&found.stdout).lines().next().unwrap_or("").to_string();
+    assert!(first.ends_with(&format!("({})", semantic.as_deref().unwrap())), "{first} against {semantic:?}");
     // A changed decision is a new vector; a garbled vectors file is rebuilt, never an error.
     let file =
         fs::read_dir(&vectors).unwrap().flatten().find(|e| e.path().extension().is_some_and(|x| x == "vec")).unwrap();
@@ -279,18 +309,18 @@ fn embed_fetches_the_model_on_first_use_and_checks_it() {
             br#"{"model": {"type": "WordPiece", "vocab": {"[CLS]": 0, "[SEP]": 1, "[UNK]": 2}}}"#.to_vec(),
         )],
     );
-    let dir = state.path().join("models/mini");
-    let e = run_from(on.path(), state.path(), &dir, &wrong, &["embed"], b"");
+    let dir = state.path().join("models/all-MiniLM-L6-v2");
+    let e = run_default(on.path(), state.path(), &wrong, &["embed"], b"");
     assert_eq!(e.status.code(), Some(1), "{e:?}");
     assert!(String::from_utf8_lossy(&e.stderr).contains("is not all-MiniLM-L6-v2"), "{e:?}");
     assert!(!dir.join("model.safetensors").exists() && !dir.join("tokenizer.json").exists());
     let mirror = serve(model.clone(), Vec::new());
-    let e = run_from(on.path(), state.path(), &dir, &mirror, &["embed"], b"");
+    let e = run_default(on.path(), state.path(), &mirror, &["embed"], b"");
     assert_eq!(e.status.code(), Some(0), "{e:?}");
     let out = String::from_utf8_lossy(&e.stdout);
     assert!(out.starts_with("fetching all-MiniLM-L6-v2") && out.contains("embedded "), "{out}");
     assert_eq!(fs::read(dir.join("model.safetensors")).unwrap(), fs::read(model.join("model.safetensors")).unwrap());
     assert!(!dir.join(".fetch-failed").exists());
-    let o = run_from(on.path(), state.path(), &dir, &mirror, &["hook"], &prompt("m", on.path(), PROMPT));
+    let o = run_default(on.path(), state.path(), &mirror, &["hook"], &prompt("m", on.path(), PROMPT));
     assert!(confidence(&o).is_some() && o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
 }

@@ -34,11 +34,12 @@ pub struct Recall {
     pub max_decisions: u32,
     /// Most characters the hook injects at once.
     pub max_chars: u32,
-    /// True: the hook, `search` and `eval` also measure how alike in meaning
-    /// a prompt and each candidate decision are, with a sentence-embedding
-    /// model (`search::semantic`). Off by default: it needs the model's
-    /// files (87 MB) and the A/B in docs/resolver.md trades a little
-    /// precision for its recall.
+    /// True: the prompt hook, `search` (CLI and MCP) and `eval` also measure
+    /// how alike in meaning a prompt and each candidate decision are, with a
+    /// sentence-embedding model (`search::semantic`). Off by default: it
+    /// needs the model's files (87 MB, fetched on first use), costs 30-45 ms
+    /// a prompt, and the A/B in docs/resolver.md trades a little precision
+    /// for its recall.
     pub semantic: bool,
     /// The model's folder, relative to the project root or absolute (`config.json`, `tokenizer.json`,
     /// `model.safetensors`); unset: `$MEMORY_INDEX_LSP_MODEL`, else

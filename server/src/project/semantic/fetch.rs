@@ -6,7 +6,9 @@
 //! vectors of two fixed sentences against the reference), then renamed
 //! into place; anything else is deleted and the failure remembered for an
 //! hour ([`recently_failed`]), so an offline machine does not try at every
-//! prompt. One fetch at a time (a lock file in the model's folder).
+//! prompt. One fetch at a time (a lock file in the model's folder). Only
+//! the default folder is fetched into (`default_model_dir`): a folder the
+//! person named holds their files, never overwritten.
 
 use std::path::Path;
 use std::time::Duration;
@@ -26,8 +28,9 @@ const FAILED: &str = ".fetch-failed";
 /// Fetches the model into `dir` (see the module docs); Ok when `dir` holds it afterwards.
 pub fn fetch(dir: &Path) -> Result<(), String> {
     let url = std::env::var(URL_ENV).ok().filter(|u| !u.is_empty()).unwrap_or_else(|| HUB.to_string());
-    super::super::session::create_private_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let _lock = lock(dir).ok_or_else(|| format!("another process is fetching the model into {}", dir.display()))?;
+    crate::project::session::create_private_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let _lock = crate::project::lock::try_lock_file(&dir.join(".fetch.lock"))
+        .ok_or_else(|| format!("another process is fetching the model into {}", dir.display()))?;
     if FILES.iter().all(|f| std::fs::symlink_metadata(dir.join(f)).is_ok()) {
         return Ok(());
     }
@@ -91,17 +94,4 @@ pub fn check(e: &Embedder) -> Result<(), String> {
         return Err(format!("its vectors differ from the reference ({} wide, cosines {ab:.3} and {ac:.3})", a.len()));
     }
     Ok(())
-}
-
-fn lock(dir: &Path) -> Option<std::fs::File> {
-    let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.join(".fetch.lock")).ok()?;
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: flock on a descriptor this function owns; no memory is passed.
-        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            return None;
-        }
-    }
-    Some(f)
 }

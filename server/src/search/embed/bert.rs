@@ -137,8 +137,10 @@ impl Bert {
         if heads == 0 || hidden % heads != 0 {
             return Err(format!("{heads} attention heads do not divide a width of {hidden}"));
         }
-        let positions = t.get("embeddings.position_embeddings.weight").map_or(0, |(s, _)| s[0]);
-        let intermediate = t.get("encoder.layer.0.intermediate.dense.weight").map_or(0, |(s, _)| s[0]);
+        let rows = |name: &str| t.get(name).and_then(|(s, _)| s.first().copied()).unwrap_or(0);
+        let positions = rows("embeddings.position_embeddings.weight");
+        let intermediate = rows("encoder.layer.0.intermediate.dense.weight");
+        let token_types = rows("embeddings.token_type_embeddings.weight");
         let layers =
             (0..).take_while(|l| t.contains_key(&format!("encoder.layer.{l}.attention.self.query.weight"))).count();
         if [vocab, hidden, positions, intermediate, layers].contains(&0) {
@@ -157,8 +159,8 @@ positions {positions}, intermediate {intermediate}, layers {layers})"
         let dims = Dims { hidden, heads, layers, intermediate, positions, vocab };
         let words = take("embeddings.word_embeddings.weight", &[vocab, hidden])?;
         let pos = take("embeddings.position_embeddings.weight", &[positions, hidden])?;
-        let token_type = take("embeddings.token_type_embeddings.weight", &[2, hidden])
-            .or_else(|_| take("embeddings.token_type_embeddings.weight", &[1, hidden]))?;
+        // One row or more (type 0 is the one read).
+        let token_type = take("embeddings.token_type_embeddings.weight", &[token_types.max(1), hidden])?;
         let mut norm = |p: &str| -> Result<Norm, String> {
             Ok(Norm { w: take(&format!("{p}.weight"), &[hidden])?, b: take(&format!("{p}.bias"), &[hidden])? })
         };

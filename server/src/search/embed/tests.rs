@@ -20,6 +20,8 @@ fn words_are_lowercased_stripped_of_accents_and_split_at_punctuation() {
     assert_eq!(words("Café naïve, x_y-z!"), ["cafe", "naive", ",", "x", "_", "y", "-", "z", "!"]);
     assert_eq!(words("a\tb\u{0}c\u{7}\r\nd"), ["a", "bc", "d"]);
     assert_eq!(words("東京 “q”"), ["東", "京", "“", "q", "”"]);
+    // Invisible format characters go, as in the reference: a soft hyphen, a zero-width space, a BOM.
+    assert_eq!(words("co\u{ad}operate\u{200b} \u{feff}now"), ["cooperate", "now"]);
     assert!(words("").is_empty());
 }
 
@@ -138,6 +140,17 @@ fn bad_weights_are_an_error_never_a_panic() {
 #[test]
 fn unaligned_weights_are_decoded_and_give_the_same_vector() {
     let bytes = tiny(8, 16, 20, 6);
+    // A scalar where a table belongs is an error, not a panic (found by review).
+    let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    let mut header: serde_json::Value = serde_json::from_slice(&bytes[8..8 + n]).unwrap();
+    let t = &mut header["embeddings.position_embeddings.weight"];
+    let start = t["data_offsets"][0].as_u64().unwrap();
+    *t = serde_json::json!({"dtype": "F32", "shape": [], "data_offsets": [start, start + 4]});
+    let text = header.to_string();
+    let mut scalar = (text.len() as u64).to_le_bytes().to_vec();
+    scalar.extend_from_slice(text.as_bytes());
+    scalar.extend_from_slice(&bytes[8 + n..]);
+    assert!(Bert::from_safetensors(w(&scalar), 2).unwrap_err().contains("above zero"));
     let in_place = Bert::from_safetensors(w(&bytes), 2).unwrap();
     assert!(in_place.reads_in_place());
     let aligned = in_place.embed(&[2, 5, 6, 3], 1);
@@ -174,9 +187,11 @@ fn lying_headers_never_panic() {
         for _ in 0..1 + next(3) {
             let name = &names[next(names.len() as u64) as usize];
             let t = &mut h[name.as_str()];
-            match next(3) {
+            match next(4) {
                 0 => t["shape"] = serde_json::json!([next(30), next(30)]),
                 1 => t["shape"] = serde_json::json!([next(30)]),
+                2 if next(2) == 0 => t["shape"] = serde_json::json!([]),
+                2 if next(2) == 0 => t["shape"] = serde_json::json!([next(30), next(30), next(4)]),
                 _ => {
                     let a = next(data.len() as u64 + 8);
                     t["data_offsets"] = serde_json::json!([a, a + next(400)]);

@@ -9,7 +9,8 @@
 //! with no such cut, or of more than [`MAX_WORD_CHARS`] characters, is
 //! `[UNK]`. Punctuation outside ASCII is recognised by its Unicode block
 //! (general punctuation, CJK and full-width forms), not the full category
-//! table; a rare symbol can then stay inside a word.
+//! table; a rare symbol can then stay inside a word. Accents are stripped
+//! as combining marks (Mn, and the rarer Mc and Me the reference keeps).
 
 use rustc_hash::FxHashMap as HashMap;
 use unicode_normalization::UnicodeNormalization;
@@ -51,14 +52,9 @@ impl WordPiece {
         Ok(WordPiece { cls: id("[CLS]")?, sep: id("[SEP]")?, unk: id("[UNK]")?, vocab })
     }
 
-    /// Largest id in the vocabulary plus one.
-    pub fn len(&self) -> usize {
+    /// The rows an embedding table needs for these ids: the largest id plus one.
+    pub fn vocab_size(&self) -> usize {
         self.vocab.values().max().map_or(0, |m| *m as usize + 1)
-    }
-
-    /// True for an empty vocabulary.
-    pub fn is_empty(&self) -> bool {
-        self.vocab.is_empty()
     }
 
     /// `[CLS]`, the text's pieces (at most `max - 2`), `[SEP]`.
@@ -118,7 +114,7 @@ impl WordPiece {
 pub fn words(text: &str) -> Vec<String> {
     let mut clean = String::with_capacity(text.len());
     for c in text.chars() {
-        if c == '\0' || c == '\u{fffd}' || (c.is_control() && !c.is_whitespace()) {
+        if c == '\0' || c == '\u{fffd}' || (c.is_control() && !c.is_whitespace()) || is_format(c) {
             continue;
         }
         if c.is_whitespace() {
@@ -151,6 +147,12 @@ pub fn words(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Invisible format characters (Unicode Cf) the reference drops: the soft
+/// hyphen, zero-width spaces and joiners, direction marks, the BOM.
+fn is_format(c: char) -> bool {
+    matches!(c as u32, 0x00AD | 0x061C | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF)
 }
 
 fn is_punctuation(c: char) -> bool {
