@@ -25,6 +25,7 @@ l4b       thomvaill/log4brains              37187fc8e0cd615c155eb27d6116e1e05681
 adrtools  npryce/adr-tools                  b3279baf9be2207d1a4f4bbd608fd0b591c72aee  doc/adr
 hass      home-assistant/architecture       be288928486f8539345b5be804778a4f24e55ca7  adr
 kordis    kordis-leitstelle/kordis          f83d3650db0429128d7d3ce6fc962f32b0c9b187  docs/architecture-decisions
+adyen     Adyen/adyen-commercetools         66a78f091b235152e9276eb5114d984c552206e6  docs/adr
 "
 echo "$corpora" | while read -r name repo commit folder; do
   [ -n "$name" ] || continue
@@ -49,6 +50,16 @@ echo "$corpora" | while read -r name repo commit folder; do
   out="$(cd "$p" && "$bin" import "$adr" 2>&1)"; rc=$?
   echo "== $name ($repo): import exit $rc: $(echo "$out" | tail -1)"
   (cd "$p" && "$bin" check . >/dev/null 2>&1) && echo "   check: no error" || echo "FAIL $name: check finds errors"
+  # Every entry resolves to its own heading; every imported decision names its source.
+  bad=0
+  while IFS= read -r entry; do
+    trigger="${entry%% |*}"
+    got="$(cd "$p" && "$bin" resolve --no-nav "$trigger" </dev/null 2>/dev/null | sed -n 's/^#\{1,6\} //p' | head -1)"
+    want="$(echo "$trigger" | sed 's|^/how |how to |; s|^/when |when |' | tr '[:upper:]' '[:lower:]')"
+    [ "$(echo "$got" | tr '[:upper:]' '[:lower:]')" = "$want" ] || { bad=$((bad + 1)); echo "   entry $trigger resolves to '$got'"; }
+  done < <(grep '^/' "$p/agents/memory-index.md")
+  sections="$(cat "$p"/agents/decisions/*.md | grep -c '^#\{2,6\} ')"; sources="$(cat "$p"/agents/decisions/*.md | grep -c '^Source: ')"
+  [ "$bad" = 0 ] && echo "   every entry resolves to its own heading; $sources Source lines for $sections decisions" || echo "FAIL $name: $bad entries resolve elsewhere"
   before="$(cd "$p" && find agents -type f -exec md5sum {} + | sort)"
   (cd "$p" && "$bin" import "$adr" >/dev/null 2>&1)
   [ "$before" = "$(cd "$p" && find agents -type f -exec md5sum {} + | sort)" ] && echo "   second import: no byte changed" || echo "FAIL $name: second import changed files"

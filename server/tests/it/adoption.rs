@@ -24,12 +24,16 @@ fn an_empty_repository_gets_a_memory_the_hook_recalls_from() {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(root.join("agents/memory-index.md").is_file() && root.join("agents/decisions").is_dir());
     assert!(root.join(".mcp.json").is_file() && root.join(".claude/skills/remember/SKILL.md").is_file());
+    // The README's quick start, as written there: its decision, its title and its example prompt.
+    let readme = fs::read_to_string(crate::support::repo().join("README.md")).expect("README");
+    let quick = &readme[readme.find("## New project").expect("a New project section")..];
+    let body = quick.split("printf '").nth(1).and_then(|r| r.split("\\n'").next()).expect("the printf line");
+    let title = quick.split("--when \"").nth(1).and_then(|r| r.split('"').next()).expect("the remember line");
+    let example = quick.split("such as \"").nth(1).and_then(|r| r.split('"').next()).expect("the example prompt");
+    let example = example.split_whitespace().collect::<Vec<_>>().join(" ");
     let mut c = bin_in(root);
-    c.args(["remember", "--when", "Pinning Toolchain Versions", "--body-file", "-"]);
-    let o = run_with_stdin(
-        c,
-        b"Pin the Rust toolchain in rust-toolchain.toml; CI and every developer read the same file.\n",
-    );
+    c.args(["remember", "--when", title, "--body-file", "-"]);
+    let o = run_with_stdin(c, format!("{body}\n").as_bytes());
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("file: general.md"), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
@@ -49,10 +53,10 @@ fn an_empty_repository_gets_a_memory_the_hook_recalls_from() {
     let mut hook = bin_in(root);
     hook.arg("hook").env("CLAUDE_PROJECT_DIR", root).env("MEMORY_INDEX_LSP_CACHE_DIR", root.join(".cache"));
     let event = serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": root,
-        "prompt": "which rust toolchain version should we pin?"});
+        "prompt": example});
     let o = run_with_stdin(hook, event.to_string().as_bytes());
     assert!(
-        String::from_utf8_lossy(&o.stdout).contains("When Pinning Toolchain Versions"),
+        String::from_utf8_lossy(&o.stdout).contains(&format!("When {title}")),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
