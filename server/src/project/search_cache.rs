@@ -12,13 +12,12 @@
 //! leave one whole file). Nothing here can fail a command: a cache that
 //! cannot be read or written costs only the build.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use super::read;
-use super::session::{base, create_private_dir, fnv1a};
+use super::session::{base, fnv1a, write_cache_file};
 use crate::model::Workspace;
 use crate::search::index::{self, Bm25Source};
 use crate::search::snapshot;
@@ -66,24 +65,10 @@ pub fn keep(ws: &Workspace, warm: &Warm) {
     }
     let idx = index::of(ws);
     let Some(bm) = idx.bm25_if_built() else { return };
-    let bytes = snapshot::encode(bm, snapshot::key(ws));
-    let Some(dir) = warm.path.parent() else { return };
-    if create_private_dir(dir).is_err() {
-        return;
+    write_cache_file(&warm.path, &snapshot::encode(bm, snapshot::key(ws)));
+    if let Some(dir) = warm.path.parent() {
+        sweep(dir);
     }
-    let tmp = dir.join(format!(".{}.{:x}.tmp", std::process::id(), fnv1a(&bytes[..bytes.len().min(64)])));
-    let written = (|| -> std::io::Result<()> {
-        let mut o = std::fs::OpenOptions::new();
-        o.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-        o.open(&tmp)?.write_all(&bytes)?;
-        std::fs::rename(&tmp, &warm.path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    sweep(dir);
 }
 
 /// Removes temporary files a killed writer left (older than ten minutes).

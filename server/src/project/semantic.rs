@@ -22,13 +22,12 @@
 pub mod fetch;
 
 use std::cell::{Cell, RefCell};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rustc_hash::FxHashMap as HashMap;
 
 use super::read;
-use super::session::{base, create_private_dir, fnv1a};
+use super::session::{base, create_private_dir, fnv1a, write_cache_file};
 use crate::model::{HeadingId, Workspace};
 use crate::search::embed::{cosine, Embedder};
 use crate::search::semantic::{section_text, Cosines};
@@ -222,24 +221,7 @@ impl Tier {
         } else {
             Box::new(|_| true)
         };
-        let bytes = encode(&all, self.dims, self.key, keep);
-        let Some(dir) = path.parent() else { return };
-        if create_private_dir(dir).is_err() {
-            return;
-        }
-        let nonce = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-        let tmp = dir.join(format!(".{}.{nonce:08x}.vec.tmp", std::process::id()));
-        let written = (|| -> std::io::Result<()> {
-            let mut o = std::fs::OpenOptions::new();
-            o.write(true).create_new(true);
-            #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-            o.open(&tmp)?.write_all(&bytes)?;
-            std::fs::rename(&tmp, path)
-        })();
-        if written.is_err() {
-            let _ = std::fs::remove_file(&tmp);
-        }
+        write_cache_file(path, &encode(&all, self.dims, self.key, keep));
     }
 }
 

@@ -187,6 +187,32 @@ fn sweep(dir: &Path, keep: &Path, now: SystemTime) {
     }
 }
 
+/// Writes `bytes` to the cache file `path` whole or not at all (a private
+/// temporary file beside it, then a rename, so a reader never sees half a
+/// file and two writers leave one whole file). Best effort: false when it
+/// did not land (a cache costs only its rebuild).
+pub(crate) fn write_cache_file(path: &Path, bytes: &[u8]) -> bool {
+    let Some(dir) = path.parent() else { return false };
+    if create_private_dir(dir).is_err() {
+        return false;
+    }
+    let nonce = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.{nonce:08x}.tmp", std::process::id()));
+    let written = (|| -> std::io::Result<()> {
+        let mut o = fs::OpenOptions::new();
+        o.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+        o.open(&tmp)?.write_all(bytes)?;
+        fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written.is_ok()
+}
+
 /// FNV-1a, 64 bits: a stable file name for a session id on every platform and Rust version.
 pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
