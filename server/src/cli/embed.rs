@@ -5,7 +5,7 @@
 //! computing them); 1 when the model cannot be fetched or loaded, with what to do.
 
 use super::args::EmbedArgs;
-use crate::project::semantic::{default_model_dir, embed_lock, fetch, model_missing, Tier, MODEL_ENV};
+use crate::project::semantic::{embed_lock, fetch, fetches_into, model_missing, Tier, MODEL_ENV};
 
 /// Runs `embed`; returns the exit code.
 pub fn run(a: EmbedArgs) -> i32 {
@@ -18,6 +18,12 @@ pub fn run(a: EmbedArgs) -> i32 {
             println!("{s}");
         }
     };
+    let fail = |s: &str| {
+        if !a.quiet {
+            eprintln!("memory-index-lsp embed: {s}");
+        }
+        1
+    };
     let start = std::time::Instant::now();
     // One `embed` at a time (the hook may start several): the others have nothing to do.
     let Some(_lock) = embed_lock() else {
@@ -25,33 +31,21 @@ pub fn run(a: EmbedArgs) -> i32 {
         return 0;
     };
     if let Some(dir) = model_missing(&ws, &root) {
-        if Some(&dir) != default_model_dir().as_ref() {
-            if !a.quiet {
-                eprintln!(
-                    "memory-index-lsp embed: no semantic model in {} (the folder [recall] model or ${MODEL_ENV} names; \
-only the default folder is fetched into): put all-MiniLM-L6-v2's config.json, tokenizer.json and \
-model.safetensors there",
-                    dir.display()
-                );
-            }
-            return 1;
+        if !fetches_into(&dir) {
+            return fail(&format!(
+                "no semantic model in {} (the folder [recall] model or ${MODEL_ENV} names; only the default folder \
+is fetched into): put all-MiniLM-L6-v2's config.json, tokenizer.json and model.safetensors there",
+                dir.display()
+            ));
         }
         say(&format!("fetching all-MiniLM-L6-v2 (87 MB) into {} ...", dir.display()));
         if let Err(e) = fetch::fetch(&dir) {
-            if !a.quiet {
-                eprintln!("memory-index-lsp embed: {e}");
-            }
-            return 1;
+            return fail(&e);
         }
     }
     let tier = match Tier::open(&ws, &root, true) {
         Ok(t) => t,
-        Err(e) => {
-            if !a.quiet {
-                eprintln!("memory-index-lsp embed: {e}");
-            }
-            return 1;
-        }
+        Err(e) => return fail(&e),
     };
     let n = tier.embed_all(&ws);
     tier.save(&ws);

@@ -172,7 +172,7 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
             // No model yet: `embed` fetches it in the background (never while a prompt waits).
             if let (Some(_), Some(dir)) = (&lazy, semantic::model_missing(&ws, &root)) {
                 lazy = None;
-                if Some(&dir) != semantic::default_model_dir().as_ref() {
+                if !semantic::fetches_into(&dir) {
                     note(&format!(
                         "no semantic model in {} (named by [recall] model or ${}; only the default folder is fetched into); ranking by words only",
                         dir.display(),

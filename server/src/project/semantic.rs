@@ -30,7 +30,7 @@ use super::read;
 use super::session::{base, create_private_dir, fnv1a, write_cache_file};
 use crate::model::{HeadingId, Workspace};
 use crate::search::embed::{cosine, Embedder};
-use crate::search::semantic::{section_text, Cosines};
+use crate::search::semantic::{section_text, sections, Cosines};
 
 /// The model's folder when neither `[recall] model` nor the environment names one.
 pub const MODEL_NAME: &str = "all-MiniLM-L6-v2";
@@ -49,6 +49,12 @@ const MAX_KEPT: usize = 100_000;
 /// The model's folder when neither `[recall] model` nor the environment names one: the only folder `embed` fetches into.
 pub fn default_model_dir() -> Option<PathBuf> {
     Some(base()?.join("models").join(MODEL_NAME))
+}
+
+/// True when `embed` may fetch the model into `dir`: the default folder only
+/// (a folder the person named holds their files).
+pub fn fetches_into(dir: &Path) -> bool {
+    default_model_dir().as_deref() == Some(dir)
 }
 
 /// Where the model is looked for: `configured` (relative to `root`), else the environment, else the cache.
@@ -86,8 +92,7 @@ fn map_weights(path: &Path) -> Result<crate::search::embed::bert::Weights, read:
 /// fetched into ([`fetch`]); a folder the person named is never written.
 pub fn model_missing(ws: &Workspace, root: &Path) -> Option<PathBuf> {
     let dir = model_dir(ws.config().recall.model.as_deref(), root)?;
-    // Missing means absent: a file that is there but wrong (a FIFO, garbage) is named when loaded.
-    (!fetch::FILES.iter().all(|f| std::fs::symlink_metadata(dir.join(f)).is_ok())).then_some(dir)
+    (!fetch::complete(&dir)).then_some(dir)
 }
 
 /// The model in `dir` and its key (which model the vectors are of).
@@ -106,14 +111,15 @@ all_minilm_l6_v2/model.zip), or point [recall] model at them",
     let tokenizer =
         read::read_text(None, &dir.join("tokenizer.json"), MAX_JSON).map_err(|e| what("tokenizer.json", e))?;
     let weights = map_weights(&dir.join("model.safetensors")).map_err(|e| what("model.safetensors", e))?;
-    let bytes: &[u8] = (*weights).as_ref();
-    let head = &bytes[..bytes.len().min(1 << 16)];
-    let tail = &bytes[bytes.len().saturating_sub(1 << 16)..];
+    // Which model: the config, and each large file's length and ends (hashing all of them would cost
+    // every hook call a pass over half a megabyte of vocabulary and the weights' pages).
+    let ends = |b: &[u8]| {
+        let n = b.len().min(1 << 16);
+        fnv1a(&b[..n]) ^ fnv1a(&b[b.len() - n..]).rotate_left(23) ^ b.len() as u64
+    };
     let key = fnv1a(config.as_bytes())
-        ^ fnv1a(tokenizer.as_bytes()).rotate_left(17)
-        ^ fnv1a(head).rotate_left(31)
-        ^ fnv1a(tail).rotate_left(47)
-        ^ bytes.len() as u64;
+        ^ ends(tokenizer.as_bytes()).rotate_left(17)
+        ^ ends((*weights).as_ref()).rotate_left(31);
     let embedder = Embedder::new(&tokenizer, &config, weights)
         .map_err(|e| format!("the semantic model in {} cannot be used: {e}", dir.display()))?;
     Ok((embedder, key))
@@ -170,20 +176,17 @@ impl Tier {
     /// The vector of every section of `ws`'s decisions that has none yet, on
     /// two threads; returns how many were embedded.
     pub fn embed_all(&self, ws: &Workspace) -> usize {
-        let mut todo: Vec<(u64, &str)> = Vec::new();
+        let mut todo: HashMap<u64, &str> = HashMap::default();
         {
             let have = self.vectors.borrow();
-            for (id, f) in ws.files() {
-                let Some(d) = f.decision() else { continue };
-                for i in 0..d.headings.len() {
-                    let text = section_text(ws, HeadingId { file: id, idx: i as u32 });
-                    let k = fnv1a(text.as_bytes());
-                    if !text.is_empty() && !have.contains_key(&k) && !todo.iter().any(|t| t.0 == k) {
-                        todo.push((k, text));
-                    }
+            for text in sections(ws) {
+                let k = fnv1a(text.as_bytes());
+                if !have.contains_key(&k) {
+                    todo.insert(k, text);
                 }
             }
         }
+        let todo: Vec<(u64, &str)> = todo.into_iter().collect();
         let half = todo.len().div_ceil(2);
         let embedder = &self.embedder;
         let done: Vec<(u64, Vec<f32>)> = std::thread::scope(|s| {
@@ -211,12 +214,7 @@ impl Tier {
         let mut all = read_vectors(path, self.key, self.dims);
         all.extend(self.vectors.borrow().iter().map(|(k, v)| (*k, v.clone())));
         let keep: Box<dyn Fn(u64) -> bool> = if all.len() > MAX_KEPT {
-            let live: std::collections::HashSet<u64> = ws
-                .files()
-                .filter_map(|(id, f)| f.decision().map(|d| (id, d.headings.len())))
-                .flat_map(|(id, n)| (0..n).map(move |i| HeadingId { file: id, idx: i as u32 }))
-                .map(|h| fnv1a(section_text(ws, h).as_bytes()))
-                .collect();
+            let live: std::collections::HashSet<u64> = sections(ws).map(|t| fnv1a(t.as_bytes())).collect();
             Box::new(move |k| live.contains(&k))
         } else {
             Box::new(|_| true)
@@ -232,25 +230,19 @@ impl Cosines for Tier {
         for &h in headings {
             let section = section_text(ws, h);
             let k = fnv1a(section.as_bytes());
-            let known = self.vectors.borrow().get(&k).cloned();
-            let v = match known {
-                Some(v) => v,
-                None if self.compute && !section.is_empty() => {
-                    let v = self.embedder.embed(section);
-                    self.vectors.borrow_mut().insert(k, v.clone());
-                    self.added.set(self.added.get() + 1);
-                    v
-                }
-                None => {
+            if !self.vectors.borrow().contains_key(&k) {
+                if !self.compute || section.is_empty() {
                     if !section.is_empty() {
                         self.missing.set(self.missing.get() + 1);
                     }
                     out.push(None);
                     continue;
                 }
-            };
+                self.vectors.borrow_mut().insert(k, self.embedder.embed(section));
+                self.added.set(self.added.get() + 1);
+            }
             let q = q.get_or_insert_with(|| self.embedder.embed(text));
-            out.push(Some(f64::from(cosine(q, &v))));
+            out.push(self.vectors.borrow().get(&k).map(|v| f64::from(cosine(q, v))));
         }
         Some(out)
     }

@@ -130,7 +130,11 @@ pub const WEIGHTS: [f64; 9] = [-5.57, 0.907, 2.13, 0.529, 1.37, 0.968, 4.59, 2.6
 
 /// The logistic model: P(right | features).
 pub fn confidence(f: &Features) -> f64 {
-    let z = WEIGHTS[0] + f.values().iter().zip(&WEIGHTS[1..]).map(|(x, w)| x * w).sum::<f64>();
+    logistic(WEIGHTS[0] + f.values().iter().zip(&WEIGHTS[1..]).map(|(x, w)| x * w).sum::<f64>())
+}
+
+/// The logistic function: a weighted sum of evidence → a probability.
+pub fn logistic(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
@@ -189,8 +193,7 @@ pub fn recall_command(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled>
 /// prose ranking.
 pub fn code_confidence(mass: f64, paths: f64, lead: f64, prose: f64) -> f64 {
     let w = CODE_WEIGHTS;
-    let z = w[0] + w[1] * mass.min(4.0) + w[2] * paths.min(4.0) + w[3] * lead + w[4] * prose;
-    1.0 / (1.0 + (-z).exp())
+    logistic(w[0] + w[1] * mass.min(4.0) + w[2] * paths.min(4.0) + w[3] * lead + w[4] * prose)
 }
 
 /// Weights of [`code_confidence`]: intercept, mass, paths, lead, prose. Set

@@ -10,7 +10,7 @@
 //! candidate without a vector keeps its lexical one. docs/resolver.md has
 //! the A/B.
 
-use super::recall::{Evidence, Features, Recalled};
+use super::recall::{logistic, Evidence, Features, Recalled};
 use crate::model::{HeadingId, Workspace};
 
 /// What the caller measures: the cosine between `text` and each heading's
@@ -27,8 +27,7 @@ pub const WEIGHTS: [f64; 10] = [-5.48, 0.788, 1.64, -0.413, 0.514, 0.765, 5.26, 
 /// P(right | lexical features and cosine).
 pub fn confidence(f: &Features, cos: f64) -> f64 {
     let lexical: f64 = f.values().iter().zip(&WEIGHTS[1..9]).map(|(x, w)| x * w).sum();
-    let z = WEIGHTS[0] + lexical + WEIGHTS[9] * cos;
-    1.0 / (1.0 + (-z).exp())
+    logistic(WEIGHTS[0] + lexical + WEIGHTS[9] * cos)
 }
 
 /// `ranked` with the cosine of every candidate found by words or letters,
@@ -56,6 +55,14 @@ pub fn rescore(ws: &Workspace, text: &str, mut ranked: Vec<Recalled>, c: &dyn Co
     }
     ranked.sort_by(|a, b| b.confidence.total_cmp(&a.confidence).then(a.entry.cmp(&b.entry)));
     ranked
+}
+
+/// Every section of `ws`'s decision files, as [`section_text`] gives it (empty ones left out).
+pub fn sections(ws: &Workspace) -> impl Iterator<Item = &str> {
+    ws.decisions()
+        .flat_map(|(file, _, d)| (0..d.headings.len() as u32).map(move |idx| HeadingId { file, idx }))
+        .map(move |h| section_text(ws, h))
+        .filter(|t| !t.is_empty())
 }
 
 /// What a decision's vector is of: its section as written, heading line

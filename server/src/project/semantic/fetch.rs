@@ -31,7 +31,7 @@ pub fn fetch(dir: &Path) -> Result<(), String> {
     crate::project::session::create_private_dir(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let _lock = crate::project::lock::try_lock_file(&dir.join(".fetch.lock"))
         .ok_or_else(|| format!("another process is fetching the model into {}", dir.display()))?;
-    if FILES.iter().all(|f| std::fs::symlink_metadata(dir.join(f)).is_ok()) {
+    if complete(dir) {
         return Ok(());
     }
     let tmp = dir.join(format!(".fetch-{}", std::process::id()));
@@ -72,6 +72,13 @@ pub fn fetch(dir: &Path) -> Result<(), String> {
         }
     }
     result
+}
+
+/// True when `dir` has every file of the model. Present is enough: a file
+/// that is there but wrong (a FIFO, garbage) is named when it is loaded,
+/// never fetched over.
+pub fn complete(dir: &Path) -> bool {
+    FILES.iter().all(|f| std::fs::symlink_metadata(dir.join(f)).is_ok())
 }
 
 /// True when a fetch into `dir` failed less than [`RETRY_AFTER`] ago.
