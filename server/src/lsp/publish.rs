@@ -48,10 +48,28 @@ pub async fn run(
         wake.notified().await;
         // Let notifications already queued behind the one that woke us apply first.
         tokio::task::yield_now().await;
-        // The check runs under the lock, not on a snapshot: an edit typed
-        // meanwhile would have to copy the workspace the snapshot still
-        // holds (at 10,000 entries that tripled the one-line edit's median).
-        // An incremental check is short; requests never wait for each other.
+        // A full check (after anything but an index splice: at 100,000
+        // entries a tenth of a second or more) runs off the lock, on the
+        // blocking pool, so edits and requests go on meanwhile; an edit that
+        // lands during it leaves its root dirty and the next round checks
+        // the new state. An incremental re-check runs under the lock: an
+        // edit typed during it would copy the index the check still holds.
+        // (A check that panicked leaves its root dirty and is logged; the
+        // next edit tries again.)
+        let full = lock(&state).full_checks();
+        if !full.is_empty() {
+            let checked = tokio::task::spawn_blocking(move || {
+                for ws in &full {
+                    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::rules::findings(ws)));
+                    if found.is_err() {
+                        tracing::error!("internal error while checking");
+                    }
+                }
+            });
+            if checked.await.is_err() {
+                return; // the runtime is shutting down
+            }
+        }
         let (batches, open) = {
             let mut st = lock(&state);
             let batches = st.take_changed();

@@ -302,7 +302,9 @@ impl State {
     pub fn take_changed(&mut self) -> Vec<Batch> {
         let mut out: Vec<(Uri, Vec<Diagnostic>)> = std::mem::take(&mut self.pending);
         for i in 0..self.roots.len() {
-            if std::mem::take(&mut self.roots[i].dirty) {
+            // A full check is left for the publisher to run off the lock ([`State::full_checks`]).
+            if self.roots[i].dirty && rules::findings_cheap(&self.roots[i].ws) {
+                self.roots[i].dirty = false;
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.changed_diagnostics(i))) {
                     Ok(batches) => out.extend(batches),
                     Err(_) => tracing::error!("internal error while checking {}", self.roots[i].path.display()),
@@ -315,6 +317,14 @@ impl State {
                 (uri, diags, version)
             })
             .collect()
+    }
+
+    /// The dirty roots' workspaces whose check is a full one (see
+    /// [`rules::findings_cheap`]): shared, not copied, for the publisher to
+    /// check off the lock. An edit meanwhile goes on with a copy and leaves
+    /// its root dirty, so what was checked is only published if still current.
+    pub fn full_checks(&self) -> Vec<Arc<Workspace>> {
+        self.roots.iter().filter(|r| r.dirty && !rules::findings_cheap(&r.ws)).map(|r| r.ws.clone()).collect()
     }
 
     /// Re-reads `rel` of root `i` from disk (unless it is open): changed, created or deleted.

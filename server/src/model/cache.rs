@@ -44,6 +44,11 @@ impl Cache {
         self.map().get(&TypeId::of::<T>()).cloned().and_then(|v| v.downcast::<T>().ok())
     }
 
+    /// Stores `value` as the `T`, replacing any.
+    pub fn set<T: Any + Send + Sync>(&self, value: Arc<T>) {
+        self.map().insert(TypeId::of::<T>(), value);
+    }
+
     /// Removes and returns the stored `T`, if one was built.
     pub fn take<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
         self.map().remove(&TypeId::of::<T>()).and_then(|v| v.downcast::<T>().ok())

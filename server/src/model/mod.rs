@@ -14,6 +14,7 @@
 pub mod bind;
 mod cache;
 pub mod config;
+mod derived;
 mod parallel;
 pub mod splice;
 
@@ -144,6 +145,9 @@ pub struct Workspace {
     splice: Option<Box<IndexSplice>>,
     /// Most threads parsing, binding and checking may use (None: one per core).
     threads: Option<usize>,
+    /// What later layers keep to rebuild from after a change (see
+    /// [`Workspace::carried`]): one value per type, shared by every clone.
+    carry: Arc<cache::Cache>,
 }
 
 impl Workspace {
@@ -270,9 +274,12 @@ impl Workspace {
         file.problem = None;
         if spliceable {
             self.splice_or_parse(id, role, old_len, (prefix, suffix));
-        } else if let Some(old) = self.files[id.0 as usize].take().map(Arc::unwrap_or_clone) {
-            let file = SourceFile::parse(old.path, FileText { text: old.text, problem: None }, role);
-            self.insert(file, role);
+        } else {
+            let before = derived::heading_shape(self.files[id.0 as usize].as_deref());
+            if let Some(old) = self.files[id.0 as usize].take().map(Arc::unwrap_or_clone) {
+                let file = SourceFile::parse(old.path, FileText { text: old.text, problem: None }, role);
+                self.insert_after(file, role, before);
+            }
         }
         Some(id)
     }
@@ -293,7 +300,21 @@ impl Workspace {
     }
 
     fn insert(&mut self, file: SourceFile, role: Role) -> FileId {
-        self.invalidate(role);
+        let before = derived::heading_shape(self.file_id(&file.path).and_then(|id| self.file(id)));
+        self.insert_after(file, role, before)
+    }
+
+    /// Inserts `file`, which replaces a file whose headings had the shape
+    /// `before`. A decision file whose headings keep their shape (an edit of
+    /// a body, of a title's case or spacing) keeps the binding: it depends on
+    /// the decision files only through that shape (see `derived::heading_shape`).
+    fn insert_after(&mut self, file: SourceFile, role: Role, before: Option<Vec<(String, bool, bool)>>) -> FileId {
+        let same = matches!(role, Role::Decision) && before.is_some() && before == derived::heading_shape(Some(&file));
+        if same {
+            self.invalidate_bodies();
+        } else {
+            self.invalidate(role);
+        }
         match self.by_path.get(&file.path) {
             Some(&id) => {
                 self.files[id.0 as usize] = Some(Arc::new(file));
@@ -399,42 +420,6 @@ impl Workspace {
     /// Decision files in path order.
     pub fn decisions(&self) -> impl Iterator<Item = (FileId, &SourceFile, &decision::DecisionFile)> {
         self.files().filter_map(|(id, f)| Some((id, f, f.decision()?)))
-    }
-
-    /// The entry ↔ heading binding, computed once per workspace state.
-    pub fn bindings(&self) -> &Bindings {
-        self.bindings.get_or_init(|| Arc::new(Bindings::compute(self)))
-    }
-
-    /// Data a later layer derives from this workspace state, built once by
-    /// `init` (one value per type) and dropped when a file it `depends` on changes.
-    pub fn cached<T: std::any::Any + Send + Sync>(
-        &self,
-        depends: Depends,
-        init: impl FnOnce(&Workspace) -> T,
-    ) -> Arc<T> {
-        self.caches[depends as usize].get_or_init(|| init(self))
-    }
-
-    fn cache_mut(&mut self, depends: Depends) -> &mut cache::Cache {
-        &mut self.caches[depends as usize]
-    }
-
-    /// Drops what a change to a file of this role makes stale.
-    fn invalidate(&mut self, role: Role) {
-        use Depends::*;
-        let stale: &[Depends] = match role {
-            Role::Decision => &[Decisions, IndexAndDecisions, AllFiles],
-            Role::Index | Role::Config => &[IndexAndDecisions, AllFiles],
-            Role::Other => &[AllFiles],
-        };
-        if stale.contains(&IndexAndDecisions) {
-            self.bindings = OnceLock::new();
-            self.splice = None;
-        }
-        for &d in stale {
-            self.cache_mut(d).clear();
-        }
     }
 
     /// The decision file's path for a directory-relative name (`testing.md`).

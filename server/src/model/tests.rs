@@ -125,3 +125,25 @@ fn setting_a_file_to_the_text_it_has_changes_nothing() {
     assert!(ws.file(id).is_some_and(|f| f.problem.is_none()), "the editor's text has no decoding problem");
     assert!(!Arc::ptr_eq(&with_problem, &ws.cached(Depends::Decisions, |_| Derived)));
 }
+
+#[test]
+fn an_edit_of_a_body_keeps_the_binding_and_one_of_a_heading_does_not() {
+    let a = "# A\n\n## When Writing Mock Tests\n\nPatch where looked up.\n\n## How to Encode Paths\n\nUTF-8.\n";
+    let mut ws = ws(&[
+        ("agents/memory-index.md", "## agents/decisions/a.md\n/when writing mock tests\n/how encode paths\n"),
+        ("agents/decisions/a.md", a),
+    ]);
+    let before = ws.bindings_arc().clone();
+    let table = bind::HeadingTable::of(&ws);
+    let end = a.len();
+    ws.edit_file("agents/decisions/a.md", &[(TextRange::new(end, end), "Never concatenate.\n")]);
+    assert!(Arc::ptr_eq(&before, ws.bindings_arc()), "a body edit keeps the binding");
+    assert!(Arc::ptr_eq(&table, &bind::HeadingTable::of(&ws)), "and the heading table");
+    ws.set_file("agents/decisions/a.md", FileText::from(a.replace("When Writing Mock", "When WRITING  mock").as_str()));
+    assert!(Arc::ptr_eq(&before, ws.bindings_arc()), "a title that normalizes the same keeps it too");
+    ws.set_file("agents/decisions/a.md", FileText::from(a.replace("Writing Mock Tests", "Writing Fakes").as_str()));
+    assert!(!Arc::ptr_eq(&before, ws.bindings_arc()), "a renamed heading is bound again");
+    assert_eq!(ws.bindings().entries[0].heading, None, "the old trigger binds nothing now");
+    ws.set_file("agents/decisions/a.md", FileText::from(a.replace("## How to", "## .How to").as_str()));
+    assert_eq!(ws.bindings().entries[1].heading, None, "a heading made structural is bound again");
+}

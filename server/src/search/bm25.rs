@@ -1,8 +1,10 @@
 //! BM25 scoring of entries for free text (../shared/spec/retrieval.md): the word evidence of `search::recall`.
 //!
 //! A small module of ours rather than a dependency: the index is postings
-//! lists built once per workspace state from the parsed workspace (no IO,
-//! no tokenizer crates), with each distinct word stemmed once. One document per entry,
+//! lists built from the parsed workspace (no IO, no tokenizer crates), one
+//! segment per decision file ([`segment`]) shared by every state where that
+//! file and its entries are unchanged, with each distinct word stemmed once
+//! ([`terms`]). One document per entry,
 //! three fields weighted as in the design: heading title 5.0, trigger and
 //! extras 3.0, section body 1.0 (its first 2,000 bytes). k1 = 1.2, b = 0.75,
 //! IDF over the entries. Tokens: lowercase alphanumeric runs, stop words and
@@ -11,10 +13,17 @@
 //! No thresholds here: `search::recall` turns scores and shared words into
 //! a calibrated confidence, and its callers choose where to speak.
 
+use std::sync::{Arc, Mutex};
+
 use rustc_hash::FxHashMap as HashMap;
 
 use super::words::stem_phrase;
-use crate::model::{EntryId, Workspace};
+use crate::model::{EntryId, FileId, Workspace};
+
+mod segment;
+mod terms;
+use segment::{Job, Segment};
+use terms::{Table, Terms};
 
 pub const K1: f64 = 1.2;
 pub const B: f64 = 0.75;
@@ -63,129 +72,146 @@ fn for_each_token(s: &str, stems: &mut HashMap<String, Option<String>>, mut f: i
     }
 }
 
-/// The index: postings per term, so a query touches only the entries that contain its terms.
+/// The index of one workspace state: one [`Segment`] per decision file,
+/// shared with every other state where that file and the entries bound to
+/// its headings are unchanged. Documents are numbered segment after segment
+/// (a segment's in its entries' order), so a term's postings over the
+/// segments come out in document order.
 #[derive(Debug, Default)]
 pub struct Bm25 {
-    /// Term → its number.
-    terms: HashMap<String, u32>,
-    /// Term number → the term.
-    names: Vec<String>,
-    /// Per term number: (document, weighted term frequency).
-    postings: Vec<Vec<(u32, f64)>>,
-    /// Per document: its entry and weighted length.
-    docs: Vec<(EntryId, f64)>,
-    /// Per document: the distinct terms of its heading title, trigger and
-    /// extras (what the decision is called, as opposed to what its body says).
-    keys: Vec<Vec<u32>>,
+    terms: Arc<Terms>,
+    segments: Vec<Arc<Segment>>,
+    /// Per segment: the number of its first document.
+    base: Vec<u32>,
+    /// Per document: its entry and its segment.
+    docs: Vec<(EntryId, u32)>,
+    /// Per entry: its document (u32::MAX: none).
+    doc_of: Vec<u32>,
     avg_len: f64,
+    /// Document frequencies computed so far (a term's is summed over the segments).
+    df: Mutex<HashMap<u32, u32>>,
+}
+
+/// What a state's index leaves for the next state's (see [`Workspace::carried`]).
+#[derive(Debug, Default)]
+struct Carried {
+    terms: Arc<Terms>,
+    /// Per decision file, its segment.
+    segments: HashMap<FileId, Arc<Segment>>,
 }
 
 impl Bm25 {
     /// Builds the index over every entry that binds a heading. A drifted
     /// (orphan) entry is left out: the heading it resembles is a guess, and
     /// ranking it costs a resemblance search per orphan; the exact and
-    /// letters-in-order tiers still find it by its trigger. From
-    /// [`crate::model::Work::Bm25`]'s threshold on, the two halves are tokenized on two
-    /// threads and merged (the same index, document order kept).
+    /// letters-in-order tiers still find it by its trigger.
+    ///
+    /// A decision file whose segment the last state of this workspace built
+    /// (the same version of the file, the same entries bound to the same
+    /// headings) reuses it: after an edit only the edited file's segment is
+    /// built. A cold build of [`crate::model::Work::Bm25`]'s threshold or
+    /// more tokenizes half the files on a second thread (the same index).
     pub fn build(ws: &Workspace) -> Self {
-        let n = ws.bindings().entries.len();
-        let mut idx = if crate::model::Work::Bm25.split(ws, n) {
-            let (mut a, b) = crate::model::join(|| Self::part(ws, 0..n / 2), || Self::part(ws, n / 2..n));
-            a.append(b);
-            a
-        } else {
-            Self::part(ws, 0..n)
-        };
-        idx.avg_len =
-            if idx.docs.is_empty() { 1.0 } else { idx.docs.iter().map(|d| d.1).sum::<f64>() / idx.docs.len() as f64 };
-        idx
-    }
-
-    /// The index of the entries in `range` (without `avg_len`).
-    fn part(ws: &Workspace, range: std::ops::Range<usize>) -> Self {
         let b = ws.bindings();
-        let mut idx = Bm25::default();
-        // Word (lowercase) → its term number, or None for a stop word.
-        let mut words: HashMap<String, Option<u32>> = HashMap::default();
-        let mut tf: HashMap<u32, f64> = HashMap::default();
-        for i in range {
-            let e = &b.entries[i];
+        let carried = ws.carried::<Carried>();
+        let terms = carried.as_ref().map(|c| c.terms.clone()).unwrap_or_default();
+        // Each entry's file slot and index in it; the files' jobs.
+        let mut jobs: Vec<Job<'_>> = Vec::new();
+        let mut slot_of: HashMap<FileId, u32> = HashMap::default();
+        let mut placed: Vec<(EntryId, u32, u32)> = Vec::with_capacity(b.entries.len());
+        for (i, e) in b.entries.iter().enumerate() {
             let Some(hid) = e.heading else { continue };
-            let Some(h) = ws.heading(hid) else { continue };
-            let body = crate::text::cut(ws.section_body(hid), BODY_BYTES);
-            tf.clear();
-            let mut len = 0.0;
-            let doc = idx.docs.len() as u32;
-            let mut keys: Vec<u32> = Vec::new();
-            let fields: [(f64, &str); 4] =
-                [(W_TITLE, &h.title), (W_TRIGGER, &e.trigger), (W_TRIGGER, &e.extras.join(" ")), (W_BODY, body)];
-            for (w, text) in fields {
-                let lower = text.to_lowercase();
-                for word in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-                    // Each distinct word is stemmed and numbered once; later it costs one lookup.
-                    let id = match words.get(word) {
-                        Some(&id) => id,
-                        None => {
-                            let id = (!is_stop(word)).then(|| idx.term_id(&stem_phrase(word)));
-                            words.insert(word.to_string(), id);
-                            id
-                        }
-                    };
-                    let Some(id) = id else { continue };
-                    *tf.entry(id).or_default() += w;
-                    len += w;
-                    if w > W_BODY && !keys.contains(&id) {
-                        keys.push(id);
-                    }
-                }
+            if ws.heading(hid).is_none() {
+                continue;
             }
-            idx.keys.push(keys);
-            idx.postings.resize_with(idx.terms.len(), Vec::new);
-            for (&term, &f) in &tf {
-                idx.postings[term as usize].push((doc, f));
-            }
-            idx.docs.push((EntryId(i as u32), len));
+            let slot = *slot_of.entry(hid.file).or_insert_with(|| {
+                jobs.push(Job { file: ws.file_arc(hid.file).cloned(), docs: Vec::new() });
+                jobs.len() as u32 - 1
+            });
+            let job = &mut jobs[slot as usize];
+            placed.push((EntryId(i as u32), slot, job.docs.len() as u32));
+            job.docs.push((hid, e));
         }
+        let files: Vec<FileId> = {
+            let mut f = vec![FileId(0); jobs.len()];
+            for (&file, &slot) in &slot_of {
+                f[slot as usize] = file;
+            }
+            f
+        };
+        // Reuse what still matches; build the rest.
+        let mut segments: Vec<Option<Arc<Segment>>> = vec![None; jobs.len()];
+        let mut todo: Vec<(usize, Job<'_>)> = Vec::new();
+        for (slot, job) in jobs.into_iter().enumerate() {
+            match carried.as_ref().and_then(|c| c.segments.get(&files[slot])).filter(|s| s.built_from(&job)) {
+                Some(s) => segments[slot] = Some(s.clone()),
+                None => todo.push((slot, job)),
+            }
+        }
+        let entries: usize = todo.iter().map(|(_, j)| j.docs.len()).sum();
+        for (slot, seg) in build_segments(ws, &terms, todo, entries) {
+            segments[slot] = Some(Arc::new(seg));
+        }
+        let segments: Vec<Arc<Segment>> = segments.into_iter().map(Option::unwrap_or_default).collect();
+        let idx = Self::assemble(terms, segments, placed);
+        let segments = files.iter().zip(&idx.segments).map(|(&f, s)| (f, s.clone())).collect();
+        ws.carry(Arc::new(Carried { terms: idx.terms.clone(), segments }));
         idx
     }
 
-    /// The number of a term, given one when first seen (a term is copied once, not per occurrence).
-    fn term_id(&mut self, t: &str) -> u32 {
-        match self.terms.get(t) {
-            Some(&id) => id,
-            None => {
-                let id = self.terms.len() as u32;
-                self.terms.insert(t.to_string(), id);
-                self.names.push(t.to_string());
-                id
+    /// The index of `segments`, its documents `placed` (entry, segment, index there) in entry order.
+    fn assemble(terms: Arc<Terms>, segments: Vec<Arc<Segment>>, placed: Vec<(EntryId, u32, u32)>) -> Self {
+        let mut base = Vec::with_capacity(segments.len());
+        let mut n = 0u32;
+        for seg in &segments {
+            base.push(n);
+            n += seg.lens.len() as u32;
+        }
+        let mut docs = vec![(EntryId(0), 0u32); n as usize];
+        let mut doc_of = vec![u32::MAX; placed.last().map_or(0, |p| p.0 .0 as usize + 1)];
+        // Summed in entry order, as every build of the same state sums them.
+        let mut total = 0.0;
+        for &(e, s, l) in &placed {
+            let doc = base[s as usize] + l;
+            docs[doc as usize] = (e, s);
+            doc_of[e.0 as usize] = doc;
+            total += segments[s as usize].lens[l as usize];
+        }
+        let avg_len = if placed.is_empty() { 1.0 } else { total / placed.len() as f64 };
+        Bm25 { terms, segments, base, docs, doc_of, avg_len, df: Mutex::default() }
+    }
+
+    /// A document's segment and its index there.
+    fn locate(&self, doc: u32) -> (&Segment, usize) {
+        let s = self.docs[doc as usize].1 as usize;
+        (&self.segments[s], (doc - self.base[s]) as usize)
+    }
+
+    /// The index's parts, for [`super::snapshot::encode`]: terms, postings
+    /// (per term: document, weight, in document order), documents (entry,
+    /// length), name terms per document, average length.
+    #[allow(clippy::type_complexity)]
+    pub fn parts(&self) -> (Vec<Arc<str>>, Vec<Vec<(u32, f64)>>, Vec<(EntryId, f64)>, Vec<Vec<u32>>, f64) {
+        let names: Vec<Arc<str>> = self.terms.read().names().to_vec();
+        let mut postings: Vec<Vec<(u32, f64)>> = vec![Vec::new(); names.len()];
+        for (seg, &base) in self.segments.iter().zip(&self.base) {
+            for (&term, &(start, len)) in &seg.slots {
+                let list = &mut postings[term as usize];
+                list.extend(seg.postings[start as usize..(start + len) as usize].iter().map(|&(l, f)| (base + l, f)));
             }
         }
-    }
-
-    /// Appends the documents of `other` (built over later entries) after this index's.
-    fn append(&mut self, other: Bm25) {
-        let offset = self.docs.len() as u32;
-        let mut remap = vec![0u32; other.terms.len()];
-        for (t, id) in other.terms {
-            remap[id as usize] = self.term_id(&t);
-        }
-        self.postings.resize_with(self.terms.len(), Vec::new);
-        for (id, postings) in other.postings.into_iter().enumerate() {
-            let target = &mut self.postings[remap[id] as usize];
-            target.extend(postings.into_iter().map(|(doc, f)| (doc + offset, f)));
-        }
-        self.docs.extend(other.docs);
-        self.keys.extend(other.keys.into_iter().map(|k| k.into_iter().map(|t| remap[t as usize]).collect()));
-    }
-
-    /// The index's parts, for [`super::snapshot::encode`]: terms, postings, documents, name terms, average length.
-    #[allow(clippy::type_complexity)]
-    pub fn parts(&self) -> (&[String], &[Vec<(u32, f64)>], &[(EntryId, f64)], &[Vec<u32>], f64) {
-        (&self.names, &self.postings, &self.docs, &self.keys, self.avg_len)
+        let docs = (0..self.docs.len() as u32)
+            .map(|d| {
+                let (seg, l) = self.locate(d);
+                (self.docs[d as usize].0, seg.lens[l])
+            })
+            .collect();
+        let keys = (0..self.docs.len() as u32).map(|d| self.keys(d).to_vec()).collect();
+        (names, postings, docs, keys, self.avg_len)
     }
 
     /// An index from [`Bm25::parts`] (as [`super::snapshot::decode`] reads
-    /// them); None when they do not fit together.
+    /// them: one segment); None when they do not fit together.
     pub fn from_parts(
         names: Vec<String>,
         postings: Vec<Vec<(u32, f64)>>,
@@ -193,14 +219,31 @@ impl Bm25 {
         keys: Vec<Vec<u32>>,
         avg_len: f64,
     ) -> Option<Self> {
-        let terms: HashMap<String, u32> = names.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
-        (terms.len() == names.len() && postings.len() == names.len() && keys.len() == docs.len()).then_some(Bm25 {
-            terms,
-            names,
-            postings,
-            docs,
-            keys,
+        if postings.len() != names.len() || keys.len() != docs.len() {
+            return None;
+        }
+        let terms = Terms::of_names(names)?;
+        let mut seg = Segment {
+            lens: docs.iter().map(|d| d.1).collect(),
+            keys: keys.into_iter().map(Vec::into_boxed_slice).collect(),
+            ..Segment::default()
+        };
+        seg.set_grouped(postings);
+        let mut doc_of = vec![u32::MAX; docs.iter().map(|d| d.0 .0 as usize + 1).max().unwrap_or(0)];
+        for (i, d) in docs.iter().enumerate() {
+            if doc_of[d.0 .0 as usize] != u32::MAX {
+                return None; // an entry with two documents
+            }
+            doc_of[d.0 .0 as usize] = i as u32;
+        }
+        Some(Bm25 {
+            terms: Arc::new(terms),
+            segments: vec![Arc::new(seg)],
+            base: vec![0],
+            docs: docs.into_iter().map(|(e, _)| (e, 0)).collect(),
+            doc_of,
             avg_len,
+            df: Mutex::default(),
         })
     }
 
@@ -214,15 +257,36 @@ impl Bm25 {
         self.docs.is_empty()
     }
 
+    /// How many segments (decision files with documents) it has.
+    pub fn segments(&self) -> usize {
+        self.segments.len()
+    }
+
+    /// How many segments (decision files with documents) this index shares
+    /// with `other`: what a rebuild after an edit reused.
+    pub fn shared_segments(&self, other: &Bm25) -> usize {
+        self.segments.iter().filter(|s| other.segments.iter().any(|o| Arc::ptr_eq(s, o))).count()
+    }
+
     /// The term number of a token (as [`tokens`] gives it), if any document has it.
     pub fn term(&self, token: &str) -> Option<u32> {
-        self.terms.get(token).copied()
+        self.terms.read().get(token).filter(|&t| self.df(t) > 0)
     }
 
     /// Inverse document frequency of a term (BM25's, always positive).
     pub fn idf(&self, term: u32) -> f64 {
-        let df = self.postings.get(term as usize).map_or(0, Vec::len) as f64;
-        self.idf_of(df)
+        self.idf_of(self.df(term) as f64)
+    }
+
+    /// How many documents have `term` (summed over the segments once per state).
+    fn df(&self, term: u32) -> u32 {
+        let lock = || self.df.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&n) = lock().get(&term) {
+            return n;
+        }
+        let n = self.segments.iter().map(|s| s.postings(term).len() as u32).sum();
+        lock().insert(term, n);
+        n
     }
 
     /// The idf a term no document has: the most informative a word can be here.
@@ -240,38 +304,98 @@ impl Bm25 {
         self.docs[doc as usize].0
     }
 
-    /// The document of an entry (documents are in entry order), if it has one.
+    /// The document of an entry, if it has one.
     pub fn doc_of(&self, entry: EntryId) -> Option<u32> {
-        self.docs.binary_search_by(|d| d.0.cmp(&entry)).ok().map(|i| i as u32)
+        self.doc_of.get(entry.0 as usize).copied().filter(|&d| d != u32::MAX)
     }
 
     /// A term by its number ("" for an unknown number).
-    pub fn name(&self, term: u32) -> &str {
-        self.names.get(term as usize).map_or("", String::as_str)
+    pub fn name(&self, term: u32) -> Arc<str> {
+        self.terms.read().name(term).cloned().unwrap_or_else(|| Arc::from(""))
     }
 
     /// A document's key terms: those of its heading title, trigger and extras.
     pub fn keys(&self, doc: u32) -> &[u32] {
-        &self.keys[doc as usize]
+        let (seg, l) = self.locate(doc);
+        &seg.keys[l]
     }
 
     /// BM25 scores of every document that has one of `terms` (distinct term
     /// numbers), with the terms each has, unsorted: the raw material of
     /// [`super::recall`], which applies its own thresholds.
     pub fn score_terms(&self, terms: &[u32]) -> Vec<(u32, f64, smallvec::SmallVec<[u32; 8]>)> {
-        let mut acc: HashMap<u32, (f64, smallvec::SmallVec<[u32; 8]>)> = HashMap::default();
+        // Per document, its place in `out` (u32::MAX: not scored yet): a
+        // common word can reach most documents, so no hash per posting.
+        let mut slot: Vec<u32> = Vec::new();
+        let mut out: Vec<(u32, f64, smallvec::SmallVec<[u32; 8]>)> = Vec::new();
         for &term in terms {
-            let Some(postings) = self.postings.get(term as usize) else { continue };
-            let idf = self.idf_of(postings.len() as f64);
-            for &(doc, f) in postings {
-                let len = self.docs[doc as usize].1;
-                let a = acc.entry(doc).or_default();
-                a.0 += idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * len / self.avg_len));
-                a.1.push(term);
+            let idf = self.idf(term);
+            for (seg, &base) in self.segments.iter().zip(&self.base) {
+                let postings = seg.postings(term);
+                if postings.is_empty() {
+                    continue;
+                }
+                if slot.is_empty() {
+                    slot = vec![u32::MAX; self.docs.len()];
+                }
+                for &(l, f) in postings {
+                    let doc = base + l;
+                    let len = seg.lens[l as usize];
+                    let i = &mut slot[doc as usize];
+                    if *i == u32::MAX {
+                        *i = out.len() as u32;
+                        out.push((doc, 0.0, smallvec::SmallVec::new()));
+                    }
+                    let a = &mut out[*i as usize];
+                    a.1 += idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * len / self.avg_len));
+                    a.2.push(term);
+                }
             }
         }
-        acc.into_iter().map(|(doc, (score, has))| (doc, score, has)).collect()
+        out
     }
+}
+
+/// Builds the segments of `todo` (slot, job) with the shared `terms`: on
+/// two threads, each with a table of its own merged after, when it is a cold
+/// build (nothing numbered yet) of `entries` enough; else with the shared
+/// table's lock held.
+fn build_segments(ws: &Workspace, terms: &Terms, todo: Vec<(usize, Job<'_>)>, entries: usize) -> Vec<(usize, Segment)> {
+    let one = |todo: Vec<(usize, Job<'_>)>, table: &mut Table| -> Vec<(usize, Segment)> {
+        todo.into_iter().map(|(slot, job)| (slot, Segment::build(ws, job, table))).collect()
+    };
+    if !(crate::model::Work::Bm25.split(ws, entries) && terms.is_empty()) {
+        return one(todo, &mut terms.write());
+    }
+    // Halves by entries, files in order (so the numbering follows the files).
+    let mut first = Vec::new();
+    let mut second = Vec::new();
+    let mut seen = 0;
+    for item in todo {
+        seen += item.1.docs.len();
+        if seen <= entries / 2 || first.is_empty() {
+            first.push(item)
+        } else {
+            second.push(item)
+        }
+    }
+    let ((mut a, mut ta), (mut b, tb)) = crate::model::join(
+        || {
+            let mut t = Table::default();
+            (one(first, &mut t), t)
+        },
+        || {
+            let mut t = Table::default();
+            (one(second, &mut t), t)
+        },
+    );
+    let remap = ta.absorb(tb);
+    for (_, seg) in &mut b {
+        seg.remap(&remap);
+    }
+    terms.replace(ta);
+    a.append(&mut b);
+    a
 }
 
 #[cfg(test)]

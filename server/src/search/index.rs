@@ -2,7 +2,6 @@
 
 use super::bm25::Bm25;
 use super::query::{Hit, TriggerQuery};
-use super::words::stem_phrase;
 use crate::model::{Depends, EntryId, Workspace};
 use crate::syntax::index::Op;
 
@@ -12,19 +11,12 @@ type QueryKey = (Option<Op>, String);
 /// What ranking needs beyond the binding, computed once per workspace state.
 #[derive(Debug, Default)]
 pub struct SearchIndex {
-    /// Per entry (binding order): the stemmed trigger, then each stemmed extra
-    /// (built on first use: only the letters-in-order tiers need them).
-    stems: std::sync::OnceLock<Vec<Vec<String>>>,
     bm25: std::sync::OnceLock<Bm25>,
     /// Where a built index may come from instead of building it (a snapshot
     /// the service layer keeps on disk), asked once, on first use.
     source: std::sync::OnceLock<Bm25Source>,
     /// The technical terms of each decision's code (built on first use: commands and errors only).
     code: std::sync::OnceLock<super::commands::CodeIndex>,
-    /// Every word of every trigger and extra (built on first use).
-    vocabulary: std::sync::OnceLock<rustc_hash::FxHashSet<String>>,
-    /// The stems of [`Self::vocabulary`] (built on first use).
-    vocabulary_stems: std::sync::OnceLock<rustc_hash::FxHashSet<String>>,
     /// Trigger-mode answers already computed for this state (query → winner).
     resolved: std::sync::Mutex<rustc_hash::FxHashMap<QueryKey, Option<Hit>>>,
     /// The ranking's first results (with their confidence) per query, for this state.
@@ -34,39 +26,6 @@ pub struct SearchIndex {
 impl SearchIndex {
     fn build(_: &Workspace) -> Self {
         Self::default()
-    }
-
-    /// Every word of every trigger and extra, normalized.
-    pub fn vocabulary(&self, ws: &Workspace) -> &rustc_hash::FxHashSet<String> {
-        self.vocabulary.get_or_init(|| {
-            let mut v = rustc_hash::FxHashSet::default();
-            for e in &ws.bindings().entries {
-                for t in std::iter::once(&e.trigger).chain(&e.extras) {
-                    for w in t.split_whitespace() {
-                        if !v.contains(w) {
-                            v.insert(w.to_string());
-                        }
-                    }
-                }
-            }
-            v
-        })
-    }
-
-    /// The stem of every word of every trigger and extra.
-    pub fn vocabulary_stems(&self, ws: &Workspace) -> &rustc_hash::FxHashSet<String> {
-        self.vocabulary_stems.get_or_init(|| self.vocabulary(ws).iter().map(|w| stem_phrase(w)).collect())
-    }
-
-    /// Per entry (binding order): the stemmed trigger, then each stemmed extra.
-    pub fn stems(&self, ws: &Workspace) -> &[Vec<String>] {
-        self.stems.get_or_init(|| {
-            ws.bindings()
-                .entries
-                .iter()
-                .map(|e| std::iter::once(&e.trigger).chain(&e.extras).map(|t| stem_phrase(t)).collect())
-                .collect()
-        })
     }
 
     /// The BM25 index (on first use: from the source when it has one, else built).

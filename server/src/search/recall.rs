@@ -242,15 +242,26 @@ pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recal
 
     // Word candidates: BM25 over every informative word of the text; the
     // best few, plus every letters candidate, are measured.
+    // Only the best few are ordered (a common word can score most of a
+    // large memory's documents).
     let scored = bm.score_terms(&words.terms);
     let mut order: Vec<usize> = (0..scored.len()).collect();
-    order.sort_by(|&a, &b| scored[b].1.total_cmp(&scored[a].1).then(scored[a].0.cmp(&scored[b].0)));
-    let by_doc: HashMap<u32, usize> = scored.iter().enumerate().map(|(i, s)| (s.0, i)).collect();
+    let by_score = |&a: &usize, &b: &usize| {
+        scored[b].1.total_cmp(&scored[a].1).then_with(|| bm.entry(scored[a].0).cmp(&bm.entry(scored[b].0)))
+    };
+    if order.len() > BM25_CANDIDATES {
+        order.select_nth_unstable_by(BM25_CANDIDATES - 1, by_score);
+        order.truncate(BM25_CANDIDATES);
+    }
+    order.sort_by(by_score);
     let best = |k: usize| order.get(k).map_or(0.0, |&i| scored[i].1);
-    let mut cands: Vec<EntryId> = order.iter().take(BM25_CANDIDATES).map(|&i| bm.entry(scored[i].0)).collect();
+    let mut cands: Vec<EntryId> = order.iter().map(|&i| bm.entry(scored[i].0)).collect();
     let mut from_letters: Vec<EntryId> = letters.keys().copied().filter(|e| !cands.contains(e)).collect();
     from_letters.sort();
     cands.extend(from_letters);
+    let wanted: rustc_hash::FxHashSet<u32> = cands.iter().filter_map(|&e| bm.doc_of(e)).collect();
+    let by_doc: HashMap<u32, usize> =
+        scored.iter().enumerate().filter(|(_, s)| wanted.contains(&s.0)).map(|(i, s)| (s.0, i)).collect();
     let mut ranked: Vec<Recalled> = Vec::new();
     for entry in cands {
         if out.iter().any(|r| r.entry == entry) {
@@ -326,7 +337,7 @@ impl Words {
                 // `parallelizable` / `parallel`), for part of its weight.
                 let found = if self.idf.contains_key(&k) {
                     1.0
-                } else if self.partial(bm.name(k)) {
+                } else if self.partial(&bm.name(k)) {
                     PARTIAL
                 } else {
                     0.0
@@ -390,6 +401,53 @@ mod tests {
             assert!(!a.is_empty(), "{text}");
             assert_eq!(a, b, "{text}");
         }
+    }
+
+    fn ranked(ws: &Workspace, text: &str) -> Vec<(EntryId, f64)> {
+        recall(ws, text, 5).iter().map(|r| (r.entry, r.confidence)).collect()
+    }
+
+    #[test]
+    fn an_edit_rebuilds_only_its_files_segment_and_ranks_as_a_fresh_build() {
+        let files = crate::testgen::generate(300, 6, 11);
+        let mut ws = Workspace::default();
+        ws.set_threads(1);
+        ws.set_files(files.iter().map(|(p, t)| (p.clone(), crate::model::FileText::from(t.as_str()))).collect());
+        let before = crate::search::index::of(&ws);
+        let segments = before.bm25(&ws).segments();
+        assert!(segments >= 5, "{segments} segments");
+        let (path, text) = files.iter().find(|(p, _)| p.contains("decisions/")).expect("a decision file");
+        let end = text.len();
+        ws.edit_file(path, &[(crate::text::TextRange::new(end, end), "\nRollback the parser migration first.\n")]);
+        let after = crate::search::index::of(&ws);
+        assert!(!std::sync::Arc::ptr_eq(&before, &after), "a new state");
+        assert_eq!(after.bm25(&ws).shared_segments(before.bm25(&ws)), segments - 1, "only the edited file's is new");
+        let mut fresh = Workspace::default();
+        let mut texts = files.clone();
+        texts.iter_mut().find(|(p, _)| p == path).expect("the file").1 =
+            ws.file(ws.file_id(path).expect("id")).expect("file").text.clone();
+        fresh.set_files(texts.iter().map(|(p, t)| (p.clone(), crate::model::FileText::from(t.as_str()))).collect());
+        for q in
+            ["rollback the parser migration", "writing mock tests for the parser", "review gates merge session cache"]
+        {
+            let (a, b) = (ranked(&ws, q), ranked(&fresh, q));
+            assert!(!a.is_empty(), "{q}");
+            assert_eq!(a, b, "{q}");
+        }
+        let parts = |bm: &super::super::bm25::Bm25| {
+            let (names, postings, docs, keys, avg) = bm.parts();
+            let named = |t: u32| names[t as usize].to_string();
+            let mut by_name: Vec<(String, Vec<(u32, f64)>)> = postings
+                .into_iter()
+                .enumerate()
+                .filter(|(_, p)| !p.is_empty())
+                .map(|(t, p)| (named(t as u32), p))
+                .collect();
+            by_name.sort_by(|a, b| a.0.cmp(&b.0));
+            let keys: Vec<Vec<String>> = keys.iter().map(|k| k.iter().map(|&t| named(t)).collect()).collect();
+            (by_name, docs, keys, avg)
+        };
+        assert_eq!(parts(after.bm25(&ws)), parts(crate::search::index::of(&fresh).bm25(&fresh)), "the same index");
     }
 
     #[test]

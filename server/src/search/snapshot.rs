@@ -49,11 +49,11 @@ pub fn encode(bm: &Bm25, key: u64) -> Vec<u8> {
     p.extend_from_slice(&avg_len.to_le_bytes());
     let n = |p: &mut Vec<u8>, v: usize| p.extend_from_slice(&(v as u32).to_le_bytes());
     n(&mut p, names.len());
-    for t in names {
+    for t in &names {
         n(&mut p, t.len());
         p.extend_from_slice(t.as_bytes());
     }
-    for list in postings {
+    for list in &postings {
         n(&mut p, list.len());
         for &(doc, w) in list {
             p.extend_from_slice(&doc.to_le_bytes());
@@ -61,11 +61,11 @@ pub fn encode(bm: &Bm25, key: u64) -> Vec<u8> {
         }
     }
     n(&mut p, docs.len());
-    for &(entry, len) in docs {
+    for &(entry, len) in &docs {
         p.extend_from_slice(&entry.0.to_le_bytes());
         p.extend_from_slice(&len.to_le_bytes());
     }
-    for k in keys {
+    for k in &keys {
         n(&mut p, k.len());
         for &t in k {
             p.extend_from_slice(&t.to_le_bytes());

@@ -18,12 +18,26 @@ use crate::syntax::normalize;
 /// Ranks entries for `query`, best first (at most `limit`). The exact tiers
 /// come from the binding's hash map ([`crate::model::Bindings::exact_match`]);
 /// only when nothing matches exactly is every entry scored fuzzily.
+///
+/// The answer depends on the binding alone, so it is kept while the binding
+/// is ([`super::names`]): across edits of decision bodies too.
 pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
-    let b = ws.bindings();
     let q = normalize(&query.text);
     if q.is_empty() || limit == 0 {
         return Vec::new();
     }
+    let names = super::names::of(ws);
+    names.clone().ranked((query.op, q.clone(), limit), || rank_uncached(ws, &names, query, q, limit))
+}
+
+fn rank_uncached(
+    ws: &Workspace,
+    names: &super::names::Names,
+    query: &TriggerQuery,
+    q: String,
+    limit: usize,
+) -> Vec<Hit> {
+    let b = ws.bindings();
     let mut hits: Vec<Hit> = Vec::new();
     if let Some((entry, extra)) = b.exact_match(query.op, &q) {
         let kind = if extra { HitKind::ExactExtra } else { HitKind::ExactTrigger };
@@ -37,22 +51,21 @@ pub fn rank(ws: &Workspace, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
         None => q.clone(),
     };
     let mut fuzzy_hits: Vec<Hit> = Vec::new();
-    let idx = super::index::of(ws);
-    let vocabulary = idx.vocabulary(ws);
+    let vocabulary = names.vocabulary();
     let unknown: Vec<&str> = q.split_whitespace().filter(|w| !vocabulary.contains(*w)).collect();
     // Word forms are compared only when a query word is no word of any
     // trigger or extra but shares its stem with one, and typos only when a
     // long one is one edit from one: each tier's cost is paid only by the
     // queries it can help (an off-topic query skips both).
     let forms = !unknown.is_empty() && {
-        let stems = idx.vocabulary_stems(ws);
+        let stems = names.vocabulary_stems();
         unknown.iter().any(|w| stems.contains(&words::stem_phrase(w)))
     };
     let typos = unknown
         .iter()
         .filter(|w| w.chars().count() >= words::MIN_TYPO_LEN)
         .any(|w| vocabulary.iter().any(|v| words::one_edit(w, v)));
-    let entry_stems: &[Vec<String>] = if forms { idx.stems(ws) } else { &[] };
+    let entry_stems: &[Vec<String>] = if forms { names.stems() } else { &[] };
     let query_stems = words::stem_phrase(&query_text);
     let (letters, stems) = (fuzzy::Prepared::new(&query_text), fuzzy::Prepared::new(&query_stems));
     let mut cand = String::new();

@@ -173,6 +173,85 @@ proptest! {
     }
 }
 
+/// Typing in decision files as an editor does (`edit_file`), where most
+/// edits keep the headings (the binding, the other files' BM25 segments and
+/// invocations and the trigger ranking's answers are kept) and some add or
+/// break one: after every edit, findings, resolver answers, references and
+/// the ranking equal a fresh workspace's.
+mod decision_edits {
+    use super::*;
+    use memory_index_lsp::search::recall;
+    use proptest::sample::Index;
+
+    const INDEX: &str = "## agents/decisions/a.md\n\n/when alpha beta | mock patch\n/how gamma delta\n/when lock errors\n\n## agents/decisions/b.md\n\n/when beta rollback\n/when orphan words here\n";
+    const A: &str = "# A\n\n## When Alpha Beta\n\nPatch the mock where it is looked up.\n\n## How to Gamma Delta\n\nEncode paths as UTF-8.\n\n## When Lock Errors\n\nRemove the stale git index lock.\n";
+    const B: &str = "# B\n\n## When Beta Rollback\n\nRoll back the migration, then the deploy.\nSee /when alpha beta and /when lok errors.\n";
+    const SKILL: &str = "Recall /when alph and /how gamma before editing.\n";
+    const PIECES: [&str; 9] =
+        ["", "x", " lock", "\n", " /when alpha beta ", "\n## When Epsilon\n", "migration rollback ", "#", "é"];
+
+    fn ranking(ws: &Workspace) -> Vec<String> {
+        ["patch the mock where it is looked up", "the stale git index lock", "roll back the migration", "epsilon"]
+            .iter()
+            .map(|q| {
+                format!("{:?}", recall::recall(ws, q, 3).iter().map(|r| (r.entry, r.confidence)).collect::<Vec<_>>())
+            })
+            .collect()
+    }
+
+    fn references(ws: &Workspace) -> Vec<String> {
+        let mut out = Vec::new();
+        for path in ["agents/decisions/a.md", "agents/decisions/b.md"] {
+            let Some(id) = ws.file_id(path) else { continue };
+            let text = &ws.file(id).expect("file").text;
+            for (at, _) in text.match_indices("\n#") {
+                let refs: Vec<String> = navigate::references(ws, id, at + 4)
+                    .iter()
+                    .map(|r| format!("{}@{:?}", ws.file(r.file).map_or("?", |f| f.path.as_str()), r.range))
+                    .collect();
+                out.push(format!("{path}:{at}: {refs:?}"));
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn decision_edits_answer_like_a_fresh_workspace(
+            edits in proptest::collection::vec((0..2usize, any::<Index>(), 0..4usize, 0..PIECES.len()), 1..10),
+        ) {
+            let paths = ["agents/decisions/a.md", "agents/decisions/b.md"];
+            let mut ws = Workspace::default();
+            let mut texts: BTreeMap<&str, String> = BTreeMap::new();
+            for (p, t) in [("agents/memory-index.md", INDEX), (paths[0], A), (paths[1], B), ("SKILL.md", SKILL)] {
+                ws.set_file(p, FileText::from(t));
+                texts.insert(p, t.to_string());
+            }
+            let _ = (rules::findings(&ws), answers(&ws), references(&ws), ranking(&ws));
+            for (which, pos, cut, piece) in edits {
+                let path = paths[which];
+                let text = texts.get_mut(path).expect("text");
+                let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+                let start = bounds[pos.index(bounds.len())];
+                let end = bounds.iter().copied().filter(|&b| b >= start).nth(cut).unwrap_or(start);
+                ws.edit_file(path, &[(TextRange::new(start, end), PIECES[piece])]);
+                text.replace_range(start..end, PIECES[piece]);
+                let mut fresh = Workspace::default();
+                for (p, t) in &texts {
+                    fresh.set_file(p, FileText::from(t.as_str()));
+                }
+                prop_assert_eq!(&ws.file(ws.file_id(path).expect("id")).expect("file").text, &texts[path]);
+                prop_assert_eq!(shown(&ws, &rules::findings(&ws)), shown(&fresh, &rules::check(&fresh)));
+                prop_assert_eq!(answers(&ws), answers(&fresh));
+                prop_assert_eq!(references(&ws), references(&fresh));
+                prop_assert_eq!(ranking(&ws), ranking(&fresh));
+            }
+        }
+    }
+}
+
 #[test]
 fn huge_lines_and_invalid_utf8_do_not_panic() {
     let long = "x".repeat(100_000);

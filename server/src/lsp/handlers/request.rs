@@ -15,9 +15,19 @@ pub(in crate::lsp) async fn diagnostic(
     b: &Backend,
     params: DocumentDiagnosticParams,
 ) -> Result<DocumentDiagnosticReportResult> {
-    // Under the lock, as the publisher checks (see publish.rs): a pull
-    // follows each edit, and a snapshot held meanwhile would make the next
-    // edit copy the workspace.
+    // As the publisher checks (see publish.rs): a full check first, on a
+    // snapshot off the lock; the rest (an index splice's re-check, the
+    // bookkeeping) under it: a pull follows each edit, and a snapshot held
+    // during a short re-check would make the next edit copy the index.
+    let full: Vec<_> = b.snapshot().roots.into_iter().map(|r| r.ws).filter(|ws| !rules::findings_cheap(ws)).collect();
+    if !full.is_empty() {
+        let checked = tokio::task::spawn_blocking(move || {
+            for ws in &full {
+                let _ = guarded("diagnostic", || rules::findings(ws));
+            }
+        });
+        let _ = checked.await;
+    }
     let items = {
         let mut st = lock(&b.state);
         match st.locate_uri(&params.text_document.uri) {
