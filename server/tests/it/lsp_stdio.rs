@@ -308,3 +308,55 @@ fn a_client_that_never_reads_cannot_grow_the_server() {
     let _ = writer.join();
     assert!(peak_kb > 0 && peak_kb < 64 * 1024, "the server grew to {peak_kb} KB");
 }
+
+/// Typing into a decision file of a workspace large enough that each full
+/// re-check outlasts a keystroke (the checks run off the state's lock, so
+/// edits land during them): a references request in the middle of the burst
+/// is answered, and the diagnostics end up those of the last text, not of a
+/// state an edit overtook.
+#[test]
+fn a_burst_of_decision_edits_during_checks_publishes_the_last_state() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    for (p, t) in crate::support::gen::generate(4000, 200, 3) {
+        let path = tmp.path().join(p);
+        fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        fs::write(path, t).expect("write");
+    }
+    let root = tmp.path().canonicalize().expect("canon");
+    let mut c = Client::spawn();
+    c.initialize(&root, false, json!({}));
+    let decision = root.join("agents/decisions/topic-0000.md");
+    let text = fs::read_to_string(&decision).expect("read");
+    let duri = uri(&decision);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": duri, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    let line = text.lines().count() as u32;
+    let heading =
+        text.lines().position(|l| l.starts_with("### When") || l.starts_with("## When")).expect("a heading") as u32;
+    let edit = |c: &mut Client, version: u32, insert: &str| {
+        let at = json!({"line": line, "character": 0});
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": duri, "version": version}, "contentChanges": [{"range": {"start": at, "end": at}, "text": insert}]}),
+        );
+    };
+    for v in 2..40 {
+        edit(&mut c, v, if v % 2 == 0 { "x" } else { "" });
+        if v == 20 {
+            let refs = c.request(
+                "textDocument/references",
+                json!({"textDocument": {"uri": duri}, "position": {"line": heading, "character": 6}, "context": {"includeDeclaration": true}}),
+            );
+            assert!(refs["result"].as_array().is_some_and(|r| !r.is_empty()), "{refs}");
+        }
+    }
+    edit(&mut c, 40, "\n## When Nothing Indexes This Brand New Decision\n\nBody.\n");
+    let d = c.diagnostics(&duri, |d| {
+        d.iter()
+            .any(|x| x["code"] == "unindexed-heading" && x["message"].as_str().is_some_and(|m| m.contains("Brand New")))
+    });
+    assert!(!d.is_empty());
+    assert_eq!(c.shutdown(), Some(0));
+}
