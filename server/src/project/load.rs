@@ -100,19 +100,26 @@ pub fn load_with_base(
         ws.set_file(&cfg.index, t);
     }
     let dir = root.join(&cfg.decisions);
-    let mut names: Vec<String> = match fs::read_dir(&dir) {
+    // Each name, and whether the listing says it is a regular file (no `stat`).
+    let mut names: Vec<(String, bool)> = match fs::read_dir(&dir) {
         Ok(rd) => rd
             .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().into_string().ok())
-            .filter(|n| n.ends_with(".md"))
+            .filter_map(|e| {
+                let regular = e.file_type().is_ok_and(|t| t.is_file());
+                Some((e.file_name().into_string().ok()?, regular))
+            })
+            .filter(|(n, _)| n.ends_with(".md"))
             .collect(),
         Err(_) => Vec::new(),
     };
     names.sort();
+    // Regular files through the folder's handle; the rest (links, anything
+    // odd) one by one, which says what is wrong with them.
+    let folder = read::Folder::open(&canon_root, &dir);
     let mut decisions = Vec::with_capacity(names.len());
-    for name in names {
-        let path = dir.join(&name);
-        if let Some(t) = read::read_inside(&canon_root, &path, cfg.max_file_bytes) {
+    for (name, regular) in names {
+        let fast = folder.as_ref().filter(|_| regular).and_then(|f| f.read_regular(&name, cfg.max_file_bytes));
+        if let Some(t) = fast.or_else(|| read::read_inside(&canon_root, &dir.join(&name), cfg.max_file_bytes)) {
             decisions.push((ws.decision_path(&name), t));
         }
     }

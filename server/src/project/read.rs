@@ -21,6 +21,9 @@ use std::path::{Path, PathBuf};
 
 use crate::model::{FileProblem, FileText};
 
+mod folder;
+pub use folder::Folder;
+
 /// Reads `path`, which must be a regular file inside `canon_root` after
 /// links: None when it does not exist, else its text or why it was not read.
 pub fn read_inside(canon_root: &Path, path: &Path, max_bytes: u64) -> Option<FileText> {

@@ -234,6 +234,32 @@ fn snapshot_regular(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// The decisions folder read through its own handle: a folder that is a
+/// link out of the root has every file refused (as a link per file is),
+/// and one linked inside the root is read (links and special files among
+/// its files get their own verdicts: `unreadable_files_and_symlinks`).
+#[cfg(unix)]
+#[test]
+fn a_decisions_folder_linked_out_of_the_root_is_never_read() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().expect("tmp");
+    fs::create_dir_all(tmp.path().join("agents")).expect("mkdir");
+    fs::write(tmp.path().join("agents/memory-index.md"), "## agents/decisions/a.md\n/when alpha\n").expect("write");
+    let outside = tempfile::tempdir().expect("outside");
+    fs::write(outside.path().join("a.md"), "## When Alpha\nTOP SECRET\n").expect("write");
+    symlink(outside.path(), tmp.path().join("agents/decisions")).expect("symlink");
+    let out = expect(tmp.path(), 1, "agents/decisions/a.md:1:1: error[unreadable-file]");
+    assert!(out.contains("outside the workspace root"), "{out}");
+    assert!(!out.contains("TOP SECRET"), "{out}");
+    // Linked to a folder inside the root: read as any folder.
+    fs::remove_file(tmp.path().join("agents/decisions")).expect("rm");
+    fs::create_dir_all(tmp.path().join("kept")).expect("mkdir");
+    fs::write(tmp.path().join("kept/a.md"), OK_DECISION).expect("write");
+    symlink(tmp.path().join("kept"), tmp.path().join("agents/decisions")).expect("symlink");
+    let o = run(&["check"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+}
+
 /// A `memory-index.toml` that links out of the root is not read (its values
 /// never apply nor show), and swapping a decision file's link between an
 /// inside and an outside target while `resolve ..x.md` runs never prints the
