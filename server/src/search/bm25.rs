@@ -210,25 +210,25 @@ impl Bm25 {
         (names, postings, docs, keys, self.avg_len)
     }
 
-    /// An index from [`Bm25::parts`] (as [`super::snapshot::decode`] reads
-    /// them: one segment); None when they do not fit together.
+    /// An index from [`Bm25::parts`] as [`super::snapshot::decode`] reads
+    /// them (one segment): the terms, each term's postings count, every
+    /// posting in term order, the documents, their name terms and the average
+    /// length; None when they do not fit together.
     pub fn from_parts(
         names: Vec<String>,
-        postings: Vec<Vec<(u32, f64)>>,
+        counts: Vec<u32>,
+        postings: Vec<(u32, f64)>,
         docs: Vec<(EntryId, f64)>,
-        keys: Vec<Vec<u32>>,
+        keys: Vec<Box<[u32]>>,
         avg_len: f64,
     ) -> Option<Self> {
-        if postings.len() != names.len() || keys.len() != docs.len() {
+        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+        if counts.len() != names.len() || total != postings.len() as u64 || keys.len() != docs.len() {
             return None;
         }
         let terms = Terms::of_names(names)?;
-        let mut seg = Segment {
-            lens: docs.iter().map(|d| d.1).collect(),
-            keys: keys.into_iter().map(Vec::into_boxed_slice).collect(),
-            ..Segment::default()
-        };
-        seg.set_grouped(postings);
+        let mut seg = Segment { lens: docs.iter().map(|d| d.1).collect(), keys, ..Segment::default() };
+        seg.set_counted(&counts, postings);
         let mut doc_of = vec![u32::MAX; docs.iter().map(|d| d.0 .0 as usize + 1).max().unwrap_or(0)];
         for (i, d) in docs.iter().enumerate() {
             if doc_of[d.0 .0 as usize] != u32::MAX {

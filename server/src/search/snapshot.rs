@@ -106,14 +106,16 @@ pub fn decode(bytes: &[u8], key: u64, entries: usize) -> Option<Bm25> {
         let l = r.count(1)?;
         names.push(std::str::from_utf8(r.take(l)?).ok()?.to_string());
     }
-    let mut postings = Vec::with_capacity(terms);
+    // Every term's postings in one vector, with each term's count.
+    let mut counts = Vec::with_capacity(terms);
+    let mut postings = Vec::new();
     for _ in 0..terms {
         let c = r.count(12)?;
-        let mut list = Vec::with_capacity(c);
+        counts.push(c as u32);
+        postings.reserve(c);
         for _ in 0..c {
-            list.push((r.u32()?, r.f64().filter(|w| *w > 0.0)?));
+            postings.push((r.u32()?, r.f64().filter(|w| *w > 0.0)?));
         }
-        postings.push(list);
     }
     let ndocs = r.count(12)?;
     let mut docs = Vec::with_capacity(ndocs);
@@ -124,7 +126,7 @@ pub fn decode(bytes: &[u8], key: u64, entries: usize) -> Option<Bm25> {
         }
         docs.push((EntryId(e), r.f64().filter(|l| *l >= 0.0)?));
     }
-    let mut keys = Vec::with_capacity(ndocs);
+    let mut keys: Vec<Box<[u32]>> = Vec::with_capacity(ndocs);
     for _ in 0..ndocs {
         let c = r.count(4)?;
         let mut k = Vec::with_capacity(c);
@@ -135,12 +137,12 @@ pub fn decode(bytes: &[u8], key: u64, entries: usize) -> Option<Bm25> {
             }
             k.push(t);
         }
-        keys.push(k);
+        keys.push(k.into_boxed_slice());
     }
-    if r.at != bytes.len() || postings.iter().flatten().any(|&(d, _)| d as usize >= ndocs) {
+    if r.at != bytes.len() || postings.iter().any(|&(d, _)| d as usize >= ndocs) {
         return None;
     }
-    Bm25::from_parts(names, postings, docs, keys, avg_len)
+    Bm25::from_parts(names, counts, postings, docs, keys, avg_len)
 }
 
 /// A cursor over bytes that answers None past their end.

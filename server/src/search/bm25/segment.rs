@@ -113,14 +113,15 @@ impl Segment {
         }
     }
 
-    /// Fills the postings from lists already grouped by term (term `t`'s at `t`).
-    pub(super) fn set_grouped(&mut self, lists: Vec<Vec<(u32, f64)>>) {
-        self.postings = Vec::with_capacity(lists.iter().map(Vec::len).sum());
-        self.slots = HashMap::with_capacity_and_hasher(lists.len(), Default::default());
-        for (term, list) in lists.into_iter().enumerate().filter(|(_, l)| !l.is_empty()) {
-            self.slots.insert(term as u32, (self.postings.len() as u32, list.len() as u32));
-            self.postings.extend(list);
+    /// Takes `postings` grouped by term, `counts[t]` of them for term `t`.
+    pub(super) fn set_counted(&mut self, counts: &[u32], postings: Vec<(u32, f64)>) {
+        self.slots = HashMap::with_capacity_and_hasher(counts.len(), Default::default());
+        let mut start = 0u32;
+        for (term, &c) in counts.iter().enumerate().filter(|(_, &c)| c > 0) {
+            self.slots.insert(term as u32, (start, c));
+            start += c;
         }
+        self.postings = postings;
     }
 
     /// Renumbers the terms (after the table they were numbered in was absorbed into another).
