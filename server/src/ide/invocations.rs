@@ -58,18 +58,14 @@ pub fn of(ws: &Workspace) -> Arc<Invocations> {
             if f.index().is_none() && f.decision().is_none() && !f.path.ends_with(".md") {
                 continue; // the configuration file is not Markdown
             }
-            let version = ws.file_arc(file);
-            let kept = before
-                .as_ref()
-                .and_then(|b| b.0.get(&file))
-                .filter(|(v, _)| version.is_some_and(|a| Arc::ptr_eq(v, a)));
+            let kept = before.as_ref().and_then(|b| b.0.get(&file)).filter(|(v, _)| ws.is_version(file, v));
             let found: Arc<[Invocation]> = match kept {
                 Some((_, found)) => found.clone(),
                 None => scan(f).into(),
             };
             all.extend(found.iter().map(|inv| Found { file, inv: inv.clone() }));
-            if let Some(v) = version {
-                scans.0.insert(file, (v.clone(), found));
+            if let Some(v) = ws.file_arc(file) {
+                scans.0.insert(file, (Arc::downgrade(v), found));
             }
         }
         ws.carry(Arc::new(scans));
@@ -77,10 +73,11 @@ pub fn of(ws: &Workspace) -> Arc<Invocations> {
     })
 }
 
-/// Each file's invocations, by the version of the file they were found in:
-/// what one state leaves for the next (see [`Workspace::carried`]).
+/// Each file's invocations, by the version of the file they were found in
+/// (held weakly: see [`Workspace::is_version`]): what one state leaves for
+/// the next (see [`Workspace::carried`]).
 #[derive(Default)]
-struct Scans(FxHashMap<FileId, (Arc<SourceFile>, Arc<[Invocation]>)>);
+struct Scans(FxHashMap<FileId, (std::sync::Weak<SourceFile>, Arc<[Invocation]>)>);
 
 /// The invocations of one file, without the index's entries and preamble lines.
 fn scan(f: &SourceFile) -> Vec<Invocation> {

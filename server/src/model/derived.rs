@@ -20,7 +20,8 @@ impl Workspace {
 
     /// The binding as this state shares it: states with the same binding
     /// (an edit of a decision body keeps it) hold the same `Arc`, so what a
-    /// later layer derives from the binding alone may be kept by its identity.
+    /// later layer derives from the binding alone may be kept by its identity
+    /// (held as a [`std::sync::Weak`], for the reasons of [`Workspace::file_arc`]).
     pub fn bindings_arc(&self) -> &Arc<Bindings> {
         self.bindings.get_or_init(|| Arc::new(Bindings::compute(self)))
     }
@@ -45,8 +46,9 @@ impl Workspace {
     /// layer rebuilds from after a change, reusing the parts that still
     /// match this state (the BM25 index keeps one segment per decision
     /// file). Never an answer by itself: the caller checks every part it
-    /// reuses against this state (see [`Workspace::file_arc`]). Holds one
-    /// value per type, so what it keeps alive is bounded.
+    /// reuses against this state (see [`Workspace::is_version`]). Holds one
+    /// value per type, so what it keeps alive is bounded; a carried value
+    /// refers to files and bindings weakly, so an edit never copies them.
     pub fn carried<T: std::any::Any + Send + Sync>(&self) -> Option<Arc<T>> {
         self.carry.get::<T>()
     }
@@ -56,13 +58,20 @@ impl Workspace {
         self.carry.set(value)
     }
 
-    /// The file `id` as this state shares it. Two states hold the same
-    /// version of a file exactly when these are [`Arc::ptr_eq`]: a change
-    /// always makes a new allocation while the old one is held (by a clone
-    /// or by a carried value), so a held version is never confused with a
-    /// later one.
+    /// The file `id` as this state shares it. A carried value identifies
+    /// the version it was built from by a [`std::sync::Weak`] of it
+    /// ([`Workspace::is_version`]): a weak reference keeps the allocation,
+    /// not the file, so a later version never gets the same address, and an
+    /// edit still moves the file rather than copying it (`Arc::make_mut`
+    /// copies only for strong references).
     pub fn file_arc(&self, id: FileId) -> Option<&Arc<SourceFile>> {
         self.files.get(id.0 as usize)?.as_ref()
+    }
+
+    /// Whether `version` (taken from [`Workspace::file_arc`] in some state)
+    /// is file `id` as this state has it.
+    pub fn is_version(&self, id: FileId, version: &std::sync::Weak<SourceFile>) -> bool {
+        self.file_arc(id).is_some_and(|a| std::ptr::eq(Arc::as_ptr(a), version.as_ptr()))
     }
 
     pub(super) fn cache_mut(&mut self, depends: Depends) -> &mut cache::Cache {

@@ -276,11 +276,13 @@ pub fn findings(ws: &Workspace) -> std::sync::Arc<Vec<Finding>> {
 }
 
 /// Whether [`findings`] of `ws` costs little now: they were computed, or
-/// the last change was an index splice (a re-check of what it touched).
-/// Anything else is a full check (at 100,000 entries, about a tenth of a
-/// second): the language server runs those off its state's lock.
+/// the last change was an index splice from a state whose findings were
+/// (a re-check of what it touched). Anything else is a full check (at
+/// 100,000 entries, about a tenth of a second): the language server runs
+/// those off its state's lock.
 pub fn findings_cheap(ws: &Workspace) -> bool {
-    ws.built::<Vec<Finding>>(Depends::IndexAndDecisions).is_some() || ws.index_splice().is_some()
+    ws.built::<Vec<Finding>>(Depends::IndexAndDecisions).is_some()
+        || ws.index_splice().is_some_and(|sp| sp.base::<Vec<Finding>>().is_some())
 }
 
 /// A rule module's check: reads the context, pushes findings.

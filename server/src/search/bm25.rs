@@ -98,7 +98,12 @@ struct Carried {
     terms: Arc<Terms>,
     /// Per decision file, its segment.
     segments: HashMap<FileId, Arc<Segment>>,
+    /// How many terms the table held after its first (cold) build.
+    cold_terms: usize,
 }
+
+/// Terms a table may always grow by before it is started afresh.
+const MIN_TERMS: usize = 50_000;
 
 impl Bm25 {
     /// Builds the index over every entry that binds a heading. A drifted
@@ -113,7 +118,9 @@ impl Bm25 {
     /// more tokenizes half the files on a second thread (the same index).
     pub fn build(ws: &Workspace) -> Self {
         let b = ws.bindings();
-        let carried = ws.carried::<Carried>();
+        // A table grown to more than twice what the last cold build numbered
+        // (words typed and gone) starts afresh: one cold build, then bounded again.
+        let carried = ws.carried::<Carried>().filter(|c| c.terms.len() <= 2 * c.cold_terms + MIN_TERMS);
         let terms = carried.as_ref().map(|c| c.terms.clone()).unwrap_or_default();
         // Each entry's file slot and index in it; the files' jobs.
         let mut jobs: Vec<Job<'_>> = Vec::new();
@@ -125,25 +132,19 @@ impl Bm25 {
                 continue;
             }
             let slot = *slot_of.entry(hid.file).or_insert_with(|| {
-                jobs.push(Job { file: ws.file_arc(hid.file).cloned(), docs: Vec::new() });
+                jobs.push(Job { file: hid.file, docs: Vec::new() });
                 jobs.len() as u32 - 1
             });
             let job = &mut jobs[slot as usize];
             placed.push((EntryId(i as u32), slot, job.docs.len() as u32));
             job.docs.push((hid, e));
         }
-        let files: Vec<FileId> = {
-            let mut f = vec![FileId(0); jobs.len()];
-            for (&file, &slot) in &slot_of {
-                f[slot as usize] = file;
-            }
-            f
-        };
+        let files: Vec<FileId> = jobs.iter().map(|j| j.file).collect();
         // Reuse what still matches; build the rest.
         let mut segments: Vec<Option<Arc<Segment>>> = vec![None; jobs.len()];
         let mut todo: Vec<(usize, Job<'_>)> = Vec::new();
         for (slot, job) in jobs.into_iter().enumerate() {
-            match carried.as_ref().and_then(|c| c.segments.get(&files[slot])).filter(|s| s.built_from(&job)) {
+            match carried.as_ref().and_then(|c| c.segments.get(&files[slot])).filter(|s| s.built_from(ws, &job)) {
                 Some(s) => segments[slot] = Some(s.clone()),
                 None => todo.push((slot, job)),
             }
@@ -155,7 +156,8 @@ impl Bm25 {
         let segments: Vec<Arc<Segment>> = segments.into_iter().map(Option::unwrap_or_default).collect();
         let idx = Self::assemble(terms, segments, placed);
         let segments = files.iter().zip(&idx.segments).map(|(&f, s)| (f, s.clone())).collect();
-        ws.carry(Arc::new(Carried { terms: idx.terms.clone(), segments }));
+        let cold_terms = carried.map_or_else(|| idx.terms.len(), |c| c.cold_terms);
+        ws.carry(Arc::new(Carried { terms: idx.terms.clone(), segments, cold_terms }));
         idx
     }
 
@@ -379,7 +381,7 @@ fn build_segments(ws: &Workspace, terms: &Terms, todo: Vec<(usize, Job<'_>)>, en
             second.push(item)
         }
     }
-    let ((mut a, mut ta), (mut b, tb)) = crate::model::join(
+    let ((mut a, ta), (mut b, tb)) = crate::model::join(
         || {
             let mut t = Table::default();
             (one(first, &mut t), t)
@@ -389,11 +391,18 @@ fn build_segments(ws: &Workspace, terms: &Terms, todo: Vec<(usize, Job<'_>)>, en
             (one(second, &mut t), t)
         },
     );
-    let remap = ta.absorb(tb);
-    for (_, seg) in &mut b {
-        seg.remap(&remap);
+    // Merged into the shared table under its lock (another build may have
+    // numbered terms meanwhile), each half renumbered unless it kept its numbers.
+    let mut shared = terms.write();
+    for (half, table) in [(&mut a, ta), (&mut b, tb)] {
+        let remap = shared.absorb(table);
+        if remap.iter().enumerate().any(|(i, &t)| t != i as u32) {
+            for (_, seg) in half.iter_mut() {
+                seg.remap(&remap);
+            }
+        }
     }
-    terms.replace(ta);
+    drop(shared);
     a.append(&mut b);
     a
 }

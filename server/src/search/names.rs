@@ -5,7 +5,7 @@
 //! survive it: at 100,000 entries, stemming every trigger costs tens of
 //! milliseconds and one letters-in-order pass over them ten or more.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -26,8 +26,9 @@ type Ranked = (FxHashMap<RankKey, Vec<Hit>>, Vec<RankKey>);
 /// The binding's derived tables and the trigger ranking's answers.
 #[derive(Debug)]
 pub struct Names {
-    /// The binding these describe (held, so its identity is never reused).
-    bindings: Arc<Bindings>,
+    /// The binding these describe, held weakly (its address is never reused
+    /// while this lives, and an index edit still moves it rather than copying it).
+    bindings: Weak<Bindings>,
     /// Per entry (binding order): the stemmed trigger, then each stemmed extra.
     stems: OnceLock<Vec<Vec<String>>>,
     /// Every word of every trigger and extra.
@@ -41,11 +42,11 @@ pub struct Names {
 /// The tables of `ws`'s binding: the last state's when it had the same binding.
 pub fn of(ws: &Workspace) -> Arc<Names> {
     let bindings = ws.bindings_arc();
-    if let Some(n) = ws.carried::<Names>().filter(|n| Arc::ptr_eq(&n.bindings, bindings)) {
+    if let Some(n) = ws.carried::<Names>().filter(|n| std::ptr::eq(n.bindings.as_ptr(), Arc::as_ptr(bindings))) {
         return n;
     }
     let n = Arc::new(Names {
-        bindings: bindings.clone(),
+        bindings: Arc::downgrade(bindings),
         stems: OnceLock::new(),
         vocabulary: OnceLock::new(),
         vocabulary_stems: OnceLock::new(),
@@ -56,11 +57,12 @@ pub fn of(ws: &Workspace) -> Arc<Names> {
 }
 
 impl Names {
-    /// Every word of every trigger and extra, normalized.
-    pub fn vocabulary(&self) -> &FxHashSet<String> {
+    /// Every word of every trigger and extra of `b` (the binding these
+    /// describe, as [`of`] matched it), normalized.
+    pub fn vocabulary(&self, b: &Bindings) -> &FxHashSet<String> {
         self.vocabulary.get_or_init(|| {
             let mut v = FxHashSet::default();
-            for e in &self.bindings.entries {
+            for e in &b.entries {
                 for t in std::iter::once(&e.trigger).chain(&e.extras) {
                     for w in t.split_whitespace() {
                         if !v.contains(w) {
@@ -74,15 +76,14 @@ impl Names {
     }
 
     /// The stem of every word of every trigger and extra.
-    pub fn vocabulary_stems(&self) -> &FxHashSet<String> {
-        self.vocabulary_stems.get_or_init(|| self.vocabulary().iter().map(|w| stem_phrase(w)).collect())
+    pub fn vocabulary_stems(&self, b: &Bindings) -> &FxHashSet<String> {
+        self.vocabulary_stems.get_or_init(|| self.vocabulary(b).iter().map(|w| stem_phrase(w)).collect())
     }
 
     /// Per entry (binding order): the stemmed trigger, then each stemmed extra.
-    pub fn stems(&self) -> &[Vec<String>] {
+    pub fn stems(&self, b: &Bindings) -> &[Vec<String>] {
         self.stems.get_or_init(|| {
-            self.bindings
-                .entries
+            b.entries
                 .iter()
                 .map(|e| std::iter::once(&e.trigger).chain(&e.extras).map(|t| stem_phrase(t)).collect())
                 .collect()

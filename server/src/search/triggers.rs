@@ -51,21 +51,21 @@ fn rank_uncached(
         None => q.clone(),
     };
     let mut fuzzy_hits: Vec<Hit> = Vec::new();
-    let vocabulary = names.vocabulary();
+    let vocabulary = names.vocabulary(b);
     let unknown: Vec<&str> = q.split_whitespace().filter(|w| !vocabulary.contains(*w)).collect();
     // Word forms are compared only when a query word is no word of any
     // trigger or extra but shares its stem with one, and typos only when a
     // long one is one edit from one: each tier's cost is paid only by the
     // queries it can help (an off-topic query skips both).
     let forms = !unknown.is_empty() && {
-        let stems = names.vocabulary_stems();
+        let stems = names.vocabulary_stems(b);
         unknown.iter().any(|w| stems.contains(&words::stem_phrase(w)))
     };
     let typos = unknown
         .iter()
         .filter(|w| w.chars().count() >= words::MIN_TYPO_LEN)
         .any(|w| vocabulary.iter().any(|v| words::one_edit(w, v)));
-    let entry_stems: &[Vec<String>] = if forms { names.stems() } else { &[] };
+    let entry_stems: &[Vec<String>] = if forms { names.stems(b) } else { &[] };
     let query_stems = words::stem_phrase(&query_text);
     let (letters, stems) = (fuzzy::Prepared::new(&query_text), fuzzy::Prepared::new(&query_stems));
     let mut cand = String::new();

@@ -1,20 +1,21 @@
 //! One decision file's BM25 documents (the entries bound to its headings): built from that file alone, shared by every state where it is unchanged.
 
 use std::hash::Hasher;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use rustc_hash::FxHashMap as HashMap;
 
 use super::terms::Table;
 use super::{BODY_BYTES, W_BODY, W_TITLE, W_TRIGGER};
 use crate::model::bind::EntryInfo;
-use crate::model::{HeadingId, SourceFile, Workspace};
+use crate::model::{FileId, HeadingId, SourceFile, Workspace};
 
 /// The documents of one decision file, in the order of their entries.
 #[derive(Debug, Default)]
 pub struct Segment {
-    /// The version of the file the documents were built from (None: read from a snapshot).
-    pub(super) file: Option<Arc<SourceFile>>,
+    /// The version of the file the documents were built from (None: read
+    /// from a snapshot), held weakly (see `Workspace::is_version`).
+    pub(super) file: Option<(FileId, Weak<SourceFile>)>,
     /// What else they were built from: per document, its heading's index
     /// in the file and a hash of its entry's trigger and extras.
     pub(super) sig: Vec<(u32, u64)>,
@@ -31,7 +32,7 @@ pub struct Segment {
 
 /// The documents one segment is built from: per entry, its heading.
 pub(super) struct Job<'a> {
-    pub file: Option<Arc<SourceFile>>,
+    pub file: FileId,
     pub docs: Vec<(HeadingId, &'a EntryInfo)>,
 }
 
@@ -52,12 +53,9 @@ impl Segment {
         self.slots.get(&term).map_or(&[], |&(start, len)| &self.postings[start as usize..(start + len) as usize])
     }
 
-    /// Whether this segment was built from `job` (same file version, same headings and entries).
-    pub(super) fn built_from(&self, job: &Job<'_>) -> bool {
-        let same_file = match (&self.file, &job.file) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        };
+    /// Whether this segment was built from `job` in `ws` (same file version, same headings and entries).
+    pub(super) fn built_from(&self, ws: &Workspace, job: &Job<'_>) -> bool {
+        let same_file = self.file.as_ref().is_some_and(|(id, v)| *id == job.file && ws.is_version(*id, v));
         same_file
             && self.sig.len() == job.docs.len()
             && job.docs.iter().zip(&self.sig).all(|(&(h, e), s)| sig(h, e) == *s)
@@ -65,18 +63,20 @@ impl Segment {
 
     /// Builds the documents of `job`, numbering terms in `table`.
     pub(super) fn build(ws: &Workspace, job: Job<'_>, table: &mut Table) -> Segment {
-        let mut seg = Segment { file: job.file, ..Segment::default() };
+        let version = ws.file_arc(job.file).map(|a| (job.file, Arc::downgrade(a)));
+        let mut seg = Segment { file: version, ..Segment::default() };
         let mut triples: Vec<(u32, u32, f64)> = Vec::new();
         let mut tf: HashMap<u32, f64> = HashMap::default();
         for (doc, &(hid, e)) in job.docs.iter().enumerate() {
-            let Some(h) = ws.heading(hid) else { continue };
-            let body = crate::text::cut(ws.section_body(hid), BODY_BYTES);
+            // (A heading that is gone would be an empty document: `build` never asks for one.)
+            let (title, body) = ws.heading(hid).map_or(("", ""), |h| (h.title.as_str(), ws.section_body(hid)));
+            let body = crate::text::cut(body, BODY_BYTES);
             tf.clear();
             let mut len = 0.0;
             let mut keys: Vec<u32> = Vec::new();
             let extras = e.extras.join(" ");
             let fields: [(f64, &str); 4] =
-                [(W_TITLE, &h.title), (W_TRIGGER, &e.trigger), (W_TRIGGER, &extras), (W_BODY, body)];
+                [(W_TITLE, title), (W_TRIGGER, &e.trigger), (W_TRIGGER, &extras), (W_BODY, body)];
             for (w, text) in fields {
                 let lower = text.to_lowercase();
                 for word in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {

@@ -9,8 +9,10 @@ use super::is_stop;
 
 /// The shared table, read by queries and grown by segment builds. It only
 /// grows: a number once given always names the same stem, so segments built
-/// at different times compare their terms by number. (What it holds is the
-/// workspace's vocabulary: words, not documents.)
+/// at different times compare their terms by number. It holds every word
+/// any state of the workspace indexed, words since deleted too, so
+/// `Bm25::build` starts a fresh one past twice the size of the last cold
+/// build's (plus a margin).
 #[derive(Debug, Default)]
 pub struct Terms(RwLock<Table>);
 
@@ -42,14 +44,14 @@ impl Terms {
         self.0.write().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Replaces the table (a cold build's, made without the lock).
-    pub(super) fn replace(&self, table: Table) {
-        *self.write() = table;
-    }
-
     /// Whether no term was numbered yet.
     pub(super) fn is_empty(&self) -> bool {
         self.read().names.is_empty()
+    }
+
+    /// How many terms were numbered.
+    pub(super) fn len(&self) -> usize {
+        self.read().names.len()
     }
 }
 
