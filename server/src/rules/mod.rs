@@ -26,6 +26,7 @@ mod orphan_entry;
 pub mod placement;
 mod promote_to_fragment;
 mod shadowed_trigger;
+mod state;
 mod structural_entry;
 mod unindexed_heading;
 mod unknown_operator;
@@ -40,6 +41,7 @@ use crate::syntax::index::IndexFile;
 
 mod kinds;
 pub use kinds::{Fixes, Lane, Made, Owner, Reads};
+pub use state::{findings, findings_cheap};
 
 /// Dispatches to a `Shown` rule's module; `Found` rules build nothing.
 macro_rules! shown {
@@ -258,31 +260,6 @@ impl<'a> Ctx<'a> {
         let line = self.ws.file(file).map_or(0, |f| f.line_col_1(offset).0);
         format!("{}:{line}", self.path(file))
     }
-}
-
-/// The findings of `ws` ([`check`]), computed once per state of its index and
-/// decision files (what the language server's handlers share).
-///
-/// After an index edit that kept the index's line structure (a splice, see
-/// [`crate::model::splice`]) the previous findings are updated instead: only
-/// what the changed entries can affect is re-checked ([`incremental`]).
-pub fn findings(ws: &Workspace) -> std::sync::Arc<Vec<Finding>> {
-    ws.cached(Depends::IndexAndDecisions, |ws| {
-        let found = incremental::update(ws).unwrap_or_else(|| check(ws));
-        // What the next splice's re-check starts from.
-        let _ = incremental::EntryClasses::of(ws);
-        found
-    })
-}
-
-/// Whether [`findings`] of `ws` costs little now: they were computed, or
-/// the last change was an index splice from a state whose findings were
-/// (a re-check of what it touched). Anything else is a full check (at
-/// 100,000 entries, about a tenth of a second): the language server runs
-/// those off its state's lock.
-pub fn findings_cheap(ws: &Workspace) -> bool {
-    ws.built::<Vec<Finding>>(Depends::IndexAndDecisions).is_some()
-        || ws.index_splice().is_some_and(|sp| sp.base::<Vec<Finding>>().is_some())
 }
 
 /// A rule module's check: reads the context, pushes findings.
