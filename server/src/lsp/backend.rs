@@ -90,6 +90,22 @@ pub(super) async fn off_thread<T: Send + 'static>(
     }
 }
 
+/// Runs the full checks `full` (see `State::full_checks`) on the blocking
+/// pool, off the state's lock, so edits and requests go on meanwhile; what
+/// they find stays cached in each workspace. A panic is logged (its root
+/// stays dirty). False when the runtime is shutting down.
+pub(super) async fn check_off_lock(full: Vec<std::sync::Arc<crate::model::Workspace>>) -> bool {
+    if full.is_empty() {
+        return true;
+    }
+    let checked = tokio::task::spawn_blocking(move || {
+        for ws in &full {
+            let _ = guarded("check", || crate::rules::findings(ws));
+        }
+    });
+    checked.await.is_ok()
+}
+
 /// The root holding a document and its file id.
 pub(super) fn doc_in_root<'a>(st: &'a Snapshot, uri: &Uri) -> Option<(&'a RootView, crate::model::FileId)> {
     let (i, rel) = st.locate_uri(uri)?;

@@ -57,18 +57,8 @@ pub async fn run(
         // (A check that panicked leaves its root dirty and is logged; the
         // next edit tries again.)
         let full = lock(&state).full_checks();
-        if !full.is_empty() {
-            let checked = tokio::task::spawn_blocking(move || {
-                for ws in &full {
-                    let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| crate::rules::findings(ws)));
-                    if found.is_err() {
-                        tracing::error!("internal error while checking");
-                    }
-                }
-            });
-            if checked.await.is_err() {
-                return; // the runtime is shutting down
-            }
+        if !super::backend::check_off_lock(full).await {
+            return; // the runtime is shutting down
         }
         let (batches, open) = {
             let mut st = lock(&state);

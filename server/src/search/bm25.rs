@@ -260,13 +260,15 @@ impl Bm25 {
     }
 
     /// How many segments (decision files with documents) it has.
-    pub fn segments(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn segments(&self) -> usize {
         self.segments.len()
     }
 
     /// How many segments (decision files with documents) this index shares
     /// with `other`: what a rebuild after an edit reused.
-    pub fn shared_segments(&self, other: &Bm25) -> usize {
+    #[cfg(test)]
+    pub(crate) fn shared_segments(&self, other: &Bm25) -> usize {
         self.segments.iter().filter(|s| other.segments.iter().any(|o| Arc::ptr_eq(s, o))).count()
     }
 

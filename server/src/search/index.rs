@@ -1,7 +1,7 @@
 //! The search index of one workspace state: per-entry stems and the BM25 index, built once and cached.
 
 use super::bm25::Bm25;
-use super::query::{Hit, TriggerQuery};
+use super::query::TriggerQuery;
 use crate::model::{Depends, EntryId, Workspace};
 use crate::syntax::index::Op;
 
@@ -17,8 +17,6 @@ pub struct SearchIndex {
     source: std::sync::OnceLock<Bm25Source>,
     /// The technical terms of each decision's code (built on first use: commands and errors only).
     code: std::sync::OnceLock<super::commands::CodeIndex>,
-    /// Trigger-mode answers already computed for this state (query → winner).
-    resolved: std::sync::Mutex<rustc_hash::FxHashMap<QueryKey, Option<Hit>>>,
     /// The ranking's first results (with their confidence) per query, for this state.
     recalled: std::sync::Mutex<rustc_hash::FxHashMap<QueryKey, Vec<(EntryId, f64)>>>,
 }
@@ -86,18 +84,6 @@ impl SearchIndex {
         }
         let hit = f();
         lock().insert(key, hit.clone());
-        hit
-    }
-
-    /// The memoised answer for `query`, computing it with `f` the first time.
-    pub fn memo(&self, query: &TriggerQuery, f: impl FnOnce() -> Option<Hit>) -> Option<Hit> {
-        let key = (query.op, query.text.clone());
-        let lock = || self.resolved.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(&hit) = lock().get(&key) {
-            return hit;
-        }
-        let hit = f();
-        lock().insert(key, hit);
         hit
     }
 }

@@ -191,9 +191,9 @@ struct FileKeys {
     headings: Vec<u32>,
 }
 
-/// The entry a query resolves to, if any (memoised per workspace state).
+/// The entry a query resolves to, if any (kept while the binding is: see [`rank`]).
 pub fn resolve(ws: &Workspace, query: &TriggerQuery) -> Option<Hit> {
-    super::index::of(ws).memo(query, || rank(ws, query, 1).into_iter().next())
+    rank(ws, query, 1).into_iter().next()
 }
 
 #[cfg(test)]

@@ -19,15 +19,8 @@ pub(in crate::lsp) async fn diagnostic(
     // snapshot off the lock; the rest (an index splice's re-check, the
     // bookkeeping) under it: a pull follows each edit, and a snapshot held
     // during a short re-check would make the next edit copy the index.
-    let full: Vec<_> = b.snapshot().roots.into_iter().map(|r| r.ws).filter(|ws| !rules::findings_cheap(ws)).collect();
-    if !full.is_empty() {
-        let checked = tokio::task::spawn_blocking(move || {
-            for ws in &full {
-                let _ = guarded("diagnostic", || rules::findings(ws));
-            }
-        });
-        let _ = checked.await;
-    }
+    let full = lock(&b.state).full_checks();
+    let _ = check_off_lock(full).await;
     let items = {
         let mut st = lock(&b.state);
         match st.locate_uri(&params.text_document.uri) {
