@@ -5,7 +5,8 @@
 //! the key of the workspace state it was built from
 //! ([`crate::search::snapshot`]). Every process still reads and parses the
 //! memory's files (so an answer is never stale); only the index built from
-//! them is reused when the key matches. A snapshot that is stale, truncated,
+//! them is reused when the key matches, memory-mapped and read in place
+//! (nothing copied or rebuilt: [`crate::search::bm25::mapped`]). A snapshot that is stale, truncated,
 //! corrupt, foreign, too large or not a regular file is a miss: the index is
 //! built as before and the snapshot rewritten (through a temporary file and
 //! a rename, so a reader never sees half a file, and two writers at once
@@ -48,13 +49,29 @@ pub fn warm(ws: &Workspace, root: &Path) -> Option<Warm> {
     let loaded = Arc::new(AtomicBool::new(false));
     let (from, flag) = (path.clone(), loaded.clone());
     let source = Bm25Source(Box::new(move |ws: &Workspace| {
-        let bytes = read::read_file(None, &from, MAX_BYTES).ok()?;
-        let bm = snapshot::decode(&bytes, snapshot::key(ws), ws.bindings().entries.len())?;
+        let bm = snapshot::open(map(&from)?, snapshot::key(ws), ws.bindings().entries.len())?;
         flag.store(true, Ordering::Relaxed);
         Some(bm)
     }));
     index::of(ws).set_bm25_source(source);
     Some(Warm { path, loaded })
+}
+
+/// The snapshot at `path`, memory-mapped (read in place: a query reads the
+/// pages it needs, nothing is copied or rebuilt). Opened as the guarded
+/// reader opens a file (a FIFO, a device or a directory is refused), at
+/// most [`MAX_BYTES`]. Snapshots are replaced by a rename, never written in
+/// place, so the map never sees a file change under it.
+fn map(path: &Path) -> Option<crate::search::bm25::mapped::Bytes> {
+    let file = read::open_regular(None, path).ok()?;
+    let len = file.metadata().ok()?.len();
+    if len > MAX_BYTES {
+        return None;
+    }
+    // SAFETY: a read-only map of a regular file in this user's private state
+    // directory that every writer replaces by a rename (see above).
+    let map = unsafe { memmap2::MmapOptions::new().populate().map(&file) }.ok()?;
+    Some(Arc::new(map))
 }
 
 /// After ranking: writes the snapshot when this process built the index

@@ -4,7 +4,7 @@
 //! lists built from the parsed workspace (no IO, no tokenizer crates), one
 //! segment per decision file ([`segment`]) shared by every state where that
 //! file and its entries are unchanged, with each distinct word stemmed once
-//! ([`terms`]). One document per entry,
+//! ([`terms`]), or read in place from a snapshot ([`mapped`]). One document per entry,
 //! three fields weighted as in the design: heading title 5.0, trigger and
 //! extras 3.0, section body 1.0 (its first 2,000 bytes). k1 = 1.2, b = 0.75,
 //! IDF over the entries. Tokens: lowercase alphanumeric runs, stop words and
@@ -20,8 +20,10 @@ use rustc_hash::FxHashMap as HashMap;
 use super::words::stem_phrase;
 use crate::model::{EntryId, FileId, Workspace};
 
+pub mod mapped;
 mod segment;
 mod terms;
+use mapped::Mapped;
 use segment::{Job, Segment};
 use terms::{Table, Terms};
 
@@ -90,6 +92,8 @@ pub struct Bm25 {
     avg_len: f64,
     /// Document frequencies computed so far (a term's is summed over the segments).
     df: Mutex<HashMap<u32, u32>>,
+    /// Read in place from a snapshot instead (no segments then).
+    mapped: Option<Mapped>,
 }
 
 /// What a state's index leaves for the next state's (see [`Workspace::carried`]).
@@ -180,7 +184,7 @@ impl Bm25 {
             total += segments[s as usize].lens[l as usize];
         }
         let avg_len = if placed.is_empty() { 1.0 } else { total / placed.len() as f64 };
-        Bm25 { terms, segments, base, docs, doc_of, avg_len, df: Mutex::default() }
+        Bm25 { terms, segments, base, docs, doc_of, avg_len, df: Mutex::default(), mapped: None }
     }
 
     /// A document's segment and its index there.
@@ -194,6 +198,17 @@ impl Bm25 {
     /// length), name terms per document, average length.
     #[allow(clippy::type_complexity)]
     pub fn parts(&self) -> (Vec<Arc<str>>, Vec<Vec<(u32, f64)>>, Vec<(EntryId, f64)>, Vec<Vec<u32>>, f64) {
+        if let Some(m) = &self.mapped {
+            let terms = 0..m.terms() as u32;
+            let docs = 0..m.documents() as u32;
+            return (
+                terms.clone().map(|t| Arc::from(m.name(t))).collect(),
+                terms.map(|t| m.postings(t).collect()).collect(),
+                docs.clone().map(|d| (m.entry(d), m.doc_len(d))).collect(),
+                docs.map(|d| m.keys(d)).collect(),
+                m.avg_len(),
+            );
+        }
         let names: Vec<Arc<str>> = self.terms.read().names().to_vec();
         let mut postings: Vec<Vec<(u32, f64)>> = vec![Vec::new(); names.len()];
         for (seg, &base) in self.segments.iter().zip(&self.base) {
@@ -212,51 +227,21 @@ impl Bm25 {
         (names, postings, docs, keys, self.avg_len)
     }
 
-    /// An index from [`Bm25::parts`] as [`super::snapshot::decode`] reads
-    /// them (one segment): the terms, each term's postings count, every
-    /// posting in term order, the documents, their name terms and the average
-    /// length; None when they do not fit together.
-    pub fn from_parts(
-        names: Vec<String>,
-        counts: Vec<u32>,
-        postings: Vec<(u32, f64)>,
-        docs: Vec<(EntryId, f64)>,
-        keys: Vec<Box<[u32]>>,
-        avg_len: f64,
-    ) -> Option<Self> {
-        let total: u64 = counts.iter().map(|&c| u64::from(c)).sum();
-        if counts.len() != names.len() || total != postings.len() as u64 || keys.len() != docs.len() {
-            return None;
-        }
-        let terms = Terms::of_names(names)?;
-        let mut seg = Segment { lens: docs.iter().map(|d| d.1).collect(), keys, ..Segment::default() };
-        seg.set_counted(&counts, postings);
-        let mut doc_of = vec![u32::MAX; docs.iter().map(|d| d.0 .0 as usize + 1).max().unwrap_or(0)];
-        for (i, d) in docs.iter().enumerate() {
-            if doc_of[d.0 .0 as usize] != u32::MAX {
-                return None; // an entry with two documents
-            }
-            doc_of[d.0 .0 as usize] = i as u32;
-        }
-        Some(Bm25 {
-            terms: Arc::new(terms),
-            segments: vec![Arc::new(seg)],
-            base: vec![0],
-            docs: docs.into_iter().map(|(e, _)| (e, 0)).collect(),
-            doc_of,
-            avg_len,
-            df: Mutex::default(),
-        })
+    /// The index a snapshot's payload holds (`bytes` from `at` on, laid out
+    /// as [`mapped`] says), read in place, for a workspace of `entries`
+    /// entries; None when the payload does not fit the layout.
+    pub fn mapped(bytes: mapped::Bytes, at: usize, entries: usize) -> Option<Self> {
+        Some(Bm25 { mapped: Some(Mapped::open(bytes, at, entries)?), ..Bm25::default() })
     }
 
     /// The number of documents (entries that resolve to a heading).
     pub fn len(&self) -> usize {
-        self.docs.len()
+        self.mapped.as_ref().map_or(self.docs.len(), Mapped::documents)
     }
 
     /// True when no entry resolves to a heading.
     pub fn is_empty(&self) -> bool {
-        self.docs.is_empty()
+        self.len() == 0
     }
 
     /// How many segments (decision files with documents) it has.
@@ -274,6 +259,9 @@ impl Bm25 {
 
     /// The term number of a token (as [`tokens`] gives it), if any document has it.
     pub fn term(&self, token: &str) -> Option<u32> {
+        if let Some(m) = &self.mapped {
+            return m.term(token).filter(|&t| m.df(t) > 0);
+        }
         self.terms.read().get(token).filter(|&t| self.df(t) > 0)
     }
 
@@ -284,6 +272,9 @@ impl Bm25 {
 
     /// How many documents have `term` (summed over the segments once per state).
     fn df(&self, term: u32) -> u32 {
+        if let Some(m) = &self.mapped {
+            return m.df(term);
+        }
         let lock = || self.df.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(&n) = lock().get(&term) {
             return n;
@@ -299,64 +290,95 @@ impl Bm25 {
     }
 
     fn idf_of(&self, df: f64) -> f64 {
-        let n = self.docs.len() as f64;
+        let n = self.len() as f64;
         ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
     }
 
     /// A document's entry.
     pub fn entry(&self, doc: u32) -> EntryId {
+        if let Some(m) = &self.mapped {
+            return m.entry(doc);
+        }
         self.docs[doc as usize].0
     }
 
     /// The document of an entry, if it has one.
     pub fn doc_of(&self, entry: EntryId) -> Option<u32> {
+        if let Some(m) = &self.mapped {
+            return m.doc_of(entry);
+        }
         self.doc_of.get(entry.0 as usize).copied().filter(|&d| d != u32::MAX)
     }
 
     /// A term by its number ("" for an unknown number).
     pub fn name(&self, term: u32) -> Arc<str> {
+        if let Some(m) = &self.mapped {
+            return Arc::from(m.name(term));
+        }
         self.terms.read().name(term).cloned().unwrap_or_else(|| Arc::from(""))
     }
 
     /// A document's key terms: those of its heading title, trigger and extras.
-    pub fn keys(&self, doc: u32) -> &[u32] {
+    pub fn keys(&self, doc: u32) -> std::borrow::Cow<'_, [u32]> {
+        if let Some(m) = &self.mapped {
+            return m.keys(doc).into();
+        }
         let (seg, l) = self.locate(doc);
-        &seg.keys[l]
+        (&*seg.keys[l]).into()
     }
 
     /// BM25 scores of every document that has one of `terms` (distinct term
-    /// numbers), with the terms each has, unsorted: the raw material of
-    /// [`super::recall`], which applies its own thresholds.
-    pub fn score_terms(&self, terms: &[u32]) -> Vec<(u32, f64, smallvec::SmallVec<[u32; 8]>)> {
-        // Per document, its place in `out` (u32::MAX: not scored yet): a
-        // common word can reach most documents, so no hash per posting.
-        let mut slot: Vec<u32> = Vec::new();
-        let mut out: Vec<(u32, f64, smallvec::SmallVec<[u32; 8]>)> = Vec::new();
+    /// numbers), unsorted: the raw material of [`super::recall`], which
+    /// applies its own thresholds ([`Bm25::has`] says which terms a document has).
+    pub fn score_terms(&self, terms: &[u32]) -> Vec<(u32, f64)> {
+        // Dense per document (a common word can reach most documents: no
+        // hash per posting), and only the documents reached listed.
+        let (mut score, mut reached, mut out): (Vec<f64>, Vec<bool>, Vec<u32>) = Default::default();
+        let mut add = |doc: u32, w: f64| {
+            if score.is_empty() {
+                (score, reached) = (vec![0.0; self.len()], vec![false; self.len()]);
+            }
+            if !std::mem::replace(&mut reached[doc as usize], true) {
+                out.push(doc);
+            }
+            score[doc as usize] += w;
+        };
+        let weight =
+            |idf: f64, f: f64, len: f64| idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * len / self.avg_len()));
         for &term in terms {
             let idf = self.idf(term);
+            if let Some(m) = &self.mapped {
+                for (doc, f) in m.postings(term) {
+                    add(doc, weight(idf, f, m.doc_len(doc)));
+                }
+                continue;
+            }
             for (seg, &base) in self.segments.iter().zip(&self.base) {
-                let postings = seg.postings(term);
-                if postings.is_empty() {
-                    continue;
-                }
-                if slot.is_empty() {
-                    slot = vec![u32::MAX; self.docs.len()];
-                }
-                for &(l, f) in postings {
-                    let doc = base + l;
-                    let len = seg.lens[l as usize];
-                    let i = &mut slot[doc as usize];
-                    if *i == u32::MAX {
-                        *i = out.len() as u32;
-                        out.push((doc, 0.0, smallvec::SmallVec::new()));
-                    }
-                    let a = &mut out[*i as usize];
-                    a.1 += idf * f * (K1 + 1.0) / (f + K1 * (1.0 - B + B * len / self.avg_len));
-                    a.2.push(term);
+                for &(l, f) in seg.postings(term) {
+                    add(base + l, weight(idf, f, seg.lens[l as usize]));
                 }
             }
         }
-        out
+        out.into_iter().map(|doc| (doc, score[doc as usize])).collect()
+    }
+
+    /// Which of `terms` document `doc` has, in their order.
+    pub fn has(&self, doc: u32, terms: &[u32]) -> smallvec::SmallVec<[u32; 8]> {
+        if doc as usize >= self.len() {
+            return smallvec::SmallVec::new();
+        }
+        let contains = |term: u32| match &self.mapped {
+            Some(m) => m.contains(term, doc),
+            None => {
+                let (seg, l) = self.locate(doc);
+                seg.postings(term).binary_search_by_key(&(l as u32), |p| p.0).is_ok()
+            }
+        };
+        terms.iter().copied().filter(|&t| contains(t)).collect()
+    }
+
+    fn avg_len(&self) -> f64 {
+        self.mapped.as_ref().map_or(self.avg_len, Mapped::avg_len)
     }
 }
 

@@ -269,12 +269,12 @@ pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recal
         }
         let Some(heading) = target(entry) else { continue };
         let doc = bm.doc_of(entry);
-        let hit = doc.and_then(|d| by_doc.get(&d)).map(|&i| &scored[i]);
-        let (score, has): (f64, &[u32]) = hit.map_or((0.0, &[]), |h| (h.1, &h.2));
+        let hit = doc.and_then(|d| by_doc.get(&d)).map(|&i| scored[i]);
+        let (score, has) = hit.map_or((0.0, Default::default()), |(d, s)| (s, bm.has(d, &words.terms)));
         // The leader is measured against the runner-up, everyone else against the leader.
         let leader = order.first().is_some_and(|&i| Some(scored[i].0) == doc);
         let other = if leader { best(1) } else { best(0) };
-        let f = words.features(bm, doc, has, score, other, letters.get(&entry).copied().unwrap_or(0.0));
+        let f = words.features(bm, doc, &has, score, other, letters.get(&entry).copied().unwrap_or(0.0));
         let evidence = if letters.contains_key(&entry) { Evidence::Letters } else { Evidence::Words };
         ranked.push(Recalled { entry, heading, confidence: confidence(&f), evidence, features: f });
     }
@@ -328,7 +328,7 @@ impl Words {
         let shared: f64 = has.iter().map(|t| self.idf.get(t).copied().unwrap_or(0.0)).sum();
         let (mut key_all, mut key_shared, mut key_count, mut key_found) = (0.0, 0.0, 0.0, 0.0);
         if let Some(doc) = doc {
-            for &k in bm.keys(doc) {
+            for &k in bm.keys(doc).iter() {
                 let w = bm.idf(k);
                 key_all += w;
                 key_count += 1.0;

@@ -2,20 +2,21 @@
 //!
 //! Layout (little-endian): `MIBM25` and a format byte, the state's key
 //! (u64), the payload's length and its checksum (u64 each), then the
-//! payload: `avg_len` (f64); the terms (count, then each as a length and
-//! UTF-8 bytes); per term its postings (count, then document u32 and
-//! weight f64); the documents (count, then entry u32 and length f64); per
-//! document its name terms (count, then term u32). [`decode`] checks the
-//! magic, the key, the length, the checksum and every number against what it
-//! indexes, so a stale, truncated, corrupt or foreign file is a miss (None),
-//! never a panic or a wrong answer.
+//! payload, laid out to be read in place ([`super::bm25::mapped`]: terms
+//! sorted by name, per-term and per-document tables of ends). [`open`]
+//! checks the magic, the key, the length and the checksum here, and the
+//! payload checks every number against what it indexes, so a stale,
+//! truncated, corrupt or foreign file is a miss (None), never a panic or a
+//! wrong answer. Format 2 (read in place) replaced format 1 (decoded
+//! whole): a format-1 file is a miss, rebuilt once.
 
 use std::hash::Hasher;
 
+use super::bm25::mapped::Bytes;
 use super::bm25::Bm25;
-use crate::model::{EntryId, Workspace};
+use crate::model::Workspace;
 
-const MAGIC: &[u8; 7] = b"MIBM25\x01";
+const MAGIC: &[u8; 7] = b"MIBM25\x02";
 const HEAD: usize = MAGIC.len() + 24;
 
 /// What the BM25 index of `ws` is a function of: every file's path and text
@@ -42,36 +43,9 @@ fn checksum(bytes: &[u8]) -> u64 {
 }
 
 /// `bm` as bytes, for the state with `key`. (A built index's average length
-/// and weights are positive: [`decode`] refuses any that are not.)
+/// and weights are positive: [`open`] refuses any that are not.)
 pub fn encode(bm: &Bm25, key: u64) -> Vec<u8> {
-    let (names, postings, docs, keys, avg_len) = bm.parts();
-    let mut p: Vec<u8> = Vec::with_capacity(64 + names.len() * 24 + docs.len() * 64);
-    p.extend_from_slice(&avg_len.to_le_bytes());
-    let n = |p: &mut Vec<u8>, v: usize| p.extend_from_slice(&(v as u32).to_le_bytes());
-    n(&mut p, names.len());
-    for t in &names {
-        n(&mut p, t.len());
-        p.extend_from_slice(t.as_bytes());
-    }
-    for list in &postings {
-        n(&mut p, list.len());
-        for &(doc, w) in list {
-            p.extend_from_slice(&doc.to_le_bytes());
-            p.extend_from_slice(&w.to_le_bytes());
-        }
-    }
-    n(&mut p, docs.len());
-    for &(entry, len) in &docs {
-        p.extend_from_slice(&entry.0.to_le_bytes());
-        p.extend_from_slice(&len.to_le_bytes());
-    }
-    for k in &keys {
-        n(&mut p, k.len());
-        for &t in k {
-            p.extend_from_slice(&t.to_le_bytes());
-        }
-    }
-    seal(&p, key)
+    seal(&super::bm25::mapped::payload(bm), key)
 }
 
 /// A payload framed as a snapshot for `key` (magic, key, length, checksum).
@@ -87,62 +61,26 @@ pub fn seal(payload: &[u8], key: u64) -> Vec<u8> {
     out
 }
 
-/// The index in `bytes` when they hold one for the state with `key` over
-/// `entries` entries; None for anything else.
-pub fn decode(bytes: &[u8], key: u64, entries: usize) -> Option<Bm25> {
-    let mut r = Reader { b: bytes, at: 0 };
+/// The index in `bytes` (a memory map, or any buffer) when they hold one
+/// for the state with `key` over `entries` entries, read in place; None for
+/// anything else.
+pub fn open(bytes: Bytes, key: u64, entries: usize) -> Option<Bm25> {
+    let b = (*bytes).as_ref();
+    let mut r = Reader { b, at: 0 };
     if r.take(MAGIC.len())? != MAGIC || r.u64()? != key {
         return None;
     }
     let len = usize::try_from(r.u64()?).ok()?;
     let sum = r.u64()?;
-    if bytes.len() != HEAD.checked_add(len)? || checksum(&bytes[HEAD..]) != sum {
+    if b.len() != HEAD.checked_add(len)? || checksum(&b[HEAD..]) != sum {
         return None;
     }
-    let avg_len = r.f64().filter(|v| *v > 0.0)?;
-    let terms = r.count(4)?;
-    let mut names = Vec::with_capacity(terms);
-    for _ in 0..terms {
-        let l = r.count(1)?;
-        names.push(std::str::from_utf8(r.take(l)?).ok()?.to_string());
-    }
-    // Every term's postings in one vector, with each term's count.
-    let mut counts = Vec::with_capacity(terms);
-    let mut postings = Vec::new();
-    for _ in 0..terms {
-        let c = r.count(12)?;
-        counts.push(c as u32);
-        postings.reserve(c);
-        for _ in 0..c {
-            postings.push((r.u32()?, r.f64().filter(|w| *w > 0.0)?));
-        }
-    }
-    let ndocs = r.count(12)?;
-    let mut docs = Vec::with_capacity(ndocs);
-    for _ in 0..ndocs {
-        let e = r.u32()?;
-        if e as usize >= entries {
-            return None;
-        }
-        docs.push((EntryId(e), r.f64().filter(|l| *l >= 0.0)?));
-    }
-    let mut keys: Vec<Box<[u32]>> = Vec::with_capacity(ndocs);
-    for _ in 0..ndocs {
-        let c = r.count(4)?;
-        let mut k = Vec::with_capacity(c);
-        for _ in 0..c {
-            let t = r.u32()?;
-            if t as usize >= terms {
-                return None;
-            }
-            k.push(t);
-        }
-        keys.push(k.into_boxed_slice());
-    }
-    if r.at != bytes.len() || postings.iter().any(|&(d, _)| d as usize >= ndocs) {
-        return None;
-    }
-    Bm25::from_parts(names, counts, postings, docs, keys, avg_len)
+    Bm25::mapped(bytes.clone(), HEAD, entries)
+}
+
+/// [`open`] over a copy of `bytes` (for tests and the fuzz target).
+pub fn decode(bytes: &[u8], key: u64, entries: usize) -> Option<Bm25> {
+    open(std::sync::Arc::new(bytes.to_vec()), key, entries)
 }
 
 /// A cursor over bytes that answers None past their end.
@@ -157,19 +95,8 @@ impl<'a> Reader<'a> {
         self.at += n;
         Some(s)
     }
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
-    }
     fn u64(&mut self) -> Option<u64> {
         Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-    fn f64(&mut self) -> Option<f64> {
-        Some(f64::from_le_bytes(self.take(8)?.try_into().ok()?)).filter(|v| v.is_finite())
-    }
-    /// A count of items of at least `min` bytes each that the rest can hold.
-    fn count(&mut self, min: usize) -> Option<usize> {
-        let c = self.u32()? as usize;
-        (c.checked_mul(min)? <= self.b.len() - self.at).then_some(c)
     }
 }
 
@@ -180,7 +107,7 @@ mod tests {
 
     fn ws() -> Workspace {
         Workspace::of_files(&[
-            ("agents/memory-index.md", "# Index\n\n## agents/decisions/t.md\n\n/when writing mock tests | test doubles\n/how to encode paths\n"),
+            ("agents/memory-index.md", "# Index\n\n## agents/decisions/t.md\n\n/when writing mock tests | test doubles\n/how encode paths\n"),
             ("agents/decisions/t.md", "# T\n\n## When Writing Mock Tests\n\nPatch where it is used.\n\n## How to Encode Paths\n\nPercent-encode.\n"),
         ])
     }
@@ -193,12 +120,25 @@ mod tests {
         let bytes = encode(&bm, k);
         let back = decode(&bytes, k, w.bindings().entries.len()).expect("decodes");
         assert_eq!(encode(&back, k), bytes);
-        let t = super::super::bm25::tokens("mock tests patch");
-        let ids: Vec<u32> = t.iter().filter_map(|x| back.term(x)).collect();
-        let a: Vec<(u32, f64)> = bm.score_terms(&ids).iter().map(|s| (s.0, s.1)).collect();
-        let b: Vec<(u32, f64)> = back.score_terms(&ids).iter().map(|s| (s.0, s.1)).collect();
-        assert!(!a.is_empty());
-        assert_eq!(a, b);
+        let t = super::super::bm25::tokens("mock tests patch encode paths");
+        // Term numbers differ (the snapshot numbers them in name order); names and scores do not.
+        let scores = |bm: &Bm25| {
+            let ids: Vec<u32> = t.iter().filter_map(|x| bm.term(x)).collect();
+            let mut s: Vec<(u32, f64, Vec<String>)> = bm
+                .score_terms(&ids)
+                .iter()
+                .map(|s| (s.0, s.1, bm.has(s.0, &ids).iter().map(|&t| bm.name(t).to_string()).collect()))
+                .collect();
+            s.sort_by_key(|a| a.0);
+            s
+        };
+        assert_eq!(scores(&bm).len(), 2, "both decisions match");
+        assert_eq!(scores(&bm), scores(&back));
+        for doc in 0..bm.len() as u32 {
+            let names = |bm: &Bm25| bm.keys(doc).iter().map(|&t| bm.name(t).to_string()).collect::<Vec<_>>();
+            assert_eq!((bm.entry(doc), names(&bm)), (back.entry(doc), names(&back)));
+            assert_eq!(bm.doc_of(bm.entry(doc)), back.doc_of(back.entry(doc)));
+        }
     }
 
     #[test]
@@ -250,7 +190,7 @@ mod tests {
             }
             if let Some(bm) = decode(&seal(&p, 7), 7, n) {
                 let terms: Vec<u32> = (0..bm.parts().0.len() as u32).collect();
-                for (doc, score, _) in bm.score_terms(&terms) {
+                for (doc, score) in bm.score_terms(&terms) {
                     assert!((bm.entry(doc).0 as usize) < n && score.is_finite());
                 }
             }

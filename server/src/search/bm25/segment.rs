@@ -113,17 +113,6 @@ impl Segment {
         }
     }
 
-    /// Takes `postings` grouped by term, `counts[t]` of them for term `t`.
-    pub(super) fn set_counted(&mut self, counts: &[u32], postings: Vec<(u32, f64)>) {
-        self.slots = HashMap::with_capacity_and_hasher(counts.len(), Default::default());
-        let mut start = 0u32;
-        for (term, &c) in counts.iter().enumerate().filter(|(_, &c)| c > 0) {
-            self.slots.insert(term as u32, (start, c));
-            start += c;
-        }
-        self.postings = postings;
-    }
-
     /// Renumbers the terms (after the table they were numbered in was absorbed into another).
     pub(super) fn remap(&mut self, remap: &[u32]) {
         for k in &mut self.keys {

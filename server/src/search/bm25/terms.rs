@@ -28,13 +28,6 @@ pub(super) struct Table {
 }
 
 impl Terms {
-    /// A table of `names`, numbered in order (from a snapshot); None when a name repeats.
-    pub(super) fn of_names(names: Vec<String>) -> Option<Self> {
-        let names: Vec<Arc<str>> = names.into_iter().map(Arc::from).collect();
-        let ids: HashMap<Arc<str>, u32> = names.iter().enumerate().map(|(i, t)| (t.clone(), i as u32)).collect();
-        (ids.len() == names.len()).then(|| Terms(RwLock::new(Table { words: HashMap::default(), ids, names })))
-    }
-
     pub(super) fn read(&self) -> RwLockReadGuard<'_, Table> {
         // A panic while the lock was held leaves a table that only lacks what was being added.
         self.0.read().unwrap_or_else(|e| e.into_inner())
