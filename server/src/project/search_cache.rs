@@ -57,11 +57,14 @@ pub fn warm(ws: &Workspace, root: &Path) -> Option<Warm> {
     Some(Warm { path, loaded })
 }
 
-/// The snapshot at `path`, memory-mapped (read in place: a query reads the
-/// pages it needs, nothing is copied or rebuilt). Opened as the guarded
+/// The snapshot at `path`, memory-mapped (read in place: its pages are read
+/// once by the checks, nothing is copied or rebuilt). Opened as the guarded
 /// reader opens a file (a FIFO, a device or a directory is refused), at
 /// most [`MAX_BYTES`]. Snapshots are replaced by a rename, never written in
-/// place, so the map never sees a file change under it.
+/// place, so the map never sees a file change under it. (Where a mapped
+/// file cannot be renamed over, as on Windows, a writer's rename fails while
+/// another process reads the snapshot: the write is best effort, and the
+/// next process writes it.)
 fn map(path: &Path) -> Option<crate::search::bm25::mapped::Bytes> {
     let file = read::open_regular(None, path).ok()?;
     let len = file.metadata().ok()?.len();
