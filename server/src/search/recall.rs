@@ -8,7 +8,8 @@
 //!    (confidence [`EXACT_TRIGGER`] / [`EXACT_EXTRA`]);
 //! 2. the letters-in-order fuzzy tiers of [`super::triggers::rank`] (only for
 //!    texts of at most [`MAX_FUZZY_WORDS`] words: every query word must match,
-//!    which a sentence never does);
+//!    which a sentence never does; never for a shell command or a failure,
+//!    [`recall_command`]);
 //! 3. stemmed BM25 over title, triggers and body ([`super::bm25`]), with every
 //!    informative word of the text (no 15-token cap: a prompt's words are
 //!    all evidence).
@@ -154,7 +155,10 @@ pub fn recall(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
 /// [`code_confidence`] when that is higher than its prose confidence.
 pub fn recall_command(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
     let text = crate::text::cut(text, MAX_TEXT_BYTES);
-    let mut out = recall(ws, text, limit.max(10));
+    // No letters-in-order tier: a command's letters spell a command, not a
+    // trigger typed with a typo (`git status` matched the letters of *When
+    // Running Post-Step Verification* at 0.54).
+    let mut out = rank(ws, &TriggerQuery::parse(text), limit.max(10), false);
     let idx = super::index::of(ws);
     let code = idx.code(ws).score(text);
     if let Some(best) = code.first() {
@@ -207,9 +211,14 @@ pub const CODE_WEIGHTS: [f64; 5] = [-5.0, 1.2, 0.8, 3.0, 2.0];
 /// [`recall`] for an already parsed query. Only the first [`MAX_TEXT_BYTES`]
 /// of a text are read (a pasted log beyond that adds cost, not evidence).
 pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recalled> {
+    rank(ws, q, limit, true)
+}
+
+/// [`recall_query`], with the letters-in-order tier or without it.
+fn rank(ws: &Workspace, q: &TriggerQuery, limit: usize, letters_tier: bool) -> Vec<Recalled> {
     if q.text.len() > MAX_TEXT_BYTES {
         let text = crate::text::cut(&q.text, MAX_TEXT_BYTES).to_string();
-        return recall_query(ws, &TriggerQuery { op: q.op, text }, limit);
+        return rank(ws, &TriggerQuery { op: q.op, text }, limit, letters_tier);
     }
     let norm = normalize(&q.text);
     if norm.is_empty() || limit == 0 {
@@ -231,7 +240,7 @@ pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recal
 
     // Letters-in-order candidates (short texts only).
     let mut letters: HashMap<EntryId, f64> = HashMap::default();
-    if norm.split(' ').count() <= MAX_FUZZY_WORDS {
+    if letters_tier && norm.split(' ').count() <= MAX_FUZZY_WORDS {
         let chars = norm.chars().filter(|c| !c.is_whitespace()).count().max(1) as f64;
         for hit in triggers::rank(ws, q, FUZZY_CANDIDATES + 1) {
             if hit.kind == HitKind::Fuzzy {
@@ -372,113 +381,4 @@ impl Words {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::Config;
-
-    fn ws() -> Workspace {
-        Workspace::of_files(&[
-            ("agents/memory-index.md", "## agents/decisions/a.md\n\n/when writing mock tests | mock patch, test doubles\n/how encode file paths\n"),
-            ("agents/decisions/a.md", "# A\n\n## When Writing Mock Tests\n\nPatch where the name is looked up, not where it is defined.\nPrefer fakes over mocks for the database layer.\n\n## How to Encode File Paths\n\nEncode paths as UTF-8 with percent escapes for separators.\nNever build paths by string concatenation.\n"),
-        ])
-    }
-
-    #[test]
-    fn the_ranking_is_the_same_on_one_thread_and_two() {
-        let files = crate::testgen::generate(600, 6, 7);
-        let build = |threads: usize| {
-            let mut ws = Workspace::new(Config::default());
-            ws.set_threads(threads);
-            ws.set_files(files.iter().map(|(p, t)| (p.clone(), crate::model::FileText::from(t.as_str()))).collect());
-            ws
-        };
-        let (one, two) = (build(1), build(2));
-        assert!(one.bindings().entries.len() >= crate::model::Work::Bm25.threshold());
-        for text in ["writing mock tests for the parser", "review gates merge session cache index", "when encode paths"]
-        {
-            let a: Vec<(EntryId, f64)> = recall(&one, text, 10).iter().map(|r| (r.entry, r.confidence)).collect();
-            let b: Vec<(EntryId, f64)> = recall(&two, text, 10).iter().map(|r| (r.entry, r.confidence)).collect();
-            assert!(!a.is_empty(), "{text}");
-            assert_eq!(a, b, "{text}");
-        }
-    }
-
-    fn ranked(ws: &Workspace, text: &str) -> Vec<(EntryId, f64)> {
-        recall(ws, text, 5).iter().map(|r| (r.entry, r.confidence)).collect()
-    }
-
-    #[test]
-    fn an_edit_rebuilds_only_its_files_segment_and_ranks_as_a_fresh_build() {
-        let files = crate::testgen::generate(300, 6, 11);
-        let mut ws = Workspace::default();
-        ws.set_threads(1);
-        ws.set_files(files.iter().map(|(p, t)| (p.clone(), crate::model::FileText::from(t.as_str()))).collect());
-        let before = crate::search::index::of(&ws);
-        let segments = before.bm25(&ws).segments();
-        assert!(segments >= 5, "{segments} segments");
-        let (path, text) = files.iter().find(|(p, _)| p.contains("decisions/")).expect("a decision file");
-        let end = text.len();
-        ws.edit_file(path, &[(crate::text::TextRange::new(end, end), "\nRollback the parser migration first.\n")]);
-        let after = crate::search::index::of(&ws);
-        assert!(!std::sync::Arc::ptr_eq(&before, &after), "a new state");
-        assert_eq!(after.bm25(&ws).shared_segments(before.bm25(&ws)), segments - 1, "only the edited file's is new");
-        let mut fresh = Workspace::default();
-        let mut texts = files.clone();
-        texts.iter_mut().find(|(p, _)| p == path).expect("the file").1 =
-            ws.file(ws.file_id(path).expect("id")).expect("file").text.clone();
-        fresh.set_files(texts.iter().map(|(p, t)| (p.clone(), crate::model::FileText::from(t.as_str()))).collect());
-        for q in
-            ["rollback the parser migration", "writing mock tests for the parser", "review gates merge session cache"]
-        {
-            let (a, b) = (ranked(&ws, q), ranked(&fresh, q));
-            assert!(!a.is_empty(), "{q}");
-            assert_eq!(a, b, "{q}");
-        }
-        let parts = |bm: &super::super::bm25::Bm25| {
-            let (names, postings, docs, keys, avg) = bm.parts();
-            let named = |t: u32| names[t as usize].to_string();
-            let mut by_name: Vec<(String, Vec<(u32, f64)>)> = postings
-                .into_iter()
-                .enumerate()
-                .filter(|(_, p)| !p.is_empty())
-                .map(|(t, p)| (named(t as u32), p))
-                .collect();
-            by_name.sort_by(|a, b| a.0.cmp(&b.0));
-            let keys: Vec<Vec<String>> = keys.iter().map(|k| k.iter().map(|&t| named(t)).collect()).collect();
-            (by_name, docs, keys, avg)
-        };
-        assert_eq!(parts(after.bm25(&ws)), parts(crate::search::index::of(&fresh).bm25(&fresh)), "the same index");
-    }
-
-    #[test]
-    fn an_exact_trigger_is_certain() {
-        let r = recall(&ws(), "when writing mock tests", 3);
-        assert_eq!(r[0].evidence, Evidence::ExactTrigger);
-        assert_eq!(r[0].confidence, EXACT_TRIGGER);
-    }
-
-    #[test]
-    fn a_huge_text_is_read_up_to_its_limit() {
-        let ws = ws();
-        let text = format!("{} writing mock tests", "é".repeat(MAX_TEXT_BYTES));
-        assert!(recall(&ws, &text, 3).is_empty(), "the words past the limit are not read");
-        let text = format!("writing mock tests {}", "lorem ".repeat(100_000));
-        assert_eq!(
-            ws.heading(recall(&ws, &text, 1)[0].heading).map(|h| h.title.as_str()),
-            Some("When Writing Mock Tests")
-        );
-    }
-
-    #[test]
-    fn empty_text_recalls_nothing() {
-        assert!(recall(&ws(), "   ", 3).is_empty());
-        assert!(recall(&ws(), "when", 3).is_empty());
-    }
-
-    #[test]
-    fn a_prompt_about_a_decision_ranks_it_first() {
-        let ws = ws();
-        let r = recall(&ws, "where should I patch the mock when the test double is imported elsewhere?", 3);
-        assert_eq!(ws.heading(r[0].heading).map(|h| h.title.as_str()), Some("When Writing Mock Tests"));
-    }
-}
+mod tests;

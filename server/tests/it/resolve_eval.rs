@@ -202,6 +202,8 @@ fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
 /// (`[recall] command`), as the hook speaks; `--threshold` sets one for all.
 /// Found in session 23: the tables showed `git status` as an injected
 /// everyday command at the prompt threshold, which the hook never injects.
+/// (Since session 26 no everyday command of the set reaches 0.5; the
+/// highest is 0.26, so 0.2 shows the threshold applies.)
 #[test]
 fn eval_answers_command_kinds_at_the_command_threshold() {
     let Some(root) = support::corpus_dir("head") else { return };
@@ -216,5 +218,5 @@ fn eval_answers_command_kinds_at_the_command_threshold() {
         k["false_inject"].as_f64().expect("share")
     };
     assert_eq!(noise(&[]), 0.0, "at the command threshold, no everyday command is answered");
-    assert!(noise(&["--threshold", "0.5"]) > 0.0, "at 0.5 one is (the prompt threshold is not the command one)");
+    assert!(noise(&["--threshold", "0.2"]) > 0.0, "at 0.2 one is (the threshold given applies to every kind)");
 }

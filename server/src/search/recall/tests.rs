@@ -1,0 +1,119 @@
+//! Tests of the recall ranking: threads, edits, tiers and limits.
+
+use super::*;
+use crate::model::Config;
+
+fn ws() -> Workspace {
+    Workspace::of_files(&[
+        ("agents/memory-index.md", "## agents/decisions/a.md\n\n/when writing mock tests | mock patch, test doubles\n/how encode file paths\n"),
+        ("agents/decisions/a.md", "# A\n\n## When Writing Mock Tests\n\nPatch where the name is looked up, not where it is defined.\nPrefer fakes over mocks for the database layer.\n\n## How to Encode File Paths\n\nEncode paths as UTF-8 with percent escapes for separators.\nNever build paths by string concatenation.\n"),
+    ])
+}
+
+#[test]
+fn the_ranking_is_the_same_on_one_thread_and_two() {
+    let files = crate::testgen::generate(600, 6, 7);
+    let build = |threads: usize| {
+        let mut ws = Workspace::new(Config::default());
+        ws.set_threads(threads);
+        ws.set_files(files.iter().map(|(p, t)| (p.clone(), crate::model::FileText::from(t.as_str()))).collect());
+        ws
+    };
+    let (one, two) = (build(1), build(2));
+    assert!(one.bindings().entries.len() >= crate::model::Work::Bm25.threshold());
+    for text in ["writing mock tests for the parser", "review gates merge session cache index", "when encode paths"] {
+        let a: Vec<(EntryId, f64)> = recall(&one, text, 10).iter().map(|r| (r.entry, r.confidence)).collect();
+        let b: Vec<(EntryId, f64)> = recall(&two, text, 10).iter().map(|r| (r.entry, r.confidence)).collect();
+        assert!(!a.is_empty(), "{text}");
+        assert_eq!(a, b, "{text}");
+    }
+}
+
+fn ranked(ws: &Workspace, text: &str) -> Vec<(EntryId, f64)> {
+    recall(ws, text, 5).iter().map(|r| (r.entry, r.confidence)).collect()
+}
+
+#[test]
+fn an_edit_rebuilds_only_its_files_segment_and_ranks_as_a_fresh_build() {
+    let files = crate::testgen::generate(300, 6, 11);
+    let mut ws = Workspace::default();
+    ws.set_threads(1);
+    ws.set_files(files.iter().map(|(p, t)| (p.clone(), crate::model::FileText::from(t.as_str()))).collect());
+    let before = crate::search::index::of(&ws);
+    let segments = before.bm25(&ws).segments();
+    assert!(segments >= 5, "{segments} segments");
+    let (path, text) = files.iter().find(|(p, _)| p.contains("decisions/")).expect("a decision file");
+    let end = text.len();
+    ws.edit_file(path, &[(crate::text::TextRange::new(end, end), "\nRollback the parser migration first.\n")]);
+    let after = crate::search::index::of(&ws);
+    assert!(!std::sync::Arc::ptr_eq(&before, &after), "a new state");
+    assert_eq!(after.bm25(&ws).shared_segments(before.bm25(&ws)), segments - 1, "only the edited file's is new");
+    let mut fresh = Workspace::default();
+    let mut texts = files.clone();
+    texts.iter_mut().find(|(p, _)| p == path).expect("the file").1 =
+        ws.file(ws.file_id(path).expect("id")).expect("file").text.clone();
+    fresh.set_files(texts.iter().map(|(p, t)| (p.clone(), crate::model::FileText::from(t.as_str()))).collect());
+    for q in ["rollback the parser migration", "writing mock tests for the parser", "review gates merge session cache"]
+    {
+        let (a, b) = (ranked(&ws, q), ranked(&fresh, q));
+        assert!(!a.is_empty(), "{q}");
+        assert_eq!(a, b, "{q}");
+    }
+    let parts = |bm: &super::super::bm25::Bm25| {
+        let (names, postings, docs, keys, avg) = bm.parts();
+        let named = |t: u32| names[t as usize].to_string();
+        let mut by_name: Vec<(String, Vec<(u32, f64)>)> = postings
+            .into_iter()
+            .enumerate()
+            .filter(|(_, p)| !p.is_empty())
+            .map(|(t, p)| (named(t as u32), p))
+            .collect();
+        by_name.sort_by(|a, b| a.0.cmp(&b.0));
+        let keys: Vec<Vec<String>> = keys.iter().map(|k| k.iter().map(|&t| named(t)).collect()).collect();
+        (by_name, docs, keys, avg)
+    };
+    assert_eq!(parts(after.bm25(&ws)), parts(crate::search::index::of(&fresh).bm25(&fresh)), "the same index");
+}
+
+#[test]
+fn an_exact_trigger_is_certain() {
+    let r = recall(&ws(), "when writing mock tests", 3);
+    assert_eq!(r[0].evidence, Evidence::ExactTrigger);
+    assert_eq!(r[0].confidence, EXACT_TRIGGER);
+}
+
+#[test]
+fn a_huge_text_is_read_up_to_its_limit() {
+    let ws = ws();
+    let text = format!("{} writing mock tests", "é".repeat(MAX_TEXT_BYTES));
+    assert!(recall(&ws, &text, 3).is_empty(), "the words past the limit are not read");
+    let text = format!("writing mock tests {}", "lorem ".repeat(100_000));
+    assert_eq!(ws.heading(recall(&ws, &text, 1)[0].heading).map(|h| h.title.as_str()), Some("When Writing Mock Tests"));
+}
+
+#[test]
+fn empty_text_recalls_nothing() {
+    assert!(recall(&ws(), "   ", 3).is_empty());
+    assert!(recall(&ws(), "when", 3).is_empty());
+}
+
+#[test]
+fn a_prompt_about_a_decision_ranks_it_first() {
+    let ws = ws();
+    let r = recall(&ws, "where should I patch the mock when the test double is imported elsewhere?", 3);
+    assert_eq!(ws.heading(r[0].heading).map(|h| h.title.as_str()), Some("When Writing Mock Tests"));
+}
+
+#[test]
+fn a_command_is_never_matched_by_its_letters() {
+    let ws = Workspace::of_files(&[
+        ("agents/memory-index.md", "## agents/decisions/a.md\n\n/when gating its startup status\n"),
+        ("agents/decisions/a.md", "# A\n\n## When Gating Its Startup Status\n\nWait for the health check.\n"),
+    ]);
+    let as_typed = recall(&ws, "git status", 3);
+    assert!(as_typed.iter().any(|r| r.evidence == Evidence::Letters), "typed after `/when`, its letters match");
+    let as_run = recall_command(&ws, "git status", 3);
+    assert!(as_run.iter().all(|r| r.evidence != Evidence::Letters), "{as_run:?}");
+    let best = |r: &[Recalled]| r.first().map_or(0.0, |r| r.confidence);
+    assert!(best(&as_run) < best(&as_typed), "run, it is not that decision");
+}
