@@ -7,8 +7,8 @@
 //! is escaped ([`defang`]).
 
 use crate::ide::resolve;
-use crate::model::{HeadingId, Workspace};
-use crate::search::recall::{recall, recall_command};
+use crate::model::{EntryId, HeadingId, Workspace};
+use crate::search::recall::{recall, recall_command, Recalled};
 use crate::search::semantic::{rescore, Cosines};
 
 /// A section is injected whole at or above this confidence when it is short.
@@ -56,27 +56,86 @@ pub fn recalled(
         return None;
     }
     let text = crate::text::cut(text, MAX_TEXT_BYTES);
-    let mut out = Injection::default();
-    let mut used = 0usize;
     let ranked = if limits.shell {
-        recall_command(ws, text, limits.max_decisions + 10)
+        recall_command(ws, text, wanted(limits))
     } else {
-        let found = recall(ws, text, limits.max_decisions + 10);
+        let found = recall(ws, text, wanted(limits));
         match semantic {
             Some(s) => rescore(ws, text, found, s),
             None => found,
         }
     };
+    // A workspace shows every section it holds.
+    render(ws, ranked, limits, seen).unwrap_or_default()
+}
+
+/// How many decisions a prompt's ranking asks for: the most injected, and
+/// ten more for those already seen or under the threshold.
+pub fn wanted(limits: Limits) -> usize {
+    limits.max_decisions + 10
+}
+
+/// A section [`Shown::body`] could not read as it was indexed: the caller
+/// ranks again from the files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stale;
+
+/// What a block shows of a decision: from a [`Workspace`], or from a
+/// memory's recall view (`ide::recall_view`), which reads a section from
+/// its file only when it is injected.
+pub trait Shown {
+    /// The decision's identity across calls: its file and normalized heading (stable when lines move).
+    fn key(&self, id: HeadingId) -> Option<String>;
+    /// The entry as written (`/when trigger`).
+    fn written(&self, entry: EntryId) -> String;
+    /// The heading's file path, title and 1-based line.
+    fn place(&self, id: HeadingId) -> Option<(&str, &str, u32)>;
+    /// The section's text after its heading line(s), without surrounding
+    /// blank lines; None when it cannot be read as it was.
+    fn body(&self, id: HeadingId) -> Option<std::borrow::Cow<'_, str>>;
+}
+
+impl Shown for Workspace {
+    fn key(&self, id: HeadingId) -> Option<String> {
+        let f = self.file(id.file)?;
+        let h = self.heading(id)?;
+        Some(format!("{}\t{}", f.path, h.key).replace(['\n', '\r'], " "))
+    }
+    fn written(&self, entry: EntryId) -> String {
+        resolve::written(self, entry)
+    }
+    fn place(&self, id: HeadingId) -> Option<(&str, &str, u32)> {
+        Some((self.file(id.file)?.path.as_str(), self.heading(id)?.name(), self.heading(id)?.line + 1))
+    }
+    fn body(&self, id: HeadingId) -> Option<std::borrow::Cow<'_, str>> {
+        Some(resolve::body_of(self, id).into())
+    }
+}
+
+/// The blocks of `ranked` (best first) at or above the threshold, skipping
+/// those `seen`, under the limits; Ok(None) when none qualifies, Err when a
+/// section could not be read as it was.
+pub fn render(
+    shown: &dyn Shown,
+    ranked: Vec<Recalled>,
+    limits: Limits,
+    seen: &dyn Fn(&str) -> bool,
+) -> Result<Option<Injection>, Stale> {
+    if limits.max_decisions == 0 || limits.max_chars == 0 {
+        return Ok(None);
+    }
+    let mut out = Injection::default();
+    let mut used = 0usize;
     for r in ranked.into_iter().filter(|r| r.confidence >= limits.threshold) {
         if out.keys.len() >= limits.max_decisions {
             break;
         }
-        let Some(key) = key(ws, r.heading) else { continue };
+        let Some(key) = shown.key(r.heading) else { continue };
         if seen(&key) || out.keys.contains(&key) {
             continue;
         }
         let sep = if out.text.is_empty() { 0 } else { 2 };
-        let block = block(ws, r.entry, r.heading, r.confidence);
+        let block = block(shown, r.entry, r.heading, r.confidence).ok_or(Stale)?;
         let room = limits.max_chars.saturating_sub(used + sep);
         let fitted = fit_lines(&block, room);
         if fitted.is_empty() {
@@ -92,28 +151,25 @@ pub fn recalled(
             break;
         }
     }
-    (!out.keys.is_empty()).then_some(out)
+    Ok((!out.keys.is_empty()).then_some(out))
 }
 
 /// A decision's identity across calls: its file and normalized heading (stable when lines move).
 pub fn key(ws: &Workspace, id: HeadingId) -> Option<String> {
-    let f = ws.file(id.file)?;
-    let h = ws.heading(id)?;
-    Some(format!("{}\t{}", f.path, h.key).replace(['\n', '\r'], " "))
+    Shown::key(ws, id)
 }
 
-/// One decision's block: the header line, then the section or its first lines.
-fn block(ws: &Workspace, entry: crate::model::EntryId, id: HeadingId, confidence: f64) -> String {
-    let written = resolve::written(ws, entry);
-    let (path, title, line) = match (ws.file(id.file), ws.heading(id)) {
-        (Some(f), Some(h)) => (f.path.as_str(), h.name(), h.line + 1),
-        _ => ("", "", 0),
-    };
+/// One decision's block: the header line, then the section or its first
+/// lines; None when its section cannot be read as it was.
+fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64) -> Option<String> {
+    let written = shown.written(entry);
+    let (path, title, line) = shown.place(id).unwrap_or(("", "", 0));
     let mut out = Header { written: written.clone(), title: title.into(), path: path.into(), line, confidence }.line();
-    let body = defang(resolve::body_of(ws, id));
+    let body = shown.body(id)?;
+    let body = defang(&body);
     let body = body.as_ref();
     if body.is_empty() {
-        return out;
+        return Some(out);
     }
     out.push('\n');
     if confidence >= FULL_CONFIDENCE && body.chars().count() <= FULL_BODY_CHARS {
@@ -123,7 +179,7 @@ fn block(ws: &Workspace, entry: crate::model::EntryId, id: HeadingId, confidence
         out.push_str(&lines.join("\n"));
         out.push_str(&format!("\nRun `{written}` for the rest."));
     }
-    out
+    Some(out)
 }
 
 /// The block header's marker: only the hook writes a line that starts with it.

@@ -316,16 +316,13 @@ impl Bindings {
     /// trigger the kept one wins. With no `op`, triggers before extras.
     /// Returns the entry and whether it matched by an extra.
     pub fn exact_match(&self, op: Option<Op>, normalized: &str) -> Option<(EntryId, bool)> {
-        self.matches(normalized)
-            .map(|(entry, slot)| {
-                let other_op = op.is_some_and(|op| self.entries[entry.0 as usize].op != op);
-                let extra = slot > 0;
-                // Among copies of one trigger, the kept one (see `kept_with`).
-                let extras = if extra { 0 } else { self.entries[entry.0 as usize].extras.len() };
-                ((u8::from(other_op) * 2 + u8::from(extra), std::cmp::Reverse(extras), entry), (entry, extra))
-            })
-            .min_by_key(|(rank, _)| *rank)
-            .map(|(_, hit)| hit)
+        pick_exact(
+            op,
+            self.matches(normalized).map(|(entry, slot)| {
+                let e = &self.entries[entry.0 as usize];
+                (entry, slot, e.op, e.extras.len())
+            }),
+        )
     }
 
     /// The copy kept among the entries with operator `op` and normalized
@@ -413,6 +410,21 @@ impl Bindings {
     }
 }
 
+/// [`Bindings::exact_match`]'s choice among the entries whose text equals
+/// the query: each hit as (entry, slot: 0 for the trigger, k for extra k,
+/// the entry's operator, its number of extras). Shared with the recall view
+/// (`ide::recall_view`), which keeps the same table as bytes.
+pub fn pick_exact(op: Option<Op>, hits: impl Iterator<Item = (EntryId, u32, Op, usize)>) -> Option<(EntryId, bool)> {
+    hits.map(|(entry, slot, entry_op, extras)| {
+        let other_op = op.is_some_and(|op| entry_op != op);
+        let extra = slot > 0;
+        // Among copies of one trigger, the kept one (see `kept_with`).
+        let extras = if extra { 0 } else { extras };
+        ((u8::from(other_op) * 2 + u8::from(extra), std::cmp::Reverse(extras), entry), (entry, extra))
+    })
+    .min_by_key(|(rank, _)| *rank)
+    .map(|(_, hit)| hit)
+}
 impl Workspace {
     /// The heading behind an id.
     pub fn heading(&self, id: HeadingId) -> Option<&Heading> {

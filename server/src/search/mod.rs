@@ -9,6 +9,7 @@ pub mod commands;
 pub mod embed;
 pub mod fuzzy;
 pub mod index;
+pub mod le;
 pub mod names;
 pub mod query;
 pub mod recall;

@@ -214,40 +214,101 @@ pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recal
     rank(ws, q, limit, true)
 }
 
+/// What the word ranking reads besides BM25: the binding's exact table and
+/// each entry's target heading. A [`Workspace`] answers from its binding; a
+/// memory's recall view (`ide::recall_view`) answers the same from bytes, so
+/// the prompt hook can rank without parsing the memory.
+pub trait Ranked {
+    /// The entry whose trigger (false) or extra (true) is `normalized`, as
+    /// [`crate::model::Bindings::exact_match`] picks it.
+    fn exact(&self, op: Option<crate::syntax::index::Op>, normalized: &str) -> Option<(EntryId, bool)>;
+    /// The heading an entry stands for ([`triggers::entry_target`]).
+    fn target(&self, entry: EntryId) -> Option<HeadingId>;
+}
+
+impl Ranked for Workspace {
+    fn exact(&self, op: Option<crate::syntax::index::Op>, normalized: &str) -> Option<(EntryId, bool)> {
+        self.bindings().exact_match(op, normalized)
+    }
+    fn target(&self, entry: EntryId) -> Option<HeadingId> {
+        triggers::entry_target(self, self.bindings().entry(entry))
+    }
+}
+
+/// The query cut to [`MAX_TEXT_BYTES`] (a pasted log beyond that adds cost, not evidence).
+fn cut_query(q: &TriggerQuery) -> std::borrow::Cow<'_, TriggerQuery> {
+    if q.text.len() <= MAX_TEXT_BYTES {
+        return std::borrow::Cow::Borrowed(q);
+    }
+    std::borrow::Cow::Owned(TriggerQuery { op: q.op, text: crate::text::cut(&q.text, MAX_TEXT_BYTES).to_string() })
+}
+
+/// Whether the letters-in-order tier reads `normalized` (a short text).
+fn letters_apply(normalized: &str) -> bool {
+    normalized.split(' ').count() <= MAX_FUZZY_WORDS
+}
+
+/// Whether [`recall`] reads `text` by its letters too (a short text), which
+/// only a [`Workspace`] can: [`recall_from`] answers None for it.
+pub fn reads_letters(text: &str) -> bool {
+    let q = TriggerQuery::parse(text);
+    letters_apply(&normalize(&cut_query(&q).text))
+}
+
 /// [`recall_query`], with the letters-in-order tier or without it.
 fn rank(ws: &Workspace, q: &TriggerQuery, limit: usize, letters_tier: bool) -> Vec<Recalled> {
-    if q.text.len() > MAX_TEXT_BYTES {
-        let text = crate::text::cut(&q.text, MAX_TEXT_BYTES).to_string();
-        return rank(ws, &TriggerQuery { op: q.op, text }, limit, letters_tier);
-    }
+    let q = cut_query(q);
     let norm = normalize(&q.text);
-    if norm.is_empty() || limit == 0 {
-        return Vec::new();
-    }
-    let b = ws.bindings();
-    let target = |entry: EntryId| triggers::entry_target(ws, b.entry(entry));
-    let mut out: Vec<Recalled> = Vec::new();
-    if let Some((entry, extra)) = b.exact_match(q.op, &norm) {
-        if let Some(heading) = target(entry) {
-            let (confidence, evidence) =
-                if extra { (EXACT_EXTRA, Evidence::ExactExtra) } else { (EXACT_TRIGGER, Evidence::ExactTrigger) };
-            out.push(Recalled { entry, heading, confidence, evidence, features: Features::default() });
-        }
-    }
-    let idx = super::index::of(ws);
-    let bm = idx.bm25(ws);
-    let words = Words::of(bm, &q.text);
-
     // Letters-in-order candidates (short texts only).
     let mut letters: HashMap<EntryId, f64> = HashMap::default();
-    if letters_tier && norm.split(' ').count() <= MAX_FUZZY_WORDS {
+    if letters_tier && !norm.is_empty() && limit > 0 && letters_apply(&norm) {
         let chars = norm.chars().filter(|c| !c.is_whitespace()).count().max(1) as f64;
-        for hit in triggers::rank(ws, q, FUZZY_CANDIDATES + 1) {
+        for hit in triggers::rank(ws, &q, FUZZY_CANDIDATES + 1) {
             if hit.kind == HitKind::Fuzzy {
                 letters.insert(hit.entry, (hit.score as f64 / chars / 40.0).min(1.0));
             }
         }
     }
+    let idx = super::index::of(ws);
+    rank_in(ws, || idx.bm25(ws), &q, &norm, limit, &letters)
+}
+
+/// The prompt ranking of [`recall`] from any [`Ranked`] source and its BM25
+/// index; None when the text is short enough for the letters-in-order tier
+/// (only a [`Workspace`] has it: [`recall`] answers those).
+pub fn recall_from(src: &dyn Ranked, bm: &Bm25, text: &str, limit: usize) -> Option<Vec<Recalled>> {
+    let q = TriggerQuery::parse(text);
+    let q = cut_query(&q);
+    let norm = normalize(&q.text);
+    if letters_apply(&norm) {
+        return None;
+    }
+    Some(rank_in(src, || bm, &q, &norm, limit, &HashMap::default()))
+}
+
+/// The ranking itself: exact, then letters (given), then words. `bm` is
+/// asked for only when the text has a word to rank by.
+fn rank_in<'a>(
+    src: &dyn Ranked,
+    bm: impl FnOnce() -> &'a Bm25,
+    q: &TriggerQuery,
+    norm: &str,
+    limit: usize,
+    letters: &HashMap<EntryId, f64>,
+) -> Vec<Recalled> {
+    if norm.is_empty() || limit == 0 {
+        return Vec::new();
+    }
+    let mut out: Vec<Recalled> = Vec::new();
+    if let Some((entry, extra)) = src.exact(q.op, norm) {
+        if let Some(heading) = src.target(entry) {
+            let (confidence, evidence) =
+                if extra { (EXACT_EXTRA, Evidence::ExactExtra) } else { (EXACT_TRIGGER, Evidence::ExactTrigger) };
+            out.push(Recalled { entry, heading, confidence, evidence, features: Features::default() });
+        }
+    }
+    let bm = bm();
+    let words = Words::of(bm, &q.text);
 
     // Word candidates: BM25 over every informative word of the text; the
     // best few, plus every letters candidate, are measured.
@@ -276,7 +337,7 @@ fn rank(ws: &Workspace, q: &TriggerQuery, limit: usize, letters_tier: bool) -> V
         if out.iter().any(|r| r.entry == entry) {
             continue;
         }
-        let Some(heading) = target(entry) else { continue };
+        let Some(heading) = src.target(entry) else { continue };
         let doc = bm.doc_of(entry);
         let hit = doc.and_then(|d| by_doc.get(&d)).map(|&i| scored[i]);
         let (score, has) = hit.map_or((0.0, Default::default()), |(d, s)| (s, bm.has(d, &words.terms)));

@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use super::Bm25;
 use crate::model::EntryId;
+use crate::search::le::{f64_at, u32_at};
 
 /// The largest weight a posting may have: a term's weighted frequency in
 /// one document (the body's first 2,000 bytes and the names) is far under
@@ -58,14 +59,6 @@ impl std::fmt::Debug for Mapped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Mapped").field("terms", &self.n).field("docs", &self.d).finish_non_exhaustive()
     }
-}
-
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    b.get(at..at + 4).map_or(0, |s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
-}
-
-fn f64_at(b: &[u8], at: usize) -> f64 {
-    b.get(at..at + 8).and_then(|s| s.try_into().ok()).map_or(0.0, f64::from_le_bytes)
 }
 
 impl Mapped {
