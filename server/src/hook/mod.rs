@@ -12,7 +12,9 @@
 //!
 //! - `SessionStart`: how to recall, and the index's size.
 //! - `UserPromptSubmit`: decisions for the prompt at `[recall] prompt`
-//!   confidence or more (not for slash commands: `/when …` is the skill's).
+//!   confidence or more (not for slash commands: `/when …` is the skill's);
+//!   while the memory's files are as the last prompt hook saw them, from
+//!   its recall view without reading them (`project::recall_cache`).
 //! - `PreToolUse` (Bash): decisions for the command at `[recall] command`;
 //!   never a permission decision.
 //! - `PostToolUseFailure`: decisions for the error and the command at
@@ -148,6 +150,14 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
             ))
         }
     };
+    // A prompt on a memory whose files are as the last hook saw them: answered from its recall view, unread.
+    let fast = match &input.event {
+        Event::UserPromptSubmit { prompt } if !is_slash_command(prompt) => from_view(input, prompt, &root, state_dir),
+        _ => Fast::Absent,
+    };
+    if let Fast::Answered(context) = fast {
+        return Ok(context.map(|c| dialect::render(input.agent, &input.agent_event, &c)));
+    }
     let ws = load::load(&root).map_err(|e| e.to_string())?;
     if !ws.config().recall.hook {
         return Ok(None);
@@ -192,17 +202,17 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
                     ));
                 }
             }
-            let found = recall_once(
-                &ws,
-                input.agent,
-                &input.event,
-                input.session_id.as_deref(),
-                state_dir,
-                &text,
-                lazy.as_ref().map(|l| l as &dyn crate::search::semantic::Cosines),
-            );
+            let limits = limits_for(&ws.config().recall, input.agent, &input.event);
+            let semantic = lazy.as_ref().map(|l| l as &dyn crate::search::semantic::Cosines);
+            let found = recall_once(input.session_id.as_deref(), state_dir, &|seen| {
+                Ok(inject::recalled(&ws, &text, limits, seen, semantic))
+            })
+            .unwrap_or_default();
             if let Some(w) = &warm {
                 crate::project::search_cache::keep(&ws, w);
+            }
+            if matches!(fast, Fast::Absent | Fast::Stale) && matches!(input.event, Event::UserPromptSubmit { .. }) {
+                crate::project::recall_cache::keep(&ws, &root, crate::search::snapshot::key(&ws));
             }
             if let Some(l) = &lazy {
                 if let Some(e) = l.error() {
@@ -243,17 +253,8 @@ fn note_settled(prompt: &str, session_id: Option<&str>, state_dir: Option<&Path>
     }
 }
 
-/// The decisions for `text` not yet injected in this session; records them.
-fn recall_once(
-    ws: &Workspace,
-    agent: Agent,
-    event: &Event,
-    session_id: Option<&str>,
-    state_dir: Option<&Path>,
-    text: &str,
-    semantic: Option<&dyn crate::search::semantic::Cosines>,
-) -> Option<String> {
-    let r = &ws.config().recall;
+/// What the hook may say on `event` under `r` (the `[recall]` settings) to `agent`.
+fn limits_for(r: &crate::model::config::Recall, agent: Agent, event: &Event) -> Limits {
     let threshold = match event {
         Event::PreToolUse { .. } => r.command,
         Event::PostToolUseFailure { .. } => r.error,
@@ -261,7 +262,20 @@ fn recall_once(
     };
     let max_chars = (r.max_chars as usize).min(agent.max_context_chars().unwrap_or(usize::MAX));
     let shell = matches!(event, Event::PreToolUse { .. } | Event::PostToolUseFailure { .. });
-    let limits = Limits { threshold, max_decisions: r.max_decisions as usize, max_chars, shell };
+    Limits { threshold, max_decisions: r.max_decisions as usize, max_chars, shell }
+}
+
+/// Finds the decisions to inject, told which this session has seen.
+type Find<'a> = dyn Fn(&dyn Fn(&str) -> bool) -> Result<Option<inject::Injection>, inject::Stale> + 'a;
+
+/// The decisions `find` gives (told which this session has seen), not yet
+/// injected in this session; records them. Err when `find` could not read a
+/// section as it was (nothing is recorded then).
+fn recall_once(
+    session_id: Option<&str>,
+    state_dir: Option<&Path>,
+    find: &Find<'_>,
+) -> Result<Option<String>, inject::Stale> {
     let mut session = match (session_id, state_dir) {
         (Some(id), Some(dir)) => match crate::project::session::Session::open(dir, id) {
             Ok(s) => Some(s),
@@ -273,16 +287,64 @@ fn recall_once(
         _ => None,
     };
     if session.as_ref().is_some_and(crate::project::session::Session::full) {
-        return None;
+        return Ok(None);
     }
     let seen = |key: &str| session.as_ref().is_some_and(|s| s.seen(key));
-    let found = inject::recalled(ws, text, limits, &seen, semantic)?;
+    let Some(found) = find(&seen)? else { return Ok(None) };
     if let Some(s) = &mut session {
         if let Err(e) = s.record(&found.keys) {
             note(&format!("cannot remember what was injected ({e}); it may be injected again"));
         }
     }
-    Some(found.text)
+    Ok(Some(found.text))
+}
+
+/// What the recall view could do for a prompt.
+enum Fast {
+    /// No view of the memory's present state (or no prompt): load it, and keep a view.
+    Absent,
+    /// The view is current but cannot rank this prompt (a short one, or the semantic tier): load the memory.
+    Current,
+    /// A section was not as the view says: load the memory, and keep a new view.
+    Stale,
+    /// The answer, as from the loaded memory.
+    Answered(Option<String>),
+}
+
+/// A prompt answered from the memory's recall view (`project::recall_cache`)
+/// as the loaded memory would answer it: the same settings, ranking,
+/// blocks and session state.
+fn from_view(input: &Input, prompt: &str, root: &Path, state_dir: Option<&Path>) -> Fast {
+    let Some((view, bm)) = crate::project::recall_cache::open(root) else { return Fast::Absent };
+    let s = view.settings;
+    if !s.hook {
+        return Fast::Answered(None);
+    }
+    let text = crate::text::cut(prompt, inject::MAX_TEXT_BYTES);
+    if s.semantic || crate::search::recall::reads_letters(text) {
+        return Fast::Current;
+    }
+    let r = crate::model::config::Recall {
+        prompt: s.prompt,
+        max_decisions: s.max_decisions,
+        max_chars: s.max_chars,
+        ..Default::default()
+    };
+    let limits = limits_for(&r, input.agent, &input.event);
+    let found = recall_once(input.session_id.as_deref(), state_dir, &|seen| {
+        let ranked =
+            crate::search::recall::recall_from(&view, &bm, text, inject::wanted(limits)).ok_or(inject::Stale)?;
+        inject::render(&view, ranked, limits, seen)
+    });
+    match found {
+        Ok(context) => {
+            if s.capture_stop {
+                note_settled(prompt, input.session_id.as_deref(), state_dir);
+            }
+            Fast::Answered(context)
+        }
+        Err(inject::Stale) => Fast::Stale,
+    }
 }
 
 /// The session key that says the stop was blocked once already.

@@ -14,6 +14,7 @@ pub mod inject;
 pub mod invocations;
 pub mod navigate;
 pub mod recall_stats;
+pub mod recall_view;
 pub mod remember;
 pub mod rename;
 pub mod report;

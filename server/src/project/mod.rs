@@ -19,6 +19,7 @@ pub mod diff;
 pub mod load;
 pub mod lock;
 pub mod read;
+pub mod recall_cache;
 pub mod remember;
 pub mod root;
 pub mod search_cache;

@@ -44,8 +44,7 @@ impl Warm {
 /// when the snapshot is of this very state, the first time ranking needs
 /// it (an exact trigger never reads it). None when there is no state directory.
 pub fn warm(ws: &Workspace, root: &Path) -> Option<Warm> {
-    let canon = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let path = base()?.join("search").join(format!("{:016x}.bm25", fnv1a(canon.to_string_lossy().as_bytes())));
+    let path = cache_path(root, "bm25")?;
     let loaded = Arc::new(AtomicBool::new(false));
     let (from, flag) = (path.clone(), loaded.clone());
     let source = Bm25Source(Box::new(move |ws: &Workspace| {
@@ -57,6 +56,20 @@ pub fn warm(ws: &Workspace, root: &Path) -> Option<Warm> {
     Some(Warm { path, loaded })
 }
 
+/// `<state dir>/search/<hash of the canonical root>.<ext>`: where the
+/// memory at `root` keeps its snapshot (`bm25`) and its recall view (`view`,
+/// [`super::recall_cache`]).
+pub(crate) fn cache_path(root: &Path, ext: &str) -> Option<PathBuf> {
+    let canon = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    Some(base()?.join("search").join(format!("{:016x}.{ext}", fnv1a(canon.to_string_lossy().as_bytes()))))
+}
+
+/// The snapshot of the memory at `root` when it is of the state with `key`
+/// over `entries` entries (the recall view's state: [`super::recall_cache`]).
+pub(crate) fn snapshot_of(root: &Path, key: u64, entries: usize) -> Option<crate::search::bm25::Bm25> {
+    snapshot::open(map(&cache_path(root, "bm25")?)?, key, entries)
+}
+
 /// The snapshot at `path`, memory-mapped (read in place: its pages are read
 /// once by the checks, nothing is copied or rebuilt). Opened as the guarded
 /// reader opens a file (a FIFO, a device or a directory is refused), at
@@ -65,7 +78,7 @@ pub fn warm(ws: &Workspace, root: &Path) -> Option<Warm> {
 /// file cannot be renamed over, as on Windows, a writer's rename fails while
 /// another process reads the snapshot: the write is best effort, and the
 /// next process writes it.)
-fn map(path: &Path) -> Option<crate::search::bm25::mapped::Bytes> {
+pub(crate) fn map(path: &Path) -> Option<crate::search::bm25::mapped::Bytes> {
     let file = read::open_regular(None, path).ok()?;
     let len = file.metadata().ok()?.len();
     if len > MAX_BYTES {

@@ -31,6 +31,7 @@ mod navigation;
 mod project_root;
 mod properties;
 mod recall_stats;
+mod recall_view;
 mod remember;
 mod rename;
 mod resolve_cli;

@@ -1,0 +1,360 @@
+//! A memory's recall view: what the prompt hook's ranking and its blocks read besides BM25 (the exact table, each entry's target heading, what a block shows, the hook's settings), as bytes written from a workspace and read in place, so a hook answers a prompt without reading or parsing the memory.
+//!
+//! Written by [`encode`] from a workspace (the service layer keeps it with
+//! the files' identities, `project::recall_cache`); read by [`View::open`],
+//! which checks every number once, allocating nothing. A [`View`] is a
+//! [`Ranked`] source for [`crate::search::recall::recall_from`] and a
+//! [`Shown`] for [`super::inject::render`]: the same ranking and the same
+//! blocks as from the workspace, by construction. A section is read from
+//! its file only when it is injected, and only if its bytes hash as they
+//! did ([`Shown::body`] says None otherwise, and the caller ranks from the
+//! files instead).
+//!
+//! Layout (little-endian): `MIVIEW01`, a checksum of the rest (u64); the
+//! BM25 snapshot's key for the same state (u64); the hook's settings
+//! (`prompt` f64, `max-decisions` and `max-chars` u32, flags u32: hook,
+//! semantic, capture stop); counts (entries, targets, exact rows, string
+//! bytes; u32 each); per entry (target u32 or none, operator u32, number of
+//! extras u32, written form as a string); per exact row (text, entry u32,
+//! slot u32), sorted by text; per target, sorted by heading (file u32,
+//! heading u32, session key, path, title, line u32, body start and end u32,
+//! body hash u64); the strings (UTF-8). A string is (offset u32, length u32)
+//! into the strings.
+
+use std::borrow::Cow;
+use std::hash::Hasher;
+use std::sync::Arc;
+
+use super::inject::Shown;
+use crate::model::bind::pick_exact;
+use crate::model::{EntryId, FileId, HeadingId, Workspace};
+use crate::search::le::{u32_at, u64_at};
+use crate::search::recall::Ranked;
+use crate::syntax::index::Op;
+
+const MAGIC: &[u8; 8] = b"MIVIEW01";
+const HEAD: usize = 60;
+const ENTRY: usize = 20;
+const ROW: usize = 16;
+const TARGET: usize = 52;
+
+/// The bytes a [`View`] reads: a memory map or a buffer, shared.
+pub type Bytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+/// Reads a decision file's text by its path relative to the root (the service layer's guarded reader).
+pub type Reader = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
+/// The hook's settings a view was written with (its configuration file is among the files it was built from).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    pub prompt: f64,
+    pub max_decisions: u32,
+    pub max_chars: u32,
+    pub hook: bool,
+    pub semantic: bool,
+    pub capture_stop: bool,
+}
+
+/// A recall view read in place.
+pub struct View {
+    bytes: Bytes,
+    at: usize,
+    read: Reader,
+    /// The BM25 snapshot key of the state the view is of.
+    pub bm25_key: u64,
+    pub settings: Settings,
+    n: usize,
+    t: usize,
+    x: usize,
+    entry_at: usize,
+    row_at: usize,
+    target_at: usize,
+    blob: usize,
+}
+
+impl std::fmt::Debug for View {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("View").field("entries", &self.n).field("targets", &self.t).finish_non_exhaustive()
+    }
+}
+
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(bytes);
+    h.write_usize(bytes.len());
+    h.finish()
+}
+
+impl View {
+    /// The view in `bytes` from `at` to their end; None unless it is whole
+    /// and every number fits (see the module docs). `read` reads a decision
+    /// file when one of its sections is injected.
+    pub fn open(bytes: Bytes, at: usize, read: Reader) -> Option<View> {
+        let all = (*bytes).as_ref();
+        let b = all.get(at..)?;
+        if b.len() < HEAD || &b[..8] != MAGIC || u64_at(b, 8) != checksum(&b[16..]) {
+            return None;
+        }
+        let prompt = f64::from_bits(u64_at(b, 24));
+        let flags = u32_at(b, 40);
+        let settings = Settings {
+            prompt,
+            max_decisions: u32_at(b, 32),
+            max_chars: u32_at(b, 36),
+            hook: flags & 1 != 0,
+            semantic: flags & 2 != 0,
+            capture_stop: flags & 4 != 0,
+        };
+        let [n, t, x, blob_len] = [44, 48, 52, 56].map(|o| u32_at(b, o) as usize);
+        let entries = HEAD;
+        let rows = entries.checked_add(n.checked_mul(ENTRY)?)?;
+        let targets = rows.checked_add(x.checked_mul(ROW)?)?;
+        let blob = targets.checked_add(t.checked_mul(TARGET)?)?;
+        if blob.checked_add(blob_len)? != b.len() || !(prompt.is_finite() && (0.0..=1.0).contains(&prompt)) {
+            return None;
+        }
+        let strings = std::str::from_utf8(&b[blob..]).ok()?;
+        let v = View {
+            bytes: bytes.clone(),
+            at,
+            read,
+            bm25_key: u64_at(b, 16),
+            settings,
+            n,
+            t,
+            x,
+            entry_at: entries,
+            row_at: rows,
+            target_at: targets,
+            blob,
+        };
+        let string_ok = |at: usize| {
+            let (off, len) = (u32_at(b, at) as usize, u32_at(b, at + 4) as usize);
+            off.checked_add(len)
+                .is_some_and(|end| end <= blob_len && strings.is_char_boundary(off) && strings.is_char_boundary(end))
+        };
+        for i in 0..n {
+            let e = entries + ENTRY * i;
+            let target = u32_at(b, e);
+            if (target != u32::MAX && target as usize >= t) || u32_at(b, e + 4) > 1 || !string_ok(e + 12) {
+                return None;
+            }
+        }
+        let mut prev: Option<(&str, u32, u32)> = None;
+        for i in 0..x {
+            let r = rows + ROW * i;
+            if !string_ok(r) || u32_at(b, r + 8) as usize >= n {
+                return None;
+            }
+            let row = (v.string_in(b, r), u32_at(b, r + 8), u32_at(b, r + 12));
+            if prev.is_some_and(|p| p > row) {
+                return None;
+            }
+            prev = Some(row);
+        }
+        let mut prev: Option<(u32, u32)> = None;
+        for i in 0..t {
+            let g = targets + TARGET * i;
+            let id = (u32_at(b, g), u32_at(b, g + 4));
+            if prev.is_some_and(|p| p >= id)
+                || ![8, 16, 24].iter().all(|&o| string_ok(g + o))
+                || u32_at(b, g + 36) > u32_at(b, g + 40)
+            {
+                return None;
+            }
+            prev = Some(id);
+        }
+        Some(v)
+    }
+
+    fn b(&self) -> &[u8] {
+        (*self.bytes).as_ref().get(self.at..).unwrap_or(&[])
+    }
+
+    /// The string whose (offset, length) is at `at` of `b` ("" when out of range).
+    fn string_in<'b>(&self, b: &'b [u8], at: usize) -> &'b str {
+        let (off, len) = (u32_at(b, at) as usize, u32_at(b, at + 4) as usize);
+        let start = self.blob + off;
+        b.get(start..start + len).and_then(|s| std::str::from_utf8(s).ok()).unwrap_or("")
+    }
+
+    fn string(&self, at: usize) -> &str {
+        self.string_in(self.b(), at)
+    }
+
+    /// How many entries the state had (the BM25 snapshot has as many).
+    pub fn entries(&self) -> usize {
+        self.n
+    }
+
+    fn op(&self, e: usize) -> Op {
+        if u32_at(self.b(), self.entry_at + ENTRY * e + 4) == 0 {
+            Op::When
+        } else {
+            Op::How
+        }
+    }
+
+    /// The target of a heading id, by binary search.
+    fn target_of(&self, id: HeadingId) -> Option<usize> {
+        let key = (id.file.0, id.idx);
+        let (mut lo, mut hi) = (0, self.t);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let g = self.target_at + TARGET * mid;
+            match (u32_at(self.b(), g), u32_at(self.b(), g + 4)).cmp(&key) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(g),
+            }
+        }
+        None
+    }
+}
+
+impl Ranked for View {
+    fn exact(&self, op: Option<Op>, normalized: &str) -> Option<(EntryId, bool)> {
+        // The first row whose text is not less than `normalized`.
+        let (mut lo, mut hi) = (0, self.x);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.string(self.row_at + ROW * mid) < normalized {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let hits = (lo..self.x).map(|i| self.row_at + ROW * i).take_while(|&r| self.string(r) == normalized).map(|r| {
+            let e = u32_at(self.b(), r + 8) as usize;
+            let extras = u32_at(self.b(), self.entry_at + ENTRY * e + 8) as usize;
+            (EntryId(e as u32), u32_at(self.b(), r + 12), self.op(e), extras)
+        });
+        pick_exact(op, hits)
+    }
+
+    fn target(&self, entry: EntryId) -> Option<HeadingId> {
+        if entry.0 as usize >= self.n {
+            return None;
+        }
+        let t = u32_at(self.b(), self.entry_at + ENTRY * entry.0 as usize) as usize;
+        // Checked by `open`: none, or a target.
+        if t >= self.t {
+            return None;
+        }
+        let g = self.target_at + TARGET * t;
+        Some(HeadingId { file: FileId(u32_at(self.b(), g)), idx: u32_at(self.b(), g + 4) })
+    }
+}
+
+impl Shown for View {
+    fn key(&self, id: HeadingId) -> Option<String> {
+        Some(self.string(self.target_of(id)? + 8).to_string())
+    }
+
+    fn written(&self, entry: EntryId) -> String {
+        if entry.0 as usize >= self.n {
+            return String::new();
+        }
+        self.string(self.entry_at + ENTRY * entry.0 as usize + 12).to_string()
+    }
+
+    fn place(&self, id: HeadingId) -> Option<(&str, &str, u32)> {
+        let g = self.target_of(id)?;
+        Some((self.string(g + 16), self.string(g + 24), u32_at(self.b(), g + 32)))
+    }
+
+    fn body(&self, id: HeadingId) -> Option<Cow<'_, str>> {
+        let g = self.target_of(id)?;
+        let text = (self.read)(self.string(g + 16))?;
+        let (start, end) = (u32_at(self.b(), g + 36) as usize, u32_at(self.b(), g + 40) as usize);
+        let body = text.get(start..end)?;
+        (checksum(body.as_bytes()) == u64_at(self.b(), g + 44)).then(|| Cow::Owned(body.to_string()))
+    }
+}
+
+/// The view of `ws` (which has an index), for the BM25 snapshot with `bm25_key`; None without an index.
+pub fn encode(ws: &Workspace, bm25_key: u64) -> Option<Vec<u8>> {
+    ws.index()?;
+    let b = ws.bindings();
+    let mut blob = String::new();
+    let mut string = |s: &str| -> (u32, u32) {
+        let off = blob.len() as u32;
+        blob.push_str(s);
+        (off, s.len() as u32)
+    };
+    // Targets, sorted by heading; each entry's index among them.
+    let targets_of: Vec<Option<HeadingId>> =
+        (0..b.entries.len() as u32).map(|i| Ranked::target(ws, EntryId(i))).collect();
+    let mut ids: Vec<HeadingId> = targets_of.iter().flatten().copied().collect();
+    ids.sort_by_key(|h| (h.file.0, h.idx));
+    ids.dedup();
+    let mut p: Vec<u8> = Vec::new();
+    let put = |p: &mut Vec<u8>, v: u32| p.extend_from_slice(&v.to_le_bytes());
+    let mut entries = Vec::with_capacity(b.entries.len() * ENTRY);
+    for (i, e) in b.entries.iter().enumerate() {
+        let t = targets_of[i].map_or(u32::MAX, |h| {
+            ids.binary_search_by_key(&(h.file.0, h.idx), |g| (g.file.0, g.idx)).unwrap_or(0) as u32
+        });
+        put(&mut entries, t);
+        put(&mut entries, u32::from(e.op == Op::How));
+        put(&mut entries, e.extras.len() as u32);
+        let (off, len) = string(&Shown::written(ws, EntryId(i as u32)));
+        put(&mut entries, off);
+        put(&mut entries, len);
+    }
+    let mut rows: Vec<(&str, u32, u32)> = Vec::new();
+    for (i, e) in b.entries.iter().enumerate() {
+        let texts = std::iter::once(&e.trigger).chain(e.extras.iter());
+        for (slot, text) in texts.enumerate().filter(|(_, t)| !t.is_empty()) {
+            rows.push((text, i as u32, slot as u32));
+        }
+    }
+    rows.sort();
+    let mut row_bytes = Vec::with_capacity(rows.len() * ROW);
+    for &(text, entry, slot) in &rows {
+        let (off, len) = string(text);
+        for v in [off, len, entry, slot] {
+            put(&mut row_bytes, v);
+        }
+    }
+    let mut target_bytes = Vec::with_capacity(ids.len() * TARGET);
+    for &id in &ids {
+        let (path, name, line) = Shown::place(ws, id)?;
+        let text = ws.file(id.file)?.text.as_str();
+        let body = crate::ide::resolve::body_of(ws, id);
+        let start =
+            (body.as_ptr() as usize).checked_sub(text.as_ptr() as usize).filter(|s| s + body.len() <= text.len())?;
+        put(&mut target_bytes, id.file.0);
+        put(&mut target_bytes, id.idx);
+        for s in [Shown::key(ws, id)?.as_str(), path, name] {
+            let (off, len) = string(s);
+            put(&mut target_bytes, off);
+            put(&mut target_bytes, len);
+        }
+        put(&mut target_bytes, line);
+        put(&mut target_bytes, start as u32);
+        put(&mut target_bytes, (start + body.len()) as u32);
+        target_bytes.extend_from_slice(&checksum(body.as_bytes()).to_le_bytes());
+    }
+    let r = &ws.config().recall;
+    p.extend_from_slice(&bm25_key.to_le_bytes());
+    p.extend_from_slice(&r.prompt.to_bits().to_le_bytes());
+    put(&mut p, r.max_decisions);
+    put(&mut p, r.max_chars);
+    put(&mut p, u32::from(r.hook) | u32::from(r.semantic) << 1 | u32::from(ws.config().capture.stop) << 2);
+    for v in [b.entries.len(), ids.len(), rows.len(), blob.len()] {
+        put(&mut p, u32::try_from(v).ok()?);
+    }
+    p.extend_from_slice(&entries);
+    p.extend_from_slice(&row_bytes);
+    p.extend_from_slice(&target_bytes);
+    p.extend_from_slice(blob.as_bytes());
+    let mut out = Vec::with_capacity(16 + p.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&checksum(&p).to_le_bytes());
+    out.extend_from_slice(&p);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests;

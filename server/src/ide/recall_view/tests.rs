@@ -1,0 +1,117 @@
+//! The recall view ranks and shows exactly as the workspace it was written from, and refuses bytes it cannot trust.
+
+use super::*;
+use crate::ide::inject::{render, Limits, Stale};
+use crate::search::bm25::Bm25;
+use crate::search::recall::{recall, recall_from};
+
+const INDEX: &str = "# Index\n\n## agents/decisions/testing.md\n\n\
+/when writing mock tests | mock patch, test doubles\n\
+/when choosing a test runner | nextest\n\
+/how split test modules\n\n\
+## agents/decisions/git.md\n\n\
+/when git lock error occurs | index.lock\n\
+/when resolving merge conflicts in the session file after a long rebase of main\n\
+/when orphan entry nobody wrote\n";
+const TESTING: &str = "# Testing\n\n## When Writing Mock Tests\n\nPatch the name where it is looked up, not where it is defined.\nPrefer fakes for the database layer.\n\n\
+## When Choosing A Test Runner\n\nUse nextest in CI; it isolates each test in a process.\n\n\
+## How to Split Test Modules\n\nOne test module per feature, under 500 lines.\n";
+const GIT: &str = "# Git\n\n## When Git Lock Error Occurs\n\nAnother git process holds `.git/index.lock`: wait, then remove it only if no git runs.\n\n\
+## When Resolving Merge Conflicts In The Session File After A Long Rebase Of Main\n\nKeep both sides' tasks; never take one side whole.\n";
+
+fn ws() -> Workspace {
+    Workspace::of_files(&[
+        ("agents/memory-index.md", INDEX),
+        ("agents/decisions/testing.md", TESTING),
+        ("agents/decisions/git.md", GIT),
+    ])
+}
+
+fn view_of(ws: &Workspace) -> View {
+    let bytes = encode(ws, 7).expect("a view");
+    let files: Vec<(String, String)> = ws.files().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
+    let read: Reader = Box::new(move |path| files.iter().find(|(p, _)| p == path).map(|(_, t)| t.clone()));
+    View::open(Arc::new(bytes), 0, read).expect("opens")
+}
+
+const PROMPTS: [&str; 4] = [
+    "the integration suite keeps mocking the wrong module, where should the patch go when the import is elsewhere",
+    "which test runner do we use in CI and why does it matter that every test runs in its own process",
+    "git says another git process seems to be running and index.lock exists, what do we do about it now",
+    "when resolving merge conflicts in the session file after a long rebase of main",
+];
+
+#[test]
+fn a_view_ranks_and_shows_exactly_as_its_workspace() {
+    let ws = ws();
+    let view = view_of(&ws);
+    let bm = Bm25::build(&ws);
+    let limits = Limits { threshold: 0.0, max_decisions: 3, max_chars: 6000, shell: false };
+    let none = |_: &str| false;
+    for p in PROMPTS {
+        let from_view = recall_from(&view, &bm, p, 12).expect("a long prompt");
+        assert_eq!(from_view, recall(&ws, p, 12), "{p}");
+        assert!(!from_view.is_empty(), "{p}");
+        let shown = render(&view, from_view.clone(), limits, &none).expect("readable");
+        assert_eq!(shown, render(&ws, from_view, limits, &none).expect("readable"), "{p}");
+        assert!(shown.is_some_and(|s| s.text.starts_with("[memory-index] /")), "{p}");
+    }
+    // The long trigger, typed exactly: the exact tier, from the view's table.
+    let exact = recall_from(&view, &bm, PROMPTS[3], 3).expect("long");
+    assert_eq!(exact[0].evidence, crate::search::recall::Evidence::ExactTrigger);
+    assert_eq!(view.settings.prompt, ws.config().recall.prompt);
+    assert_eq!(view.entries(), ws.bindings().entries.len());
+}
+
+#[test]
+fn a_short_text_is_left_to_the_workspace() {
+    let ws = ws();
+    assert_eq!(recall_from(&view_of(&ws), &Bm25::build(&ws), "mock tests", 3), None, "the letters tier reads it");
+}
+
+#[test]
+fn a_section_that_changed_on_disk_is_not_shown() {
+    let ws = ws();
+    let bytes = encode(&ws, 7).expect("a view");
+    let changed = TESTING.replace("Patch the name", "Patch the module");
+    let read: Reader = Box::new(move |path| (path == "agents/decisions/testing.md").then(|| changed.clone()));
+    let view = View::open(Arc::new(bytes), 0, read).expect("opens");
+    let found = recall_from(&view, &Bm25::build(&ws), PROMPTS[0], 12).expect("long");
+    let limits = Limits { threshold: 0.0, max_decisions: 1, max_chars: 6000, shell: false };
+    assert_eq!(render(&view, found, limits, &|_: &str| false), Err(Stale));
+}
+
+#[test]
+fn bytes_that_are_not_a_whole_view_are_refused() {
+    let ws = ws();
+    let good = encode(&ws, 7).expect("a view");
+    let open = |b: Vec<u8>| View::open(Arc::new(b), 0, Box::new(|_| None)).is_some();
+    assert!(open(good.clone()));
+    assert!(!open(good[..good.len() - 1].to_vec()), "cut");
+    assert!(!open([good.as_slice(), &[0]].concat()), "longer");
+    assert!(!open(Vec::new()));
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..2000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut b = good.clone();
+        let at = 16 + (seed as usize) % (b.len() - 16);
+        b[at] ^= 1 + (seed >> 32) as u8 % 255;
+        // With the checksum fixed up, so the layout checks are what refuse or accept it.
+        let sum = checksum(&b[16..]);
+        b[8..16].copy_from_slice(&sum.to_le_bytes());
+        if let Some(v) = View::open(Arc::new(b), 0, Box::new(|_| None)) {
+            for p in PROMPTS {
+                let _ = recall_from(&v, &Bm25::build(&ws), p, 5);
+            }
+            for e in 0..v.entries() as u32 + 2 {
+                let _ = (v.written(EntryId(e)), v.target(EntryId(e)));
+                if let Some(h) = v.target(EntryId(e)) {
+                    let _ = (v.key(h), v.place(h), v.body(h));
+                }
+            }
+            let _ = v.exact(None, "writing mock tests");
+        }
+    }
+}
