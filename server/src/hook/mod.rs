@@ -150,14 +150,21 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
             ))
         }
     };
-    // A prompt on a memory whose files are as the last hook saw them: answered from its recall view, unread.
+    // A long prompt on a memory whose files are as the last hook saw them:
+    // answered from its recall view, unread (a short one needs the triggers' letters).
     let fast = match &input.event {
-        Event::UserPromptSubmit { prompt } if !is_slash_command(prompt) => from_view(input, prompt, &root, state_dir),
-        _ => Fast::Absent,
+        Event::UserPromptSubmit { prompt }
+            if !is_slash_command(prompt)
+                && !crate::search::recall::reads_letters(crate::text::cut(prompt, inject::MAX_TEXT_BYTES)) =>
+        {
+            from_view(input, prompt, &root, state_dir)
+        }
+        _ => Fast::Skipped,
     };
     if let Fast::Answered(context) = fast {
         return Ok(context.map(|c| dialect::render(input.agent, &input.agent_event, &c)));
     }
+    let loaded_at = std::time::SystemTime::now();
     let ws = load::load(&root).map_err(|e| e.to_string())?;
     if !ws.config().recall.hook {
         return Ok(None);
@@ -211,8 +218,8 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
             if let Some(w) = &warm {
                 crate::project::search_cache::keep(&ws, w);
             }
-            if matches!(fast, Fast::Absent | Fast::Stale) && matches!(input.event, Event::UserPromptSubmit { .. }) {
-                crate::project::recall_cache::keep(&ws, &root, crate::search::snapshot::key(&ws));
+            if matches!(fast, Fast::Absent | Fast::Stale) {
+                crate::project::recall_cache::keep(&ws, &root, crate::search::snapshot::key(&ws), loaded_at);
             }
             if let Some(l) = &lazy {
                 if let Some(e) = l.error() {
@@ -299,12 +306,12 @@ fn recall_once(
     Ok(Some(found.text))
 }
 
-/// What the recall view could do for a prompt.
+/// What the recall view did for an event.
 enum Fast {
-    /// No view of the memory's present state (or no prompt): load it, and keep a view.
+    /// Not asked (not a prompt, or a short one): load the memory.
+    Skipped,
+    /// No view of the memory's present state: load it, and keep a view.
     Absent,
-    /// The view is current but cannot rank this prompt (a short one, or the semantic tier): load the memory.
-    Current,
     /// A section was not as the view says: load the memory, and keep a new view.
     Stale,
     /// The answer, as from the loaded memory.
@@ -317,12 +324,10 @@ enum Fast {
 fn from_view(input: &Input, prompt: &str, root: &Path, state_dir: Option<&Path>) -> Fast {
     let Some((view, bm)) = crate::project::recall_cache::open(root) else { return Fast::Absent };
     let s = view.settings;
-    if !s.hook {
-        return Fast::Answered(None);
-    }
     let text = crate::text::cut(prompt, inject::MAX_TEXT_BYTES);
-    if s.semantic || crate::search::recall::reads_letters(text) {
-        return Fast::Current;
+    // As the loaded memory's hook does, first (the session's room counts it).
+    if s.capture_stop {
+        note_settled(prompt, input.session_id.as_deref(), state_dir);
     }
     let r = crate::model::config::Recall {
         prompt: s.prompt,
@@ -337,12 +342,7 @@ fn from_view(input: &Input, prompt: &str, root: &Path, state_dir: Option<&Path>)
         inject::render(&view, ranked, limits, seen)
     });
     match found {
-        Ok(context) => {
-            if s.capture_stop {
-                note_settled(prompt, input.session_id.as_deref(), state_dir);
-            }
-            Fast::Answered(context)
-        }
+        Ok(context) => Fast::Answered(context),
         Err(inject::Stale) => Fast::Stale,
     }
 }

@@ -11,9 +11,9 @@
 //! files instead).
 //!
 //! Layout (little-endian): `MIVIEW01`, a checksum of the rest (u64); the
-//! BM25 snapshot's key for the same state (u64); the hook's settings
-//! (`prompt` f64, `max-decisions` and `max-chars` u32, flags u32: hook,
-//! semantic, capture stop); counts (entries, targets, exact rows, string
+//! BM25 snapshot's key for the same state (u64); the settings (`prompt`
+//! f64, `max-decisions` and `max-chars` u32, flags u32: bit 0 `[capture]
+//! stop`; `max-file-bytes` u64); counts (entries, targets, exact rows, string
 //! bytes; u32 each); per entry (target u32 or none, operator u32, number of
 //! extras u32, written form as a string); per exact row (text, entry u32,
 //! slot u32), sorted by text; per target, sorted by heading (file u32,
@@ -33,7 +33,7 @@ use crate::search::recall::Ranked;
 use crate::syntax::index::Op;
 
 const MAGIC: &[u8; 8] = b"MIVIEW01";
-const HEAD: usize = 60;
+const HEAD: usize = 68;
 const ENTRY: usize = 20;
 const ROW: usize = 16;
 const TARGET: usize = 52;
@@ -41,18 +41,20 @@ const TARGET: usize = 52;
 /// The bytes a [`View`] reads: a memory map or a buffer, shared.
 pub type Bytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
 
-/// Reads a decision file's text by its path relative to the root (the service layer's guarded reader).
-pub type Reader = Box<dyn Fn(&str) -> Option<String> + Send + Sync>;
+/// Reads a decision file's text by its path relative to the root, at most
+/// so many bytes (the service layer's guarded reader; None for a file it
+/// cannot read whole as UTF-8).
+pub type Reader = Box<dyn Fn(&str, u64) -> Option<String> + Send + Sync>;
 
-/// The hook's settings a view was written with (its configuration file is among the files it was built from).
+/// The settings a view was written with (its configuration file is among
+/// the files it was built from): the prompt hook's, and the largest file read.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     pub prompt: f64,
     pub max_decisions: u32,
     pub max_chars: u32,
-    pub hook: bool,
-    pub semantic: bool,
     pub capture_stop: bool,
+    pub max_file_bytes: u64,
 }
 
 /// A recall view read in place.
@@ -101,11 +103,10 @@ impl View {
             prompt,
             max_decisions: u32_at(b, 32),
             max_chars: u32_at(b, 36),
-            hook: flags & 1 != 0,
-            semantic: flags & 2 != 0,
-            capture_stop: flags & 4 != 0,
+            capture_stop: flags & 1 != 0,
+            max_file_bytes: u64_at(b, 44),
         };
-        let [n, t, x, blob_len] = [44, 48, 52, 56].map(|o| u32_at(b, o) as usize);
+        let [n, t, x, blob_len] = [52, 56, 60, 64].map(|o| u32_at(b, o) as usize);
         let entries = HEAD;
         let rows = entries.checked_add(n.checked_mul(ENTRY)?)?;
         let targets = rows.checked_add(x.checked_mul(ROW)?)?;
@@ -265,7 +266,7 @@ impl Shown for View {
 
     fn body(&self, id: HeadingId) -> Option<Cow<'_, str>> {
         let g = self.target_of(id)?;
-        let text = (self.read)(self.string(g + 16))?;
+        let text = (self.read)(self.string(g + 16), self.settings.max_file_bytes)?;
         let (start, end) = (u32_at(self.b(), g + 36) as usize, u32_at(self.b(), g + 40) as usize);
         let body = text.get(start..end)?;
         (checksum(body.as_bytes()) == u64_at(self.b(), g + 44)).then(|| Cow::Owned(body.to_string()))
@@ -304,8 +305,7 @@ pub fn encode(ws: &Workspace, bm25_key: u64) -> Option<Vec<u8>> {
     }
     let mut rows: Vec<(&str, u32, u32)> = Vec::new();
     for (i, e) in b.entries.iter().enumerate() {
-        let texts = std::iter::once(&e.trigger).chain(e.extras.iter());
-        for (slot, text) in texts.enumerate().filter(|(_, t)| !t.is_empty()) {
+        for (slot, text) in crate::model::bind::exact_keys(e).enumerate() {
             rows.push((text, i as u32, slot as u32));
         }
     }
@@ -341,7 +341,8 @@ pub fn encode(ws: &Workspace, bm25_key: u64) -> Option<Vec<u8>> {
     p.extend_from_slice(&r.prompt.to_bits().to_le_bytes());
     put(&mut p, r.max_decisions);
     put(&mut p, r.max_chars);
-    put(&mut p, u32::from(r.hook) | u32::from(r.semantic) << 1 | u32::from(ws.config().capture.stop) << 2);
+    put(&mut p, u32::from(ws.config().capture.stop));
+    p.extend_from_slice(&ws.config().max_file_bytes.to_le_bytes());
     for v in [b.entries.len(), ids.len(), rows.len(), blob.len()] {
         put(&mut p, u32::try_from(v).ok()?);
     }

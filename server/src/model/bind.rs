@@ -94,8 +94,8 @@ struct ExactLink {
 }
 
 /// The exact keys of an entry, in slot order: its trigger, then its extras
-/// (none for an empty trigger).
-fn exact_keys(info: &EntryInfo) -> impl Iterator<Item = &str> {
+/// (none for an empty trigger). The recall view keeps the same table.
+pub fn exact_keys(info: &EntryInfo) -> impl Iterator<Item = &str> {
     let keys = if info.trigger.is_empty() { None } else { Some(std::iter::once(&info.trigger).chain(&info.extras)) };
     keys.into_iter().flatten().map(|k| &**k)
 }

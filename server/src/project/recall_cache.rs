@@ -8,12 +8,16 @@
 //! device, inode, kind, size, and modification and change times to the
 //! nanosecond, or that it is absent. A file written, added, removed or
 //! renamed changes one of them (a folder's times change when a name in it
-//! does). A file changed within [`RACY`] of the stamping is not trusted (a
-//! later write in the same clock tick could leave its times as they were:
-//! git's "racy" rule, applied to the change time, which no tool can set
-//! back): no view is written then, and a later hook writes it. Only plain
-//! files and folders are stamped: a memory with a link among its files gets
-//! no view (a link's own times say nothing of its target). A section is
+//! does). A file changed after the load began, or within [`RACY`] before it,
+//! is not trusted (what was loaded may not be what its identity now stands
+//! for, and a later write in the same clock tick could leave its times as
+//! they were: git's "racy" rule, applied to the change time, which no tool
+//! can set back): no view is written then, and a later hook writes it. Only
+//! plain files and folders are stamped: a memory with a link among its
+//! files gets no view (a link's own times say nothing of its target), nor
+//! one with a file not read whole, nor one with the semantic tier on. The
+//! program's own file is stamped last, and a view is read only by the
+//! program whose file that is (another build ranks its own way). A section is
 //! still checked against its hash when it is injected
 //! (`ide::recall_view::View`). Unix only; elsewhere every hook loads the
 //! memory. Nothing here can fail a hook: a view that cannot be read or
@@ -68,8 +72,7 @@ pub fn open(root: &Path) -> Option<(View, Bm25)> {
     let bytes = map(&cache_path(root, "view")?)?;
     let at = stamps_hold(root, (*bytes).as_ref())?;
     let canon = std::fs::canonicalize(root).ok()?;
-    let read: recall_view::Reader = Box::new(move |rel: &str| {
-        let limit = crate::model::config::DEFAULT_MAX_FILE_BYTES;
+    let read: recall_view::Reader = Box::new(move |rel: &str, limit: u64| {
         super::read::read_inside(&canon, &canon.join(rel), limit).filter(|t| t.problem.is_none()).map(|t| t.text)
     });
     let view = View::open(bytes, at, read)?;
@@ -80,13 +83,14 @@ pub fn open(root: &Path) -> Option<(View, Bm25)> {
 /// Where the view starts in `bytes` when every identity they list is the
 /// file's identity now; None when one differs or the list is not whole.
 fn stamps_hold(root: &Path, bytes: &[u8]) -> Option<usize> {
+    let me = this_program()?;
     let u32_at = |at: usize| bytes.get(at..at + 4).map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]));
     if bytes.get(..8)? != MAGIC {
         return None;
     }
     let count = u32_at(8)? as usize;
     let mut at = 12;
-    for _ in 0..count {
+    for i in 0..count {
         let len = u32_at(at)? as usize;
         let rel = std::str::from_utf8(bytes.get(at + 4..(at + 4).checked_add(len)?)?).ok()?;
         at += 4 + len;
@@ -95,18 +99,21 @@ fn stamps_hold(root: &Path, bytes: &[u8]) -> Option<usize> {
             *v = u64::from_le_bytes(bytes.get(at + 8 * i..at + 8 * i + 8)?.try_into().ok()?);
         }
         at += 64;
-        if identity(&root.join(rel))? != kept {
+        // The last is the program that wrote it, which must be this one.
+        if (i + 1 == count && (rel != me || kept[2] != 1)) || identity(&root.join(rel))? != kept {
             return None;
         }
     }
     Some(at)
 }
 
-/// The paths `ws` (the memory at `root`) was loaded from, relative to the
-/// root, with their identities now; None when one is not a plain file or
-/// folder, when the decisions folder holds a Markdown file the workspace
-/// does not (or the reverse), or when one changed within [`RACY`].
-fn stamps(ws: &Workspace, root: &Path) -> Option<Vec<(String, Identity)>> {
+/// The paths `ws` (the memory at `root`, loaded from `loaded_at` on) was
+/// loaded from, relative to the root, and this program's, with their
+/// identities now; None when one is not a plain file or folder, when the
+/// decisions folder holds a Markdown file the workspace does not (or the
+/// reverse), or when one changed after `loaded_at` less [`RACY`] (what the
+/// workspace holds may then not be what the identity stands for).
+fn stamps(ws: &Workspace, root: &Path, loaded_at: SystemTime) -> Option<Vec<(String, Identity)>> {
     let cfg = ws.config();
     let mut paths = vec![ws.config_path().to_string(), cfg.index.clone(), cfg.decisions.clone()];
     let mut listed: Vec<String> = std::fs::read_dir(root.join(&cfg.decisions))
@@ -122,10 +129,11 @@ fn stamps(ws: &Workspace, root: &Path) -> Option<Vec<(String, Identity)>> {
         return None;
     }
     paths.extend(listed);
-    // This very program: another build may rank or show differently.
-    paths.push(std::env::current_exe().ok()?.to_str()?.to_string());
-    let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).ok()?;
-    let recent = |s: u64, ns: u64| now.saturating_sub(Duration::new(s, ns as u32)) < RACY;
+    // This very program, last: another build may rank or show differently.
+    paths.push(this_program()?);
+    let loaded = loaded_at.duration_since(SystemTime::UNIX_EPOCH).ok()?;
+    // Changed after the load began, or too shortly before it to be told apart.
+    let recent = |s: u64, ns: u64| loaded.saturating_sub(Duration::new(s, ns as u32)) < RACY;
     let mut out = Vec::with_capacity(paths.len());
     for p in paths {
         let id = identity(&root.join(&p))?;
@@ -134,16 +142,21 @@ fn stamps(ws: &Workspace, root: &Path) -> Option<Vec<(String, Identity)>> {
         }
         out.push((p, id));
     }
-    // The index must be there (a view answers from it).
-    (out[1].1[2] == 1).then_some(out)
+    // The index must be there (a view answers from it), and this program a file.
+    (out[1].1[2] == 1 && out.last().is_some_and(|l| l.1[2] == 1)).then_some(out)
 }
 
-/// Writes the view of `ws` (the memory at `root`, just loaded) with its
-/// files' identities, when they can be trusted (see the module docs); best
-/// effort, like the snapshot. `bm25_key` names the snapshot of the same state.
-pub fn keep(ws: &Workspace, root: &Path, bm25_key: u64) {
+/// Writes the view of `ws` (the memory at `root`, loaded from `loaded_at`
+/// on) with its files' identities, when they can be trusted (see the module
+/// docs); best effort, like the snapshot. `bm25_key` names the snapshot of
+/// the same state.
+pub fn keep(ws: &Workspace, root: &Path, bm25_key: u64, loaded_at: SystemTime) {
+    // A view could not answer with the semantic tier on, nor show a section of a file not read whole.
+    if ws.config().recall.semantic || ws.files().any(|(_, f)| f.problem.is_some()) {
+        return;
+    }
     let Some(path) = cache_path(root, "view") else { return };
-    let Some(stamps) = stamps(ws, root) else { return };
+    let Some(stamps) = stamps(ws, root, loaded_at) else { return };
     let Some(view) = recall_view::encode(ws, bm25_key) else { return };
     let mut out = Vec::with_capacity(view.len() + stamps.len() * 100);
     out.extend_from_slice(MAGIC);
@@ -157,4 +170,9 @@ pub fn keep(ws: &Workspace, root: &Path, bm25_key: u64) {
     }
     out.extend_from_slice(&view);
     write_cache_file(&path, &out);
+}
+
+/// This program's file, links resolved (an install by link stamps its target).
+fn this_program() -> Option<String> {
+    Some(std::fs::canonicalize(std::env::current_exe().ok()?).ok()?.to_str()?.to_string())
 }

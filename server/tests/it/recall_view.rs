@@ -162,3 +162,24 @@ fn hooks_at_once_all_answer_alike_and_leave_one_whole_view() {
     assert_eq!(hook(&root, &cache, PROMPTS[1], "after").stdout, want);
     assert_eq!(inode(&kept), ino);
 }
+
+#[cfg(unix)]
+#[test]
+fn a_view_is_trusted_only_by_the_program_that_wrote_it() {
+    let (tmp, root) = project();
+    // Another build of the program (here a copy: another file), aged with the memory.
+    let other = tmp.path().join("other-build");
+    fs::copy(env!("CARGO_BIN_EXE_memory-index-lsp"), &other).expect("copy");
+    age();
+    let cache = tmp.path().join("cache");
+    let want = hook(&root, &cache, PROMPTS[0], "a").stdout;
+    let ino = inode(&view(&cache).expect("view"));
+    let input = serde_json::json!({
+        "hook_event_name": "UserPromptSubmit", "session_id": "b",
+        "transcript_path": "/dev/null", "cwd": root, "prompt": PROMPTS[0],
+    });
+    let mut c = std::process::Command::new(&other);
+    c.arg("hook").current_dir(&root).env_remove("CLAUDE_PROJECT_DIR").env("MEMORY_INDEX_LSP_CACHE_DIR", &cache);
+    assert_eq!(run_with_stdin(c, input.to_string().as_bytes()).stdout, want);
+    assert_ne!(inode(&view(&cache).expect("view")), ino, "the other build loaded the memory and kept its own view");
+}

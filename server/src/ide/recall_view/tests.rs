@@ -30,7 +30,7 @@ fn ws() -> Workspace {
 fn view_of(ws: &Workspace) -> View {
     let bytes = encode(ws, 7).expect("a view");
     let files: Vec<(String, String)> = ws.files().map(|(_, f)| (f.path.clone(), f.text.clone())).collect();
-    let read: Reader = Box::new(move |path| files.iter().find(|(p, _)| p == path).map(|(_, t)| t.clone()));
+    let read: Reader = Box::new(move |path, _| files.iter().find(|(p, _)| p == path).map(|(_, t)| t.clone()));
     View::open(Arc::new(bytes), 0, read).expect("opens")
 }
 
@@ -74,7 +74,7 @@ fn a_section_that_changed_on_disk_is_not_shown() {
     let ws = ws();
     let bytes = encode(&ws, 7).expect("a view");
     let changed = TESTING.replace("Patch the name", "Patch the module");
-    let read: Reader = Box::new(move |path| (path == "agents/decisions/testing.md").then(|| changed.clone()));
+    let read: Reader = Box::new(move |path, _| (path == "agents/decisions/testing.md").then(|| changed.clone()));
     let view = View::open(Arc::new(bytes), 0, read).expect("opens");
     let found = recall_from(&view, &Bm25::build(&ws), PROMPTS[0], 12).expect("long");
     let limits = Limits { threshold: 0.0, max_decisions: 1, max_chars: 6000, shell: false };
@@ -85,7 +85,7 @@ fn a_section_that_changed_on_disk_is_not_shown() {
 fn bytes_that_are_not_a_whole_view_are_refused() {
     let ws = ws();
     let good = encode(&ws, 7).expect("a view");
-    let open = |b: Vec<u8>| View::open(Arc::new(b), 0, Box::new(|_| None)).is_some();
+    let open = |b: Vec<u8>| View::open(Arc::new(b), 0, Box::new(|_, _| None)).is_some();
     assert!(open(good.clone()));
     assert!(!open(good[..good.len() - 1].to_vec()), "cut");
     assert!(!open([good.as_slice(), &[0]].concat()), "longer");
@@ -101,7 +101,7 @@ fn bytes_that_are_not_a_whole_view_are_refused() {
         // With the checksum fixed up, so the layout checks are what refuse or accept it.
         let sum = checksum(&b[16..]);
         b[8..16].copy_from_slice(&sum.to_le_bytes());
-        if let Some(v) = View::open(Arc::new(b), 0, Box::new(|_| None)) {
+        if let Some(v) = View::open(Arc::new(b), 0, Box::new(|_, _| None)) {
             for p in PROMPTS {
                 let _ = recall_from(&v, &Bm25::build(&ws), p, 5);
             }
@@ -114,4 +114,20 @@ fn bytes_that_are_not_a_whole_view_are_refused() {
             let _ = v.exact(None, "writing mock tests");
         }
     }
+}
+
+#[test]
+fn an_entry_without_a_trigger_has_no_exact_row() {
+    // `/when | …` has an extra but no trigger: the workspace's exact table has nothing of it.
+    let long = "keep both sides of the session file when a long rebase of main conflicts";
+    let ws = Workspace::of_files(&[
+        ("agents/memory-index.md", &format!("## agents/decisions/m.md\n\n/when | {long}\n/how {long}\n")),
+        ("agents/decisions/m.md", &format!("# M\n\n## How to {long}\n\nTake both sides.\n")),
+    ]);
+    let view = view_of(&ws);
+    let bm = Bm25::build(&ws);
+    let q = format!("when {long}");
+    let from_view = recall_from(&view, &bm, &q, 5).expect("long");
+    assert_eq!(from_view, recall(&ws, &q, 5));
+    assert_eq!(from_view[0].evidence, crate::search::recall::Evidence::ExactTrigger);
 }
