@@ -13,8 +13,9 @@
 //! - `SessionStart`: how to recall, and the index's size.
 //! - `UserPromptSubmit`: decisions for the prompt at `[recall] prompt`
 //!   confidence or more (not for slash commands: `/when …` is the skill's);
-//!   while the memory's files are as the last prompt hook saw them, from
-//!   its recall view without reading them (`project::recall_cache`).
+//!   while the memory's files are as the last hook saw them, a prompt of
+//!   more than eight words, a command and a failure are answered from its
+//!   recall view without reading them (`project::recall_cache`).
 //! - `PreToolUse` (Bash): decisions for the command at `[recall] command`;
 //!   never a permission decision.
 //! - `PostToolUseFailure`: decisions for the error and the command at
@@ -150,15 +151,16 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
             ))
         }
     };
-    // A long prompt on a memory whose files are as the last hook saw them:
-    // answered from its recall view, unread (a short one needs the triggers' letters).
-    let fast = match &input.event {
-        Event::UserPromptSubmit { prompt }
-            if !is_slash_command(prompt)
-                && !crate::search::recall::reads_letters(crate::text::cut(prompt, inject::MAX_TEXT_BYTES)) =>
+    // A long prompt, a command or a failure on a memory whose files are as
+    // the last hook saw them: answered from its recall view, unread (a short
+    // prompt needs the triggers' letters).
+    let fast = match (&input.event, &text) {
+        (Event::UserPromptSubmit { .. }, Some(t))
+            if !crate::search::recall::reads_letters(crate::text::cut(t, inject::MAX_TEXT_BYTES)) =>
         {
-            from_view(input, prompt, &root, state_dir)
+            from_view(input, t, &root, state_dir)
         }
+        (Event::PreToolUse { .. } | Event::PostToolUseFailure { .. }, Some(t)) => from_view(input, t, &root, state_dir),
         _ => Fast::Skipped,
     };
     if let Fast::Answered(context) = fast {
@@ -308,7 +310,7 @@ fn recall_once(
 
 /// What the recall view did for an event.
 enum Fast {
-    /// Not asked (not a prompt, or a short one): load the memory.
+    /// Not asked (no text to rank, or a short prompt): load the memory.
     Skipped,
     /// No view of the memory's present state: load it, and keep a view.
     Absent,
@@ -318,27 +320,34 @@ enum Fast {
     Answered(Option<String>),
 }
 
-/// A prompt answered from the memory's recall view (`project::recall_cache`)
-/// as the loaded memory would answer it: the same settings, ranking,
-/// blocks and session state.
-fn from_view(input: &Input, prompt: &str, root: &Path, state_dir: Option<&Path>) -> Fast {
+/// The text of a prompt, a command or a failure (as `respond` builds it)
+/// answered from the memory's recall view (`project::recall_cache`) as the
+/// loaded memory would answer it: the same settings, ranking, blocks and
+/// session state.
+fn from_view(input: &Input, whole: &str, root: &Path, state_dir: Option<&Path>) -> Fast {
     let Some((view, bm)) = crate::project::recall_cache::open(root) else { return Fast::Absent };
     let s = view.settings;
-    let text = crate::text::cut(prompt, inject::MAX_TEXT_BYTES);
+    let text = crate::text::cut(whole, inject::MAX_TEXT_BYTES);
     // As the loaded memory's hook does, first (the session's room counts it).
-    if s.capture_stop {
+    if let (Event::UserPromptSubmit { prompt }, true) = (&input.event, s.capture_stop) {
         note_settled(prompt, input.session_id.as_deref(), state_dir);
     }
     let r = crate::model::config::Recall {
         prompt: s.prompt,
+        command: s.command,
+        error: s.error,
         max_decisions: s.max_decisions,
         max_chars: s.max_chars,
         ..Default::default()
     };
     let limits = limits_for(&r, input.agent, &input.event);
     let found = recall_once(input.session_id.as_deref(), state_dir, &|seen| {
-        let ranked =
-            crate::search::recall::recall_from(&view, &bm, text, inject::wanted(limits)).ok_or(inject::Stale)?;
+        let want = inject::wanted(limits);
+        let ranked = if limits.shell {
+            crate::search::recall::recall_command_from(&view, &bm, &|t| view.code_score(t), text, want)
+        } else {
+            crate::search::recall::recall_from(&view, &bm, text, want).ok_or(inject::Stale)?
+        };
         inject::render(&view, ranked, limits, seen)
     });
     match found {

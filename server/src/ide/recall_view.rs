@@ -1,4 +1,4 @@
-//! A memory's recall view: what the prompt hook's ranking and its blocks read besides BM25 (the exact table, each entry's target heading, what a block shows, the hook's settings), as bytes written from a workspace and read in place, so a hook answers a prompt without reading or parsing the memory.
+//! A memory's recall view: what the hook's ranking and its blocks read besides BM25 (the exact table, each entry's target heading, what a block shows, the code terms, the hook's settings), as bytes written from a workspace and read in place, so a hook answers a prompt, a command or a failure without reading or parsing the memory.
 //!
 //! Written by [`encode`] from a workspace (the service layer keeps it with
 //! the files' identities, `project::recall_cache`); read by [`View::open`],
@@ -13,12 +13,15 @@
 //! Layout (little-endian): `MIVIEW01`, a checksum of the rest (u64); the
 //! BM25 snapshot's key for the same state (u64); the settings (`prompt`
 //! f64, `max-decisions` and `max-chars` u32, flags u32: bit 0 `[capture]
-//! stop`; `max-file-bytes` u64); counts (entries, targets, exact rows, string
-//! bytes; u32 each); per entry (target u32 or none, operator u32, number of
-//! extras u32, written form as a string); per exact row (text, entry u32,
-//! slot u32), sorted by text; per target, sorted by heading (file u32,
-//! heading u32, session key, path, title, line u32, body start and end u32,
-//! body hash u64); the strings (UTF-8). A string is (offset u32, length u32)
+//! stop`; `max-file-bytes` u64; `command` and `error` f64); the code
+//! index's decisions (u32); counts (entries, targets, exact rows, code
+//! terms, code entries, string bytes; u32 each); per entry (target u32 or
+//! none, operator u32, number of extras u32, written form as a string); per
+//! exact row (text, entry u32, slot u32), sorted by text; per target, sorted
+//! by heading (file u32, heading u32, session key, path, title, line u32,
+//! body start and end u32, body hash u64); per code term, sorted (the term,
+//! its entries' start and count u32); the code entries (u32 each); the
+//! strings (UTF-8). A string is (offset u32, length u32)
 //! into the strings.
 
 use std::borrow::Cow;
@@ -33,7 +36,8 @@ use crate::search::recall::Ranked;
 use crate::syntax::index::Op;
 
 const MAGIC: &[u8; 8] = b"MIVIEW01";
-const HEAD: usize = 68;
+const HEAD: usize = 96;
+const CODE: usize = 16;
 const ENTRY: usize = 20;
 const ROW: usize = 16;
 const TARGET: usize = 52;
@@ -51,6 +55,8 @@ pub type Reader = Box<dyn Fn(&str, u64) -> Option<String> + Send + Sync>;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     pub prompt: f64,
+    pub command: f64,
+    pub error: f64,
     pub max_decisions: u32,
     pub max_chars: u32,
     pub capture_stop: bool,
@@ -71,6 +77,10 @@ pub struct View {
     entry_at: usize,
     row_at: usize,
     target_at: usize,
+    c: usize,
+    code_at: usize,
+    code_entries_at: usize,
+    code_docs: u32,
     blob: usize,
 }
 
@@ -97,21 +107,28 @@ impl View {
         if b.len() < HEAD || &b[..8] != MAGIC || u64_at(b, 8) != checksum(&b[16..]) {
             return None;
         }
-        let prompt = f64::from_bits(u64_at(b, 24));
         let flags = u32_at(b, 40);
         let settings = Settings {
-            prompt,
+            prompt: f64::from_bits(u64_at(b, 24)),
+            command: f64::from_bits(u64_at(b, 52)),
+            error: f64::from_bits(u64_at(b, 60)),
             max_decisions: u32_at(b, 32),
             max_chars: u32_at(b, 36),
             capture_stop: flags & 1 != 0,
             max_file_bytes: u64_at(b, 44),
         };
-        let [n, t, x, blob_len] = [52, 56, 60, 64].map(|o| u32_at(b, o) as usize);
+        let code_docs = u32_at(b, 68);
+        let [n, t, x, c, code_total, blob_len] = [72, 76, 80, 84, 88, 92].map(|o| u32_at(b, o) as usize);
         let entries = HEAD;
         let rows = entries.checked_add(n.checked_mul(ENTRY)?)?;
         let targets = rows.checked_add(x.checked_mul(ROW)?)?;
-        let blob = targets.checked_add(t.checked_mul(TARGET)?)?;
-        if blob.checked_add(blob_len)? != b.len() || !(prompt.is_finite() && (0.0..=1.0).contains(&prompt)) {
+        let code = targets.checked_add(t.checked_mul(TARGET)?)?;
+        let code_entries = code.checked_add(c.checked_mul(CODE)?)?;
+        let blob = code_entries.checked_add(code_total.checked_mul(4)?)?;
+        let threshold = |v: f64| (0.0..=1.0).contains(&v);
+        if blob.checked_add(blob_len)? != b.len()
+            || ![settings.prompt, settings.command, settings.error].into_iter().all(threshold)
+        {
             return None;
         }
         let strings = std::str::from_utf8(&b[blob..]).ok()?;
@@ -124,9 +141,13 @@ impl View {
             n,
             t,
             x,
+            c,
             entry_at: entries,
             row_at: rows,
             target_at: targets,
+            code_at: code,
+            code_entries_at: code_entries,
+            code_docs,
             blob,
         };
         let string_ok = |at: usize| {
@@ -165,7 +186,42 @@ impl View {
             }
             prev = Some(id);
         }
+        let mut prev: Option<&str> = None;
+        for i in 0..c {
+            let g = code + CODE * i;
+            let (start, len) = (u32_at(b, g + 8) as usize, u32_at(b, g + 12) as usize);
+            let term = v.string_in(b, g);
+            if !string_ok(g) || prev.is_some_and(|p| p >= term) || len == 0 || start.checked_add(len)? > code_total {
+                return None;
+            }
+            prev = Some(term);
+        }
+        if (0..code_total).any(|i| u32_at(b, code_entries + 4 * i) as usize >= n) {
+            return None;
+        }
         Some(v)
+    }
+
+    /// The code evidence for a command or a failure ([`crate::search::commands::CodeIndex::score`], from the view).
+    pub fn code_score(&self, text: &str) -> Vec<crate::search::commands::Scored> {
+        crate::search::commands::score(text, self.code_docs, &|term| {
+            let (mut lo, mut hi) = (0, self.c);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                let g = self.code_at + CODE * mid;
+                match self.string(g).cmp(term) {
+                    std::cmp::Ordering::Less => lo = mid + 1,
+                    std::cmp::Ordering::Greater => hi = mid,
+                    std::cmp::Ordering::Equal => {
+                        let (start, len) = (u32_at(self.b(), g + 8) as usize, u32_at(self.b(), g + 12) as usize);
+                        return Some(
+                            (start..start + len).map(|i| u32_at(self.b(), self.code_entries_at + 4 * i)).collect(),
+                        );
+                    }
+                }
+            }
+            None
+        })
     }
 
     fn b(&self) -> &[u8] {
@@ -336,6 +392,22 @@ pub fn encode(ws: &Workspace, bm25_key: u64) -> Option<Vec<u8>> {
         put(&mut target_bytes, (start + body.len()) as u32);
         target_bytes.extend_from_slice(&checksum(body.as_bytes()).to_le_bytes());
     }
+    let code_index = crate::search::index::of(ws);
+    let code_index = code_index.code(ws);
+    let mut terms: Vec<(&str, &[u32])> = code_index.terms().collect();
+    terms.sort();
+    let (mut code_bytes, mut code_entries) = (Vec::with_capacity(terms.len() * CODE), Vec::new());
+    let mut start = 0u32;
+    for (term, list) in &terms {
+        let (off, len) = string(term);
+        for v in [off, len, start, list.len() as u32] {
+            put(&mut code_bytes, v);
+        }
+        start += list.len() as u32;
+        for &e in *list {
+            put(&mut code_entries, e);
+        }
+    }
     let r = &ws.config().recall;
     p.extend_from_slice(&bm25_key.to_le_bytes());
     p.extend_from_slice(&r.prompt.to_bits().to_le_bytes());
@@ -343,12 +415,17 @@ pub fn encode(ws: &Workspace, bm25_key: u64) -> Option<Vec<u8>> {
     put(&mut p, r.max_chars);
     put(&mut p, u32::from(ws.config().capture.stop));
     p.extend_from_slice(&ws.config().max_file_bytes.to_le_bytes());
-    for v in [b.entries.len(), ids.len(), rows.len(), blob.len()] {
+    p.extend_from_slice(&r.command.to_bits().to_le_bytes());
+    p.extend_from_slice(&r.error.to_bits().to_le_bytes());
+    put(&mut p, code_index.docs());
+    for v in [b.entries.len(), ids.len(), rows.len(), terms.len(), start as usize, blob.len()] {
         put(&mut p, u32::try_from(v).ok()?);
     }
     p.extend_from_slice(&entries);
     p.extend_from_slice(&row_bytes);
     p.extend_from_slice(&target_bytes);
+    p.extend_from_slice(&code_bytes);
+    p.extend_from_slice(&code_entries);
     p.extend_from_slice(blob.as_bytes());
     let mut out = Vec::with_capacity(16 + p.len());
     out.extend_from_slice(MAGIC);

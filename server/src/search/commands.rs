@@ -21,11 +21,12 @@ const BODY_BYTES: usize = 64 * 1024;
 /// Words that only run another command: the program is the word after them.
 const WRAPPERS: [&str; 8] = ["sudo", "env", "time", "nohup", "exec", "command", "xargs", "timeout"];
 
-/// Per entry (binding order): the technical terms its decision's code names, and how many decisions name each.
+/// The technical terms the decisions' code names: per term, the entries
+/// (binding order) whose decision names it; a term's document frequency is
+/// their number.
 #[derive(Debug, Default)]
 pub struct CodeIndex {
-    terms: Vec<HashSet<String>>,
-    df: HashMap<String, u32>,
+    postings: HashMap<String, Vec<u32>>,
     docs: u32,
 }
 
@@ -34,65 +35,79 @@ impl CodeIndex {
     pub fn build(ws: &Workspace) -> Self {
         let b = ws.bindings();
         let mut idx = CodeIndex::default();
-        for e in &b.entries {
+        for (i, e) in b.entries.iter().enumerate() {
+            let Some(hid) = e.heading.filter(|&hid| ws.heading(hid).is_some()) else { continue };
+            idx.docs += 1;
             let mut set = HashSet::default();
-            if let Some(hid) = e.heading.filter(|&hid| ws.heading(hid).is_some()) {
-                idx.docs += 1;
-                for span in code_spans(crate::text::cut(ws.section_body(hid), BODY_BYTES)) {
-                    command_terms(span, &mut set);
-                }
-                for t in &set {
-                    *idx.df.entry(t.clone()).or_insert(0) += 1;
-                }
+            for span in code_spans(crate::text::cut(ws.section_body(hid), BODY_BYTES)) {
+                command_terms(span, &mut set);
             }
-            idx.terms.push(set);
+            for t in set {
+                idx.postings.entry(t).or_default().push(i as u32);
+            }
         }
         idx
     }
 
-    /// The idf of a term named by `df` decisions.
-    fn idf(&self, df: u32) -> f64 {
-        let n = f64::from(self.docs);
-        ((n - f64::from(df) + 0.5) / (f64::from(df) + 0.5) + 1.0).ln()
+    /// How many decisions were read.
+    pub fn docs(&self) -> u32 {
+        self.docs
+    }
+
+    /// Every term with its entries (ascending), in no particular order.
+    pub fn terms(&self) -> impl Iterator<Item = (&str, &[u32])> {
+        self.postings.iter().map(|(t, e)| (t.as_str(), e.as_slice()))
     }
 
     /// For `text` (a command, or an error and its command): each entry whose
     /// code shares terms with it, best first, with the shared terms' weight
     /// ([`Scored`]).
     pub fn score(&self, text: &str) -> Vec<Scored> {
-        let mut q = HashSet::default();
-        for line in text.lines().take(400) {
-            command_terms(line, &mut q);
-        }
-        let unit = self.idf(1).max(f64::MIN_POSITIVE);
-        let weights: Vec<(&String, f64, bool)> = q
-            .iter()
-            .filter_map(|t| {
-                let path = t.starts_with("path:") || t.starts_with("file:");
-                self.df.get(t).map(|&df| (t, kind_weight(t) * self.idf(df) / unit, path))
-            })
-            .collect();
-        if weights.is_empty() {
-            return Vec::new();
-        }
-        let mut out: Vec<Scored> = Vec::new();
-        for (i, set) in self.terms.iter().enumerate() {
-            let (mut mass, mut paths) = (0.0, 0.0);
-            for (t, w, path) in &weights {
-                if set.contains(*t) {
-                    mass += w;
-                    if *path {
-                        paths += w;
-                    }
-                }
-            }
-            if mass > 0.0 {
-                out.push(Scored { entry: EntryId(i as u32), mass, paths });
-            }
-        }
-        out.sort_by(|a, b| b.mass.total_cmp(&a.mass).then(a.entry.cmp(&b.entry)));
-        out
+        score(text, self.docs, &|t| self.postings.get(t).cloned())
     }
+}
+
+/// [`CodeIndex::score`] over any store of the index: `docs` decisions read,
+/// and each term's entries (ascending) from `postings`. (The recall view
+/// keeps the same index as bytes.)
+pub fn score(text: &str, docs: u32, postings: &dyn Fn(&str) -> Option<Vec<u32>>) -> Vec<Scored> {
+    let mut q = HashSet::default();
+    for line in text.lines().take(400) {
+        command_terms(line, &mut q);
+    }
+    // The idf of a term named by `df` decisions, in units of a term one decision names.
+    let idf = |df: usize| {
+        let n = f64::from(docs);
+        ((n - df as f64 + 0.5) / (df as f64 + 0.5) + 1.0).ln()
+    };
+    let unit = idf(1).max(f64::MIN_POSITIVE);
+    let weights: Vec<(Vec<u32>, f64, bool)> = q
+        .iter()
+        .filter_map(|t| {
+            let path = t.starts_with("path:") || t.starts_with("file:");
+            let entries = postings(t).filter(|e| !e.is_empty())?;
+            let w = kind_weight(t) * idf(entries.len()) / unit;
+            Some((entries, w, path))
+        })
+        .collect();
+    // Each entry's sums, its terms added in the query's order.
+    let mut sums: HashMap<u32, (f64, f64)> = HashMap::default();
+    for (entries, w, path) in &weights {
+        for &e in entries {
+            let s = sums.entry(e).or_default();
+            s.0 += w;
+            if *path {
+                s.1 += w;
+            }
+        }
+    }
+    let mut out: Vec<Scored> = sums
+        .into_iter()
+        .filter(|(_, (mass, _))| *mass > 0.0)
+        .map(|(e, (mass, paths))| Scored { entry: EntryId(e), mass, paths })
+        .collect();
+    out.sort_by(|a, b| b.mass.total_cmp(&a.mass).then(a.entry.cmp(&b.entry)));
+    out
 }
 
 /// One entry's code evidence for a command or a failure.

@@ -154,13 +154,39 @@ pub fn recall(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
 /// touches), clearly more than any other decision's does, gets
 /// [`code_confidence`] when that is higher than its prose confidence.
 pub fn recall_command(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
+    let idx = super::index::of(ws);
+    recall_command_in(ws, || idx.bm25(ws), &|t| idx.code(ws).score(t), text, limit)
+}
+
+/// [`recall_command`] from any [`Ranked`] source, its BM25 index and its
+/// code evidence (`code`: [`super::commands::CodeIndex::score`] or the same
+/// over a recall view).
+pub fn recall_command_from(
+    src: &dyn Ranked,
+    bm: &Bm25,
+    code: &dyn Fn(&str) -> Vec<super::commands::Scored>,
+    text: &str,
+    limit: usize,
+) -> Vec<Recalled> {
+    recall_command_in(src, || bm, code, text, limit)
+}
+
+fn recall_command_in<'a>(
+    src: &dyn Ranked,
+    bm: impl FnOnce() -> &'a Bm25,
+    code: &dyn Fn(&str) -> Vec<super::commands::Scored>,
+    text: &str,
+    limit: usize,
+) -> Vec<Recalled> {
     let text = crate::text::cut(text, MAX_TEXT_BYTES);
     // No letters-in-order tier: a command's letters spell a command, not a
     // trigger typed with a typo (`git status` matched the letters of *When
     // Running Post-Step Verification* at 0.54).
-    let mut out = rank(ws, &TriggerQuery::parse(text), limit.max(10), false);
-    let idx = super::index::of(ws);
-    let code = idx.code(ws).score(text);
+    let q = TriggerQuery::parse(text);
+    let q = cut_query(&q);
+    let norm = normalize(&q.text);
+    let mut out = rank_in(src, bm, &q, &norm, limit.max(10), &HashMap::default());
+    let code = code(text);
     if let Some(best) = code.first() {
         let second = code.get(1).map_or(0.0, |x| x.mass);
         let lead = (best.mass - second) / best.mass;
@@ -173,7 +199,7 @@ pub fn recall_command(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled>
             }
             Some(_) => {}
             None => {
-                if let Some(heading) = triggers::entry_target(ws, ws.bindings().entry(best.entry)) {
+                if let Some(heading) = src.target(best.entry) {
                     out.push(Recalled {
                         entry: best.entry,
                         heading,
@@ -211,7 +237,7 @@ pub const CODE_WEIGHTS: [f64; 5] = [-5.0, 1.2, 0.8, 3.0, 2.0];
 /// [`recall`] for an already parsed query. Only the first [`MAX_TEXT_BYTES`]
 /// of a text are read (a pasted log beyond that adds cost, not evidence).
 pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recalled> {
-    rank(ws, q, limit, true)
+    rank(ws, q, limit)
 }
 
 /// What the word ranking reads besides BM25: the binding's exact table and
@@ -255,13 +281,13 @@ pub fn reads_letters(text: &str) -> bool {
     letters_apply(&normalize(&cut_query(&q).text))
 }
 
-/// [`recall_query`], with the letters-in-order tier or without it.
-fn rank(ws: &Workspace, q: &TriggerQuery, limit: usize, letters_tier: bool) -> Vec<Recalled> {
+/// [`recall_query`]: the letters-in-order candidates, then [`rank_in`].
+fn rank(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recalled> {
     let q = cut_query(q);
     let norm = normalize(&q.text);
     // Letters-in-order candidates (short texts only).
     let mut letters: HashMap<EntryId, f64> = HashMap::default();
-    if letters_tier && !norm.is_empty() && limit > 0 && letters_apply(&norm) {
+    if !norm.is_empty() && limit > 0 && letters_apply(&norm) {
         let chars = norm.chars().filter(|c| !c.is_whitespace()).count().max(1) as f64;
         for hit in triggers::rank(ws, &q, FUZZY_CANDIDATES + 1) {
             if hit.kind == HitKind::Fuzzy {

@@ -79,6 +79,30 @@ fn an_unchanged_memory_is_answered_from_its_view_exactly_as_from_its_files() {
         assert!(String::from_utf8_lossy(&from_view.stdout).contains("[memory-index] /when"), "{p}");
     }
     assert_eq!(hook(&root, &cache, PROMPTS[0], "v9").stdout, first.stdout);
+    // A command about to run and a failure: from the view too, as from the files.
+    let shell = [
+        serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -f .git/index.lock"}}),
+        serde_json::json!({"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_input": {"command": "git commit -m wip"},
+            "error": "fatal: Unable to create '.git/index.lock': File exists."}),
+    ];
+    for (i, event) in shell.into_iter().enumerate() {
+        let run = |cache: &Path| {
+            let mut input = event.clone();
+            input["session_id"] = format!("sh{i}").into();
+            input["cwd"] = root.to_string_lossy().into_owned().into();
+            let mut c = bin_in(&root);
+            c.arg("hook").env("MEMORY_INDEX_LSP_CACHE_DIR", cache);
+            run_with_stdin(c, input.to_string().as_bytes()).stdout
+        };
+        let from_view = run(&cache);
+        assert_eq!(inode(&kept), ino, "answered from the view");
+        assert_eq!(from_view, run(&tmp.path().join(format!("shell{i}"))));
+        assert!(
+            String::from_utf8_lossy(&from_view).contains("Git Lock Error"),
+            "{}",
+            String::from_utf8_lossy(&from_view)
+        );
+    }
     // The session's memory holds: the same decision is not injected twice.
     assert!(hook(&root, &cache, PROMPTS[0], "v0").stdout.is_empty(), "already injected in session v0");
 }

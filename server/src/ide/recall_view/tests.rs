@@ -3,7 +3,7 @@
 use super::*;
 use crate::ide::inject::{render, Limits, Stale};
 use crate::search::bm25::Bm25;
-use crate::search::recall::{recall, recall_from};
+use crate::search::recall::{recall, recall_command, recall_command_from, recall_from};
 
 const INDEX: &str = "# Index\n\n## agents/decisions/testing.md\n\n\
 /when writing mock tests | mock patch, test doubles\n\
@@ -130,4 +130,24 @@ fn an_entry_without_a_trigger_has_no_exact_row() {
     let from_view = recall_from(&view, &bm, &q, 5).expect("long");
     assert_eq!(from_view, recall(&ws, &q, 5));
     assert_eq!(from_view[0].evidence, crate::search::recall::Evidence::ExactTrigger);
+}
+
+#[test]
+fn a_view_ranks_commands_and_failures_exactly_as_its_workspace() {
+    let ws = ws();
+    let view = view_of(&ws);
+    let bm = Bm25::build(&ws);
+    let code = crate::search::index::of(&ws);
+    for text in [
+        "rm -f .git/index.lock",
+        "fatal: Unable to create '/home/me/repo/.git/index.lock': File exists.\ngit commit -m wip",
+        "cargo nextest run --workspace",
+        "ls -la",
+        "",
+    ] {
+        assert_eq!(view.code_score(text), code.code(&ws).score(text), "{text}");
+        let from_view = recall_command_from(&view, &bm, &|t| view.code_score(t), text, 12);
+        assert_eq!(from_view, recall_command(&ws, text, 12), "{text}");
+    }
+    assert!(!view.code_score("rm -f .git/index.lock").is_empty(), "the lock's path is a code term");
 }
