@@ -31,7 +31,7 @@ use std::sync::Arc;
 use super::inject::Shown;
 use crate::model::bind::pick_exact;
 use crate::model::{EntryId, FileId, HeadingId, Workspace};
-use crate::search::le::{u32_at, u64_at};
+use crate::search::le::{find, lower_bound, u32_at, u64_at};
 use crate::search::recall::Ranked;
 use crate::syntax::index::Op;
 
@@ -205,22 +205,9 @@ impl View {
     /// The code evidence for a command or a failure ([`crate::search::commands::CodeIndex::score`], from the view).
     pub fn code_score(&self, text: &str) -> Vec<crate::search::commands::Scored> {
         crate::search::commands::score(text, self.code_docs, &|term| {
-            let (mut lo, mut hi) = (0, self.c);
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                let g = self.code_at + CODE * mid;
-                match self.string(g).cmp(term) {
-                    std::cmp::Ordering::Less => lo = mid + 1,
-                    std::cmp::Ordering::Greater => hi = mid,
-                    std::cmp::Ordering::Equal => {
-                        let (start, len) = (u32_at(self.b(), g + 8) as usize, u32_at(self.b(), g + 12) as usize);
-                        return Some(
-                            (start..start + len).map(|i| u32_at(self.b(), self.code_entries_at + 4 * i)).collect(),
-                        );
-                    }
-                }
-            }
-            None
+            let g = self.code_at + CODE * find(0, self.c, &term, |i| self.string(self.code_at + CODE * i))?;
+            let (start, len) = (u32_at(self.b(), g + 8) as usize, u32_at(self.b(), g + 12) as usize);
+            Some((start..start + len).map(|i| u32_at(self.b(), self.code_entries_at + 4 * i)).collect())
         })
     }
 
@@ -255,32 +242,15 @@ impl View {
     /// The target of a heading id, by binary search.
     fn target_of(&self, id: HeadingId) -> Option<usize> {
         let key = (id.file.0, id.idx);
-        let (mut lo, mut hi) = (0, self.t);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let g = self.target_at + TARGET * mid;
-            match (u32_at(self.b(), g), u32_at(self.b(), g + 4)).cmp(&key) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some(g),
-            }
-        }
-        None
+        let at = |i: usize| self.target_at + TARGET * i;
+        find(0, self.t, &key, |i| (u32_at(self.b(), at(i)), u32_at(self.b(), at(i) + 4))).map(at)
     }
 }
 
 impl Ranked for View {
     fn exact(&self, op: Option<Op>, normalized: &str) -> Option<(EntryId, bool)> {
         // The first row whose text is not less than `normalized`.
-        let (mut lo, mut hi) = (0, self.x);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if self.string(self.row_at + ROW * mid) < normalized {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        let lo = lower_bound(0, self.x, |i| self.string(self.row_at + ROW * i) < normalized);
         let hits = (lo..self.x).map(|i| self.row_at + ROW * i).take_while(|&r| self.string(r) == normalized).map(|r| {
             let e = u32_at(self.b(), r + 8) as usize;
             let extras = u32_at(self.b(), self.entry_at + ENTRY * e + 8) as usize;

@@ -23,6 +23,12 @@ const HEAD: usize = MAGIC.len() + 24;
 /// (index and decisions), the configuration and this build, hashed. Equal
 /// keys mean the same index.
 pub fn key(ws: &Workspace) -> u64 {
+    /// Hashed once per state (the snapshot's reader and writer and the recall view all ask).
+    struct Key(u64);
+    ws.cached(crate::model::Depends::AllFiles, |ws| Key(hash_state(ws))).0
+}
+
+fn hash_state(ws: &Workspace) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     h.write(env!("CARGO_PKG_VERSION").as_bytes());
     h.write(format!("{:?}", ws.config()).as_bytes());

@@ -4,7 +4,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use crate::support::{bin_in, run_with_stdin};
+use crate::support::run_with_stdin;
 
 const CONFIG: &str = "[recall]\nprompt = 0.2\nmax-decisions = 2\n";
 const INDEX: &str = "# Memory Index\n\n## agents/decisions/testing.md\n\n\
@@ -36,16 +36,21 @@ fn age() {
     std::thread::sleep(memory_index_lsp::project::recall_cache::RACY + std::time::Duration::from_millis(300));
 }
 
-fn hook(root: &Path, cache: &Path, prompt: &str, session: &str) -> Output {
-    let input = serde_json::json!({
-        "hook_event_name": "UserPromptSubmit", "session_id": session,
-        "transcript_path": "/dev/null", "cwd": root, "prompt": prompt,
-    });
-    let mut c = bin_in(root);
-    c.arg("hook").env("MEMORY_INDEX_LSP_CACHE_DIR", cache);
-    let o = run_with_stdin(c, input.to_string().as_bytes());
+/// The hook program `bin` on `event` (its session and `cwd` set here), its state in `cache`.
+fn run(bin: &Path, root: &Path, cache: &Path, mut event: serde_json::Value, session: &str) -> Output {
+    event["session_id"] = session.into();
+    event["transcript_path"] = "/dev/null".into();
+    event["cwd"] = root.to_string_lossy().into_owned().into();
+    let mut c = std::process::Command::new(bin);
+    c.arg("hook").current_dir(root).env_remove("CLAUDE_PROJECT_DIR").env("MEMORY_INDEX_LSP_CACHE_DIR", cache);
+    let o = run_with_stdin(c, event.to_string().as_bytes());
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     o
+}
+
+fn hook(root: &Path, cache: &Path, prompt: &str, session: &str) -> Output {
+    let event = serde_json::json!({"hook_event_name": "UserPromptSubmit", "prompt": prompt});
+    run(Path::new(env!("CARGO_BIN_EXE_memory-index-lsp")), root, cache, event, session)
 }
 
 fn view(cache: &Path) -> Option<PathBuf> {
@@ -86,14 +91,8 @@ fn an_unchanged_memory_is_answered_from_its_view_exactly_as_from_its_files() {
             "error": "fatal: Unable to create '.git/index.lock': File exists."}),
     ];
     for (i, event) in shell.into_iter().enumerate() {
-        let run = |cache: &Path| {
-            let mut input = event.clone();
-            input["session_id"] = format!("sh{i}").into();
-            input["cwd"] = root.to_string_lossy().into_owned().into();
-            let mut c = bin_in(&root);
-            c.arg("hook").env("MEMORY_INDEX_LSP_CACHE_DIR", cache);
-            run_with_stdin(c, input.to_string().as_bytes()).stdout
-        };
+        let bin = Path::new(env!("CARGO_BIN_EXE_memory-index-lsp"));
+        let run = |cache: &Path| run(bin, &root, cache, event.clone(), &format!("sh{i}")).stdout;
         let from_view = run(&cache);
         assert_eq!(inode(&kept), ino, "answered from the view");
         assert_eq!(from_view, run(&tmp.path().join(format!("shell{i}"))));
@@ -198,12 +197,7 @@ fn a_view_is_trusted_only_by_the_program_that_wrote_it() {
     let cache = tmp.path().join("cache");
     let want = hook(&root, &cache, PROMPTS[0], "a").stdout;
     let ino = inode(&view(&cache).expect("view"));
-    let input = serde_json::json!({
-        "hook_event_name": "UserPromptSubmit", "session_id": "b",
-        "transcript_path": "/dev/null", "cwd": root, "prompt": PROMPTS[0],
-    });
-    let mut c = std::process::Command::new(&other);
-    c.arg("hook").current_dir(&root).env_remove("CLAUDE_PROJECT_DIR").env("MEMORY_INDEX_LSP_CACHE_DIR", &cache);
-    assert_eq!(run_with_stdin(c, input.to_string().as_bytes()).stdout, want);
+    let event = serde_json::json!({"hook_event_name": "UserPromptSubmit", "prompt": PROMPTS[0]});
+    assert_eq!(run(&other, &root, &cache, event, "b").stdout, want);
     assert_ne!(inode(&view(&cache).expect("view")), ino, "the other build loaded the memory and kept its own view");
 }

@@ -28,7 +28,7 @@ use std::sync::Arc;
 
 use super::Bm25;
 use crate::model::EntryId;
-use crate::search::le::{f64_at, u32_at};
+use crate::search::le::{f64_at, find, u32_at};
 
 /// The largest weight a posting may have: a term's weighted frequency in
 /// one document (the body's first 2,000 bytes and the names) is far under
@@ -186,16 +186,7 @@ impl Mapped {
 
     /// The number of a term by its name.
     pub fn term(&self, name: &str) -> Option<u32> {
-        let (mut lo, mut hi) = (0usize, self.n);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            match self.name(mid as u32).cmp(name) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some(mid as u32),
-            }
-        }
-        None
+        find(0, self.n, &name, |i| self.name(i as u32)).map(|i| i as u32)
     }
 
     /// How many documents have `term`.
@@ -222,16 +213,8 @@ impl Mapped {
         if term as usize >= self.n {
             return false;
         }
-        let (mut lo, mut hi) = self.range(self.post_ends, term as usize);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            match u32_at(self.b(), self.postings + 12 * mid).cmp(&doc) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return true,
-            }
-        }
-        false
+        let (lo, hi) = self.range(self.post_ends, term as usize);
+        find(lo, hi, &doc, |i| u32_at(self.b(), self.postings + 12 * i)).is_some()
     }
 
     /// A document's entry.
