@@ -20,6 +20,22 @@ use crate::model::{EntryId, Workspace};
 const BODY_BYTES: usize = 64 * 1024;
 /// Words that only run another command: the program is the word after them.
 const WRAPPERS: [&str; 8] = ["sudo", "env", "time", "nohup", "exec", "command", "xargs", "timeout"];
+/// Package runners: the program is the word after them (`npx prettier`).
+const RUNNERS: [&str; 3] = ["npx", "bunx", "pnpx"];
+/// Runners of two words: the program is the word after both (`uv run
+/// pytest`, `python -m pytest`).
+const RUN_VERBS: [(&str, &str); 10] = [
+    ("uv", "run"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("pdm", "run"),
+    ("hatch", "run"),
+    ("rye", "run"),
+    ("pipx", "run"),
+    ("pnpm", "exec"),
+    ("python", "-m"),
+    ("python3", "-m"),
+];
 
 /// The technical terms the decisions' code names: per term, the entries
 /// (binding order) whose decision names it; a term's document frequency is
@@ -41,6 +57,7 @@ impl CodeIndex {
             let mut set = HashSet::default();
             for span in code_spans(crate::text::cut(ws.section_body(hid), BODY_BYTES)) {
                 command_terms(span, &mut set);
+                shapes(span, false, &mut set);
             }
             for t in set {
                 idx.postings.entry(t).or_default().push(i as u32);
@@ -71,9 +88,17 @@ impl CodeIndex {
 /// and each term's entries (ascending) from `postings`. (The recall view
 /// keeps the same index as bytes.)
 pub fn score(text: &str, docs: u32, postings: &dyn Fn(&str) -> Option<Vec<u32>>) -> Vec<Scored> {
-    let mut q = HashSet::default();
+    let (mut q, mut runs) = (HashSet::default(), HashSet::default());
     for line in text.lines().take(400) {
         command_terms(line, &mut q);
+        if runs.len() < MAX_SHAPES {
+            shapes(line, true, &mut runs);
+        }
+    }
+    // The entries whose code names a shape the text runs.
+    let mut named: HashSet<u32> = HashSet::default();
+    for shape in &runs {
+        named.extend(postings(shape).unwrap_or_default());
     }
     // The idf of a term named by `df` decisions, in units of a term one decision names.
     let idf = |df: usize| {
@@ -104,7 +129,7 @@ pub fn score(text: &str, docs: u32, postings: &dyn Fn(&str) -> Option<Vec<u32>>)
     let mut out: Vec<Scored> = sums
         .into_iter()
         .filter(|(_, (mass, _))| *mass > 0.0)
-        .map(|(e, (mass, paths))| Scored { entry: EntryId(e), mass, paths })
+        .map(|(e, (mass, paths))| Scored { entry: EntryId(e), mass, paths, named: named.contains(&e) })
         .collect();
     out.sort_by(|a, b| b.mass.total_cmp(&a.mass).then(a.entry.cmp(&b.entry)));
     out
@@ -119,6 +144,10 @@ pub struct Scored {
     pub mass: f64,
     /// The part of `mass` from paths and file names.
     pub paths: f64,
+    /// The decision's code names a way of running a program that the text
+    /// runs: the program with every flag one of its code spans gives it
+    /// ([`shapes`]).
+    pub named: bool,
 }
 
 /// How much a term of its kind says on its own: a program alone (`cat`,
@@ -160,47 +189,129 @@ fn code_spans(body: &str) -> Vec<&str> {
     out
 }
 
-/// Adds the terms of `text` (one command line, a code span, a line of error output) to `out`.
-pub fn command_terms(text: &str, out: &mut HashSet<String>) {
-    for segment in text.split(['|', ';', '&', '\n', '(', ')']) {
+/// One command of a line: its program (when the first word is one), its
+/// sub-command, its flags (without values: `--since=x` is `--since`) and
+/// every other word.
+struct Segment<'a> {
+    program: Option<&'a str>,
+    sub: Option<&'a str>,
+    flags: Vec<&'a str>,
+    others: Vec<&'a str>,
+}
+
+/// The commands of `text` (split at `|`, `;`, `&`, parentheses and lines).
+fn segments(text: &str) -> impl Iterator<Item = Segment<'_>> {
+    text.split(['|', ';', '&', '\n', '(', ')']).filter_map(|segment| {
         let words: Vec<&str> = segment.split_whitespace().map(|w| w.trim_matches(['"', '\'', ',', '`'])).collect();
         let mut i = 0;
-        // Assignments and wrappers before the program (`FOO=1 sudo git …`).
-        while i < words.len() && (words[i].contains('=') && !words[i].starts_with('-') || WRAPPERS.contains(&words[i]))
-        {
-            i += 1;
+        // Assignments, wrappers and runners before the program (`FOO=1 sudo
+        // git …`, `uv run pytest …`, `python -m pytest …`).
+        loop {
+            let w = words.get(i).copied().unwrap_or_default();
+            let next = words.get(i + 1).copied().unwrap_or_default();
+            i += if w.contains('=') && !w.starts_with('-') || WRAPPERS.contains(&w) || RUNNERS.contains(&w) {
+                1
+            } else if RUN_VERBS.contains(&(w, next)) {
+                2
+            } else {
+                break;
+            };
         }
-        let Some(first) = words.get(i) else { continue };
+        let first = words.get(i)?;
         let program = first.rsplit('/').next().unwrap_or(first);
         let is_program = !program.is_empty()
             && program.len() <= 32
             && program.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
             && program.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
             && !program.contains('.');
-        let mut sub: Option<&str> = None;
+        let mut seg = Segment { program: None, sub: None, flags: Vec::new(), others: Vec::new() };
         if is_program {
-            out.insert(format!("prog:{program}"));
+            seg.program = Some(program);
             // `git -C dir worktree …`: the sub-command is the first plain word.
             let mut j = i + 1;
             while j < words.len() && words[j].starts_with('-') {
                 j += if matches!(words[j], "-C" | "-c") { 2 } else { 1 };
             }
-            if let Some(w) = words.get(j).filter(|w| is_word(w)) {
-                sub = Some(w);
-                out.insert(format!("sub:{program} {w}"));
-            }
+            seg.sub = words.get(j).copied().filter(|w| is_word(w));
         }
         for w in &words[i..] {
-            if let Some(flag) = w.strip_prefix('-').filter(|_| is_program) {
-                let flag = flag.split('=').next().unwrap_or(flag);
-                if !flag.is_empty() && flag.len() <= 32 && !flag.contains('/') {
-                    out.insert(format!("flag:{program} -{flag}"));
-                    if let Some(s) = sub {
-                        out.insert(format!("flag:{program} {s} -{flag}"));
+            match w.strip_prefix('-').filter(|_| is_program) {
+                Some(flag) => {
+                    let flag = flag.split('=').next().unwrap_or(flag);
+                    if !flag.is_empty() && flag.len() <= 32 && !flag.contains('/') {
+                        seg.flags.push(&w[..flag.len() + 1]);
                     }
                 }
-            } else {
-                path_terms(w, out);
+                None => seg.others.push(w),
+            }
+        }
+        Some(seg)
+    })
+}
+
+/// Adds the terms of `text` (one command line, a code span, a line of error output) to `out`.
+pub fn command_terms(text: &str, out: &mut HashSet<String>) {
+    for seg in segments(text) {
+        if let Some(program) = seg.program {
+            out.insert(format!("prog:{program}"));
+            if let Some(w) = seg.sub {
+                out.insert(format!("sub:{program} {w}"));
+            }
+            for flag in &seg.flags {
+                out.insert(format!("flag:{program} {flag}"));
+                if let Some(s) = seg.sub {
+                    out.insert(format!("flag:{program} {s} {flag}"));
+                }
+            }
+        }
+        for w in &seg.others {
+            path_terms(w, out);
+        }
+    }
+}
+
+/// Most shapes looked up for one text (a pasted log of flag-laden lines
+/// stops adding them here).
+const MAX_SHAPES: usize = 1024;
+/// Most flags of one command whose combinations [`shapes`] tries.
+const SHAPE_FLAGS: usize = 6;
+
+/// The command shapes `text` runs, as `cmd:` terms: a program with some of
+/// its flags, with or without its sub-command (`cmd:git merge --no-commit`,
+/// `cmd:test -f`). A decision's code span gives its own shape
+/// (`all = false`); a command gives every shape it contains (`all = true`),
+/// so a decision that names `git branch -m` meets `git branch -m old new`,
+/// and one that names `git -C <submodule> log --oneline` does not meet
+/// `git log --oneline -5`. A shape has at least one flag: `git show` alone
+/// names a program, not a way of running it.
+pub fn shapes(text: &str, all: bool, out: &mut HashSet<String>) {
+    for seg in segments(text) {
+        let Some(program) = seg.program else { continue };
+        let mut flags: Vec<&str> = seg.flags.iter().copied().filter(|f| *f != "--").collect();
+        flags.sort_unstable();
+        flags.dedup();
+        if flags.is_empty() {
+            continue;
+        }
+        let shape = |sub: Option<&str>, flags: &[&str]| {
+            let mut s = format!("cmd:{program}");
+            for w in sub.iter().chain(flags) {
+                s.push(' ');
+                s.push_str(w);
+            }
+            s
+        };
+        if !all {
+            out.insert(shape(seg.sub, &flags));
+            continue;
+        }
+        flags.truncate(SHAPE_FLAGS);
+        for mask in 1u32..(1 << flags.len()) {
+            let some: Vec<&str> =
+                flags.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, f)| *f).collect();
+            out.insert(shape(None, &some));
+            if seg.sub.is_some() {
+                out.insert(shape(seg.sub, &some));
             }
         }
     }
@@ -291,6 +402,37 @@ mod tests {
         let lock = terms("fatal: Unable to create '/home/me/repo/.git/index.lock': File exists.");
         assert!(lock.contains(&"path:.git/index.lock".into()) && lock.contains(&"file:index.lock".into()), "{lock:?}");
         assert!(terms("").is_empty());
+    }
+
+    fn shapes_of(s: &str, all: bool) -> Vec<String> {
+        let mut set = HashSet::default();
+        shapes(s, all, &mut set);
+        let mut v: Vec<String> = set.into_iter().collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_span_gives_its_shape_and_a_command_every_shape_it_runs() {
+        assert_eq!(shapes_of("git -C <submodule> log --oneline", false), ["cmd:git log --oneline -C"]);
+        assert_eq!(shapes_of("git clean -fd -- <dirs>", false), ["cmd:git clean -fd"]);
+        assert!(shapes_of("git show <branch>:<path>", false).is_empty(), "no flag, no shape");
+        assert_eq!(
+            shapes_of("git branch -m a b && test -f x.md", true),
+            ["cmd:git -m", "cmd:git branch -m", "cmd:test -f"]
+        );
+        let many = shapes_of("git log --oneline -5 --since=x", true);
+        assert!(many.contains(&"cmd:git log --oneline --since".into()) && many.len() == 14, "{many:?}");
+        let wide = shapes_of("ls -a -b -c -d -e -f -g -h -i -j", true);
+        assert_eq!(wide.len(), (1 << SHAPE_FLAGS) - 1, "bounded");
+    }
+
+    #[test]
+    fn runners_are_read_through() {
+        assert!(terms("uv run pytest --lf").contains(&"flag:pytest --lf".into()));
+        assert!(terms("python3 -m pytest -x tests/").contains(&"prog:pytest".into()));
+        assert!(terms("npx prettier --check .").contains(&"prog:prettier".into()));
+        assert!(terms("uv sync").contains(&"sub:uv sync".into()), "not a runner without `run`");
     }
 
     #[test]

@@ -147,93 +147,6 @@ pub fn recall(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
     recall_query(ws, &q, limit)
 }
 
-/// Ranks decisions for a shell command about to run, or a failure's output
-/// and its command: the prose ranking of [`recall`], with the code evidence
-/// of [`super::commands`] as a second opinion. A decision whose code names
-/// the command's rare terms (its sub-command and flags, the paths it
-/// touches), clearly more than any other decision's does, gets
-/// [`code_confidence`] when that is higher than its prose confidence.
-pub fn recall_command(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
-    let idx = super::index::of(ws);
-    recall_command_in(ws, || idx.bm25(ws), &|t| idx.code(ws).score(t), text, limit)
-}
-
-/// [`recall_command`] from any [`Ranked`] source, its BM25 index and its
-/// code evidence (`code`: [`super::commands::CodeIndex::score`] or the same
-/// over a recall view).
-pub fn recall_command_from(
-    src: &dyn Ranked,
-    bm: &Bm25,
-    code: &dyn Fn(&str) -> Vec<super::commands::Scored>,
-    text: &str,
-    limit: usize,
-) -> Vec<Recalled> {
-    recall_command_in(src, || bm, code, text, limit)
-}
-
-fn recall_command_in<'a>(
-    src: &dyn Ranked,
-    bm: impl FnOnce() -> &'a Bm25,
-    code: &dyn Fn(&str) -> Vec<super::commands::Scored>,
-    text: &str,
-    limit: usize,
-) -> Vec<Recalled> {
-    let text = crate::text::cut(text, MAX_TEXT_BYTES);
-    // No letters-in-order tier: a command's letters spell a command, not a
-    // trigger typed with a typo (`git status` matched the letters of *When
-    // Running Post-Step Verification* at 0.54).
-    let q = TriggerQuery::parse(text);
-    let q = cut_query(&q);
-    let norm = normalize(&q.text);
-    let mut out = rank_in(src, bm, &q, &norm, limit.max(10), &HashMap::default());
-    let code = code(text);
-    if let Some(best) = code.first() {
-        let second = code.get(1).map_or(0.0, |x| x.mass);
-        let lead = (best.mass - second) / best.mass;
-        let prose = out.iter().find(|r| r.entry == best.entry).map_or(0.0, |r| r.confidence);
-        let c = code_confidence(best.mass, best.paths, lead, prose);
-        match out.iter_mut().find(|r| r.entry == best.entry) {
-            Some(r) if r.confidence < c => {
-                r.confidence = c;
-                r.evidence = Evidence::Code;
-            }
-            Some(_) => {}
-            None => {
-                if let Some(heading) = src.target(best.entry) {
-                    out.push(Recalled {
-                        entry: best.entry,
-                        heading,
-                        confidence: c,
-                        evidence: Evidence::Code,
-                        features: Features::default(),
-                    });
-                }
-            }
-        }
-        out.sort_by(|a, b| b.confidence.total_cmp(&a.confidence).then(a.entry.cmp(&b.entry)));
-    }
-    out.truncate(limit);
-    out
-}
-
-/// The confidence code evidence gives the leading decision: `mass` is the
-/// shared terms' weight, `paths` its part from paths and file names, `lead`
-/// how far the leader is ahead of the next decision's code,
-/// `(best - second) / best`, and `prose` the leader's confidence from the
-/// prose ranking.
-pub fn code_confidence(mass: f64, paths: f64, lead: f64, prose: f64) -> f64 {
-    let w = CODE_WEIGHTS;
-    logistic(w[0] + w[1] * mass.min(4.0) + w[2] * paths.min(4.0) + w[3] * lead + w[4] * prose)
-}
-
-/// Weights of [`code_confidence`]: intercept, mass, paths, lead, prose. Set
-/// by hand on `server/tests/data/commands-head.tsv` (too few cases to fit
-/// five weights): a decision's code must name the command's rare terms,
-/// paths above all, and lead every other decision's code; a tie (two
-/// decisions about `agents/session.md`) or a program alone stays under the
-/// hook's thresholds. Measured on a held-out set: docs/resolver.md.
-pub const CODE_WEIGHTS: [f64; 5] = [-5.0, 1.2, 0.8, 3.0, 2.0];
-
 /// [`recall`] for an already parsed query. Only the first [`MAX_TEXT_BYTES`]
 /// of a text are read (a pasted log beyond that adds cost, not evidence).
 pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recalled> {
@@ -403,6 +316,7 @@ impl Words {
         let mut toks = tokens(text);
         toks.sort();
         toks.dedup();
+        let count = toks.len();
         let top = bm.idf_unseen().max(f64::MIN_POSITIVE);
         let (mut terms, mut idf, mut total) = (Vec::new(), HashMap::default(), 0.0);
         for t in &toks {
@@ -416,7 +330,6 @@ impl Words {
                 None => total += top,
             }
         }
-        let count = toks.len();
         Words { terms, idf, total, top, count, toks }
     }
 
@@ -466,6 +379,9 @@ impl Words {
             && self.toks.iter().any(|t| t.len() >= PARTIAL_MIN && (t.contains(term) || term.contains(t.as_str())))
     }
 }
+
+mod shell;
+pub use shell::{code_confidence, recall_command, recall_command_from, without_messages, CODE_WEIGHTS};
 
 #[cfg(test)]
 mod tests;

@@ -70,6 +70,30 @@ fn resolver_set_accuracy() {
     assert!(hits * 100 >= total * 95, "top-1 {hits}/{total} is under 95%: {failures:#?}");
 }
 
+/// Paraphrased triggers written blind by someone who saw neither the
+/// ranking nor the other sets (`resolve-reworded-holdout.tsv`), at the
+/// `resolve` threshold: as measured once, 16 of 20 right and one wrong, and
+/// no off-topic query answered.
+#[test]
+fn reworded_triggers_written_blind() {
+    let Some(ws) = head() else { return };
+    let threshold = ws.config().recall.resolve;
+    let outcomes = eval::run(&ws, &cases("resolve-reworded-holdout.tsv"), None);
+    let (mut right, mut wrong, mut offtopic) = (0, Vec::new(), Vec::new());
+    for o in &outcomes {
+        let Some(first) = o.results.first().filter(|r| r.1 >= threshold) else { continue };
+        match (o.case.expected.is_empty(), first.2) {
+            (true, _) => offtopic.push(format!("{} → {}", o.case.query, first.0)),
+            (false, true) => right += 1,
+            (false, false) => wrong.push(format!("{} → {}", o.case.query, first.0)),
+        }
+    }
+    assert_eq!(outcomes.iter().filter(|o| o.case.kind == "reworded").count(), 20);
+    assert!(offtopic.is_empty(), "{offtopic:#?}");
+    assert!(wrong.len() <= 1, "{wrong:#?}");
+    assert!(right >= 16, "{right} of 20 right; wrong: {wrong:#?}");
+}
+
 /// Prints the `eval` table of one prompt set and returns (with a decision, without) metrics.
 fn prompt_metrics(ws: &Workspace, name: &str) -> (Metrics, Metrics) {
     let all = cases(name);
@@ -167,21 +191,31 @@ fn confidence_is_monotone_on_the_development_sets() {
 
 /// Commands and failures, ranked as the hook ranks them (prose plus code
 /// evidence) at its `command` and `error` thresholds: never an everyday
-/// command or failure, never a wrong decision, and at least as many
-/// governed ones as first measured (6 of 16, 4 of 10 held out, 4 of 8
-/// failures; the prose ranking alone: 4, 3 and 3).
+/// command or failure, no more wrong decisions than measured, and at least
+/// as many governed ones: the figures of session 27, after commands were
+/// read by their shape (`search::commands::shapes`), counting the two
+/// answers the first two sets' headers accept since then (before: 6, 4, 4
+/// of the first three sets, and 4, 6, 5 and 5 of the others, measured once
+/// each).
+/// The one wrong answer left is a permission denial for `git worktree
+/// remove` answered with the decision about permission rules (in
+/// `commands-errors-holdout-3.tsv`, at 0.75, before and after).
 #[test]
 fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
     let Some(ws) = head() else { return };
     let recall = ws.config().recall.clone();
-    for (name, threshold, floor) in [
-        ("commands-head.tsv", recall.command, 6),
-        ("commands-head-holdout.tsv", recall.command, 4),
-        ("errors-head.tsv", recall.error, 4),
+    for (name, floor, most_wrong) in [
+        ("commands-head.tsv", 8, 0),
+        ("commands-head-holdout.tsv", 9, 0),
+        ("commands-head-holdout-2.tsv", 7, 0),
+        ("errors-head.tsv", 4, 0),
+        ("errors-head-holdout-2.tsv", 6, 0),
+        ("commands-errors-holdout-3.tsv", 11, 1),
     ] {
         let outcomes = eval::run(&ws, &cases(name), None);
         let (mut right, mut wrong, mut noise) = (0, Vec::new(), Vec::new());
         for o in &outcomes {
+            let threshold = if o.case.kind.starts_with("error") { recall.error } else { recall.command };
             let Some(first) = o.results.first().filter(|r| r.1 >= threshold) else { continue };
             if o.case.expected.is_empty() {
                 noise.push(format!("{} → {}", o.case.query, first.0));
@@ -193,7 +227,7 @@ fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
         }
         println!("{name}: {right} right, {} wrong, {} noise injected", wrong.len(), noise.len());
         assert!(noise.is_empty(), "{name}: everyday ones answered: {noise:#?}");
-        assert!(wrong.is_empty(), "{name}: wrong decisions: {wrong:#?}");
+        assert!(wrong.len() <= most_wrong, "{name}: wrong decisions: {wrong:#?}");
         assert!(right >= floor, "{name}: {right} right, under {floor}");
     }
 }

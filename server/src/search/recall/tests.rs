@@ -117,3 +117,48 @@ fn a_command_is_never_matched_by_its_letters() {
     let best = |r: &[Recalled]| r.first().map_or(0.0, |r| r.confidence);
     assert!(best(&as_run) < best(&as_typed), "run, it is not that decision");
 }
+
+#[test]
+fn a_commit_message_is_not_what_the_command_does() {
+    assert_eq!(without_messages(r#"git commit -m "fix worktree tasks" && git push"#), "git commit -m  && git push");
+    assert_eq!(without_messages("git stash push --message='wip: session' -q"), "git stash push --message= -q");
+    assert_eq!(without_messages(r#"echo "delivered é" ; cat 'a b.md'"#), r#"echo "delivered é" ; cat 'a b.md'"#);
+    assert_eq!(
+        without_messages("alembic revision -m 'migrate the booking schema'"),
+        "alembic revision -m 'migrate the booking schema'",
+        "what is about to be written"
+    );
+    assert_eq!(without_messages(r#"cd x && /usr/bin/git commit -am "é tasks""#), "cd x && /usr/bin/git commit -am ");
+    assert_eq!(without_messages(r#"grep -rn "TODO" src/"#), r#"grep -rn "TODO" src/"#, "a pattern is kept");
+    assert_eq!(without_messages(r#"git commit -m "unclosed"#), "git commit -m ");
+    assert_eq!(without_messages("fatal: run 'git branch -D wt'"), "fatal: run 'git branch -D wt'");
+
+    // Ranked: the message's words do not pick the decision about them.
+    let ws = Workspace::of_files(&[
+        ("agents/memory-index.md", "## agents/decisions/a.md\n\n/when validating worktree merges\n"),
+        (
+            "agents/decisions/a.md",
+            "# A\n\n## When Validating Worktree Merges\n\nCheck each merged worktree task against the session.\n",
+        ),
+    ]);
+    let with_message = recall_command(&ws, r#"git commit -m "validate worktree merges of session tasks""#, 3);
+    assert!(with_message.iter().all(|r| r.confidence < 0.1), "{with_message:?}");
+}
+
+#[test]
+fn a_command_the_decision_names_with_its_flags_is_governed_by_it() {
+    let ws = Workspace::of_files(&[
+        ("agents/memory-index.md", "## agents/decisions/a.md\n\n/when renaming branches\n/when reading logs\n"),
+        ("agents/decisions/a.md", "# A\n\n## When Renaming Branches\n\n`git branch -m` rewrites the config; check it after.\n\n## When Reading Logs\n\nIn a submodule, `git -C <submodule> log --oneline` shows its own history.\n"),
+    ]);
+    let best = |text: &str| recall_command(&ws, text, 3).first().map(|r| (r.confidence, r.evidence));
+    let (named, evidence) = best("git branch -m old-name new-name").unwrap();
+    assert_eq!(evidence, Evidence::Code);
+    // Without a flag of the span, the same program and sub-command are weaker.
+    let shown = best("git branch old-name").map_or(0.0, |b| b.0);
+    assert!(named > shown + 0.2, "{named} vs {shown}");
+    // The log span needs `-C`: an everyday `git log --oneline` is not named by it.
+    let everyday = best("git log --oneline -5").map_or(0.0, |b| b.0);
+    let in_submodule = best("git -C plugin log --oneline -5").map_or(0.0, |b| b.0);
+    assert!(in_submodule > everyday + 0.2, "{in_submodule} vs {everyday}");
+}
