@@ -140,9 +140,16 @@ fn row(name: &str, root: &Path, bin: &Path) {
     })
     .to_string();
     let command_hook = hook_at(&cache, &command_input);
+    // A short prompt: the letters-in-order tier (a word form here), from the view's names.
+    let short_input = serde_json::json!({
+        "hook_event_name": "UserPromptSubmit", "session_id": format!("bench-short-{}", std::process::id()),
+        "transcript_path": "/dev/null", "cwd": root, "prompt": "when writing mocks",
+    })
+    .to_string();
+    let short_hook = hook_at(&cache, &short_input);
     let _ = std::fs::remove_dir_all(&cache);
     println!(
-        "| {name} | {} | {} | {} / {} | {} | {} / {} | {} | {} |",
+        "| {name} | {} | {} | {} / {} | {} | {} / {} | {} | {} | {} |",
         ws.bindings().entries.len(),
         ms(inproc),
         ms(search_cold),
@@ -150,6 +157,7 @@ fn row(name: &str, root: &Path, bin: &Path) {
         ms(resolve),
         ms(hook_cold),
         ms(hook),
+        ms(short_hook),
         ms(command_hook),
         ms(cat)
     );
@@ -215,9 +223,9 @@ fn main() {
     }
     println!("60-word prompt; medians; `cat` reads every index and decision file\n");
     println!(
-        "| workspace | entries | ranking in-process | search process (no snapshot / snapshot) | resolve process | hook process, prompt (nothing kept / snapshot and view) | hook process (command) | cat |"
+        "| workspace | entries | ranking in-process | search process (no snapshot / snapshot) | resolve process | hook process, prompt (nothing kept / snapshot and view) | hook process, short prompt | hook process (command) | cat |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let head = repo.join("../shared/corpus/head");
     if head.join("agents/memory-index.md").is_file() {
         row("corpus head", &head, &bin);

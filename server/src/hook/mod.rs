@@ -151,16 +151,13 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
             ))
         }
     };
-    // A long prompt, a command or a failure on a memory whose files are as
-    // the last hook saw them: answered from its recall view, unread (a short
-    // prompt needs the triggers' letters).
+    // A prompt, a command or a failure on a memory whose files are as the
+    // last hook saw them: answered from its recall view, unread (a short
+    // prompt's letters-in-order tier reads the triggers the view keeps).
     let fast = match (&input.event, &text) {
-        (Event::UserPromptSubmit { .. }, Some(t))
-            if !crate::search::recall::reads_letters(crate::text::cut(t, inject::MAX_TEXT_BYTES)) =>
-        {
+        (Event::UserPromptSubmit { .. } | Event::PreToolUse { .. } | Event::PostToolUseFailure { .. }, Some(t)) => {
             from_view(input, t, &root, state_dir)
         }
-        (Event::PreToolUse { .. } | Event::PostToolUseFailure { .. }, Some(t)) => from_view(input, t, &root, state_dir),
         _ => Fast::Skipped,
     };
     if let Fast::Answered(context) = fast {
@@ -221,7 +218,11 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
                 crate::project::search_cache::keep(&ws, w);
             }
             if matches!(fast, Fast::Absent | Fast::Stale) {
-                crate::project::recall_cache::keep(&ws, &root, crate::search::snapshot::key(&ws), loaded_at);
+                // The letters file only when a short prompt asked for it (writing it costs
+                // about 30 ms at 10,000 entries, which long prompts and commands never repay).
+                let letters = prose && crate::search::recall::reads_letters(&text);
+                let key = crate::search::snapshot::key(&ws);
+                crate::project::recall_cache::keep(&ws, &root, key, loaded_at, letters);
             }
             if let Some(l) = &lazy {
                 if let Some(e) = l.error() {
@@ -346,7 +347,8 @@ fn from_view(input: &Input, whole: &str, root: &Path, state_dir: Option<&Path>) 
         let ranked = if limits.shell {
             crate::search::recall::recall_command_from(&view, &bm, &|t| view.code_score(t), text, want)
         } else {
-            crate::search::recall::recall_from(&view, &bm, text, want).ok_or(inject::Stale)?
+            crate::search::recall::recall_from(&view, || view.letters().map(|v| v as _), &bm, text, want)
+                .ok_or(inject::Stale)?
         };
         inject::render(&view, ranked, limits, seen)
     });

@@ -1,9 +1,11 @@
-//! A memory's recall view: what the hook's ranking and its blocks read besides BM25 (the exact table, each entry's target heading, what a block shows, the code terms, the hook's settings), as bytes written from a workspace and read in place, so a hook answers a prompt, a command or a failure without reading or parsing the memory.
+//! A memory's recall view: what the hook's ranking and its blocks read besides BM25 (the exact table, each entry's target heading, what a block shows, the code terms, the hook's settings; the triggers for the letters-in-order tier in a file of their own), as bytes written from a workspace and read in place, so a hook answers a prompt, a command or a failure without reading or parsing the memory.
 //!
 //! Written by [`encode`] from a workspace (the service layer keeps it with
 //! the files' identities, `project::recall_cache`); read by [`View::open`],
 //! which checks every number once, allocating nothing. A [`View`] is a
-//! [`Ranked`] source for [`crate::search::recall::recall_from`] and a
+//! [`Ranked`] source for [`crate::search::recall::recall_from`] (with its
+//! letters file, [`letters`], read only for a short prompt, as the
+//! [`crate::search::triggers::Vocabulary`]) and a
 //! [`Shown`] for [`super::inject::render`]: the same ranking and the same
 //! blocks as from the workspace, by construction. A section is read from
 //! its file only when it is injected, and only if its bytes hash as they
@@ -82,12 +84,27 @@ pub struct View {
     code_entries_at: usize,
     code_docs: u32,
     blob: usize,
+    /// Reads the letters file written with this view, and its tables once checked ([`View::letters`]).
+    letters_from: Option<LettersFrom>,
+    letters: std::sync::OnceLock<Option<letters::Letters>>,
 }
+
+/// Reads the bytes of the letters file written with a view (None: there is none).
+pub type LettersFrom = Box<dyn Fn() -> Option<Bytes> + Send + Sync>;
 
 impl std::fmt::Debug for View {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("View").field("entries", &self.n).field("targets", &self.t).finish_non_exhaustive()
     }
+}
+
+/// `magic`, the checksum of `p`, then `p`: a view or its letters file, whole.
+fn sealed(magic: &[u8; 8], p: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(16 + p.len());
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&checksum(p).to_le_bytes());
+    out.extend_from_slice(p);
+    out
 }
 
 fn checksum(bytes: &[u8]) -> u64 {
@@ -149,6 +166,8 @@ impl View {
             code_entries_at: code_entries,
             code_docs,
             blob,
+            letters_from: None,
+            letters: std::sync::OnceLock::new(),
         };
         let string_ok = |at: usize| {
             let (off, len) = (u32_at(b, at) as usize, u32_at(b, at + 4) as usize);
@@ -213,6 +232,25 @@ impl View {
 
     fn b(&self) -> &[u8] {
         (*self.bytes).as_ref().get(self.at..).unwrap_or(&[])
+    }
+
+    /// This view, whose letters file `from` reads.
+    pub fn with_letters(mut self, from: LettersFrom) -> View {
+        self.letters_from = Some(from);
+        self
+    }
+
+    /// The view as the letters-in-order tiers read it
+    /// ([`crate::search::triggers::Vocabulary`]): its letters file, read and
+    /// checked the first time (only a short prompt needs it); None when
+    /// there is none, or it was not written with this view, or it does not hold.
+    pub fn letters(&self) -> Option<&letters::Letters> {
+        self.letters
+            .get_or_init(|| {
+                let bytes = (self.letters_from.as_ref()?)()?;
+                letters::Letters::open(bytes, self.n, u64_at(self.b(), 8))
+            })
+            .as_ref()
     }
 
     /// The string whose (offset, length) is at `at` of `b` ("" when out of range).
@@ -397,12 +435,11 @@ pub fn encode(ws: &Workspace, bm25_key: u64) -> Option<Vec<u8>> {
     p.extend_from_slice(&code_bytes);
     p.extend_from_slice(&code_entries);
     p.extend_from_slice(blob.as_bytes());
-    let mut out = Vec::with_capacity(16 + p.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&checksum(&p).to_le_bytes());
-    out.extend_from_slice(&p);
-    Some(out)
+    Some(sealed(MAGIC, &p))
 }
+
+mod letters;
+pub use letters::encode as encode_letters;
 
 #[cfg(test)]
 mod tests;

@@ -75,7 +75,8 @@ pub fn open(root: &Path) -> Option<(View, Bm25)> {
     let read: recall_view::Reader = Box::new(move |rel: &str, limit: u64| {
         super::read::read_inside(&canon, &canon.join(rel), limit).filter(|t| t.problem.is_none()).map(|t| t.text)
     });
-    let view = View::open(bytes, at, read)?;
+    let names = cache_path(root, "names")?;
+    let view = View::open(bytes, at, read)?.with_letters(Box::new(move || map(&names)));
     let bm = super::search_cache::snapshot_of(root, view.bm25_key, view.entries())?;
     Some((view, bm))
 }
@@ -149,8 +150,9 @@ fn stamps(ws: &Workspace, root: &Path, loaded_at: SystemTime) -> Option<Vec<(Str
 /// Writes the view of `ws` (the memory at `root`, loaded from `loaded_at`
 /// on) with its files' identities, when they can be trusted (see the module
 /// docs); best effort, like the snapshot. `bm25_key` names the snapshot of
-/// the same state.
-pub fn keep(ws: &Workspace, root: &Path, bm25_key: u64, loaded_at: SystemTime) {
+/// the same state; with `letters`, the view's letters file too (a short
+/// prompt's letters-in-order tier: `ide::recall_view::letters`).
+pub fn keep(ws: &Workspace, root: &Path, bm25_key: u64, loaded_at: SystemTime, letters: bool) {
     // A view could not answer with the semantic tier on, nor show a section of a file not read whole.
     if ws.config().recall.semantic || ws.files().any(|(_, f)| f.problem.is_some()) {
         return;
@@ -158,6 +160,15 @@ pub fn keep(ws: &Workspace, root: &Path, bm25_key: u64, loaded_at: SystemTime) {
     let Some(path) = cache_path(root, "view") else { return };
     let Some(stamps) = stamps(ws, root, loaded_at) else { return };
     let Some(view) = recall_view::encode(ws, bm25_key) else { return };
+    // With `letters`, the letters file first: a view never meets letters
+    // older than itself (they name the view they were written with; a short
+    // prompt meeting none, or another view's, reads the files and keeps both).
+    if letters {
+        let (Some(path), Some(bytes)) = (cache_path(root, "names"), recall_view::encode_letters(ws, &view)) else {
+            return;
+        };
+        write_cache_file(&path, &bytes);
+    }
     let mut out = Vec::with_capacity(view.len() + stamps.len() * 100);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&(stamps.len() as u32).to_le_bytes());

@@ -23,8 +23,8 @@ const WRAPPERS: [&str; 8] = ["sudo", "env", "time", "nohup", "exec", "command", 
 /// Package runners: the program is the word after them (`npx prettier`).
 const RUNNERS: [&str; 3] = ["npx", "bunx", "pnpx"];
 /// Runners of two words: the program is the word after both (`uv run
-/// pytest`, `python -m pytest`).
-const RUN_VERBS: [(&str, &str); 10] = [
+/// pytest`; `python -m pytest` is read the same way).
+const RUN_VERBS: [(&str, &str); 8] = [
     ("uv", "run"),
     ("poetry", "run"),
     ("pipenv", "run"),
@@ -33,9 +33,55 @@ const RUN_VERBS: [(&str, &str); 10] = [
     ("rye", "run"),
     ("pipx", "run"),
     ("pnpm", "exec"),
-    ("python", "-m"),
-    ("python3", "-m"),
 ];
+/// A runner's options that take a value (`uv run --with pytest-cov pytest`).
+const RUNNER_VALUES: [&str; 12] = [
+    "--with",
+    "--python",
+    "-p",
+    "--package",
+    "--project",
+    "--directory",
+    "--extra",
+    "--group",
+    "--env-file",
+    "--from",
+    "--filter",
+    "--index",
+];
+
+/// Where the program of a command's words is: after assignments and
+/// wrappers (`FOO=1 sudo git …`) and through runners and their options
+/// (`uv run --frozen pytest …`, `.venv/bin/python -m pytest …`, `npx -y
+/// prettier …`). A runner with nothing after it is the program itself.
+pub fn program_at(words: &[&str]) -> usize {
+    let mut i = 0;
+    while let Some(&w) = words.get(i) {
+        if w.contains('=') && !w.starts_with('-') || WRAPPERS.contains(&w) {
+            i += 1;
+            continue;
+        }
+        let base = w.rsplit('/').next().unwrap_or(w);
+        let next = words.get(i + 1).copied().unwrap_or_default();
+        let python = base.strip_prefix("python").is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'));
+        let skip = if RUNNERS.contains(&base) {
+            1
+        } else if RUN_VERBS.contains(&(base, next)) || python && next == "-m" {
+            2
+        } else {
+            break;
+        };
+        let mut j = i + skip;
+        while let Some(o) = words.get(j).filter(|o| o.starts_with('-')) {
+            j += if RUNNER_VALUES.contains(o) { 2 } else { 1 };
+        }
+        if j >= words.len() {
+            break;
+        }
+        i = j;
+    }
+    i
+}
 
 /// The technical terms the decisions' code names: per term, the entries
 /// (binding order) whose decision names it; a term's document frequency is
@@ -57,7 +103,7 @@ impl CodeIndex {
             let mut set = HashSet::default();
             for span in code_spans(crate::text::cut(ws.section_body(hid), BODY_BYTES)) {
                 command_terms(span, &mut set);
-                shapes(span, false, &mut set);
+                span_shapes(span, &mut set);
             }
             for t in set {
                 idx.postings.entry(t).or_default().push(i as u32);
@@ -89,11 +135,12 @@ impl CodeIndex {
 /// keeps the same index as bytes.)
 pub fn score(text: &str, docs: u32, postings: &dyn Fn(&str) -> Option<Vec<u32>>) -> Vec<Scored> {
     let (mut q, mut runs) = (HashSet::default(), HashSet::default());
+    let named_flag =
+        |program: &str, flag: &str| postings(&format!("flag:{program} {flag}")).is_some_and(|e| !e.is_empty());
+    let mut budget = MAX_SHAPES;
     for line in text.lines().take(400) {
         command_terms(line, &mut q);
-        if runs.len() < MAX_SHAPES {
-            shapes(line, true, &mut runs);
-        }
+        run_shapes(line, &named_flag, &mut budget, &mut runs);
     }
     // The entries whose code names a shape the text runs.
     let mut named: HashSet<u32> = HashSet::default();
@@ -203,20 +250,7 @@ struct Segment<'a> {
 fn segments(text: &str) -> impl Iterator<Item = Segment<'_>> {
     text.split(['|', ';', '&', '\n', '(', ')']).filter_map(|segment| {
         let words: Vec<&str> = segment.split_whitespace().map(|w| w.trim_matches(['"', '\'', ',', '`'])).collect();
-        let mut i = 0;
-        // Assignments, wrappers and runners before the program (`FOO=1 sudo
-        // git …`, `uv run pytest …`, `python -m pytest …`).
-        loop {
-            let w = words.get(i).copied().unwrap_or_default();
-            let next = words.get(i + 1).copied().unwrap_or_default();
-            i += if w.contains('=') && !w.starts_with('-') || WRAPPERS.contains(&w) || RUNNERS.contains(&w) {
-                1
-            } else if RUN_VERBS.contains(&(w, next)) {
-                2
-            } else {
-                break;
-            };
-        }
+        let i = program_at(&words);
         let first = words.get(i)?;
         let program = first.rsplit('/').next().unwrap_or(first);
         let is_program = !program.is_empty()
@@ -270,52 +304,9 @@ pub fn command_terms(text: &str, out: &mut HashSet<String>) {
     }
 }
 
-/// Most shapes looked up for one text (a pasted log of flag-laden lines
-/// stops adding them here).
+/// Most shapes looked up for one text, over all its lines and commands (a
+/// pasted log of flag-laden lines stops adding them here).
 const MAX_SHAPES: usize = 1024;
-/// Most flags of one command whose combinations [`shapes`] tries.
-const SHAPE_FLAGS: usize = 6;
-
-/// The command shapes `text` runs, as `cmd:` terms: a program with some of
-/// its flags, with or without its sub-command (`cmd:git merge --no-commit`,
-/// `cmd:test -f`). A decision's code span gives its own shape
-/// (`all = false`); a command gives every shape it contains (`all = true`),
-/// so a decision that names `git branch -m` meets `git branch -m old new`,
-/// and one that names `git -C <submodule> log --oneline` does not meet
-/// `git log --oneline -5`. A shape has at least one flag: `git show` alone
-/// names a program, not a way of running it.
-pub fn shapes(text: &str, all: bool, out: &mut HashSet<String>) {
-    for seg in segments(text) {
-        let Some(program) = seg.program else { continue };
-        let mut flags: Vec<&str> = seg.flags.iter().copied().filter(|f| *f != "--").collect();
-        flags.sort_unstable();
-        flags.dedup();
-        if flags.is_empty() {
-            continue;
-        }
-        let shape = |sub: Option<&str>, flags: &[&str]| {
-            let mut s = format!("cmd:{program}");
-            for w in sub.iter().chain(flags) {
-                s.push(' ');
-                s.push_str(w);
-            }
-            s
-        };
-        if !all {
-            out.insert(shape(seg.sub, &flags));
-            continue;
-        }
-        flags.truncate(SHAPE_FLAGS);
-        for mask in 1u32..(1 << flags.len()) {
-            let some: Vec<&str> =
-                flags.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, f)| *f).collect();
-            out.insert(shape(None, &some));
-            if seg.sub.is_some() {
-                out.insert(shape(seg.sub, &some));
-            }
-        }
-    }
-}
 
 /// A plain word: letters, digits, `-` and `_`, starting with a letter (a sub-command, not a path or a value).
 fn is_word(w: &str) -> bool {
@@ -368,6 +359,9 @@ fn path_terms(word: &str, out: &mut HashSet<String>) {
     }
 }
 
+mod shapes;
+pub use shapes::{run_shapes, span_shapes};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,35 +398,16 @@ mod tests {
         assert!(terms("").is_empty());
     }
 
-    fn shapes_of(s: &str, all: bool) -> Vec<String> {
-        let mut set = HashSet::default();
-        shapes(s, all, &mut set);
-        let mut v: Vec<String> = set.into_iter().collect();
-        v.sort();
-        v
-    }
-
-    #[test]
-    fn a_span_gives_its_shape_and_a_command_every_shape_it_runs() {
-        assert_eq!(shapes_of("git -C <submodule> log --oneline", false), ["cmd:git log --oneline -C"]);
-        assert_eq!(shapes_of("git clean -fd -- <dirs>", false), ["cmd:git clean -fd"]);
-        assert!(shapes_of("git show <branch>:<path>", false).is_empty(), "no flag, no shape");
-        assert_eq!(
-            shapes_of("git branch -m a b && test -f x.md", true),
-            ["cmd:git -m", "cmd:git branch -m", "cmd:test -f"]
-        );
-        let many = shapes_of("git log --oneline -5 --since=x", true);
-        assert!(many.contains(&"cmd:git log --oneline --since".into()) && many.len() == 14, "{many:?}");
-        let wide = shapes_of("ls -a -b -c -d -e -f -g -h -i -j", true);
-        assert_eq!(wide.len(), (1 << SHAPE_FLAGS) - 1, "bounded");
-    }
-
     #[test]
     fn runners_are_read_through() {
         assert!(terms("uv run pytest --lf").contains(&"flag:pytest --lf".into()));
         assert!(terms("python3 -m pytest -x tests/").contains(&"prog:pytest".into()));
-        assert!(terms("npx prettier --check .").contains(&"prog:prettier".into()));
+        assert!(terms(".venv/bin/python3.12 -m pytest -x").contains(&"flag:pytest -x".into()));
+        assert!(terms("npx -y prettier --check .").contains(&"prog:prettier".into()));
+        assert!(terms("uv run --frozen --with pytest-cov pytest -x").contains(&"flag:pytest -x".into()));
         assert!(terms("uv sync").contains(&"sub:uv sync".into()), "not a runner without `run`");
+        assert!(terms("uv run").contains(&"sub:uv run".into()), "a runner alone is the program");
+        assert!(terms("npx").contains(&"prog:npx".into()));
     }
 
     #[test]

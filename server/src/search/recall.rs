@@ -187,8 +187,8 @@ fn letters_apply(normalized: &str) -> bool {
     normalized.split(' ').count() <= MAX_FUZZY_WORDS
 }
 
-/// Whether [`recall`] reads `text` by its letters too (a short text), which
-/// only a [`Workspace`] can: [`recall_from`] answers None for it.
+/// Whether [`recall`] reads `text` by its letters too (a short text): the
+/// letters-in-order tier, which [`recall_from`] asks its source's names for.
 pub fn reads_letters(text: &str) -> bool {
     let q = TriggerQuery::parse(text);
     letters_apply(&normalize(&cut_query(&q).text))
@@ -198,31 +198,44 @@ pub fn reads_letters(text: &str) -> bool {
 fn rank(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recalled> {
     let q = cut_query(q);
     let norm = normalize(&q.text);
-    // Letters-in-order candidates (short texts only).
-    let mut letters: HashMap<EntryId, f64> = HashMap::default();
+    let mut letters = HashMap::default();
     if !norm.is_empty() && limit > 0 && letters_apply(&norm) {
-        let chars = norm.chars().filter(|c| !c.is_whitespace()).count().max(1) as f64;
-        for hit in triggers::rank(ws, &q, FUZZY_CANDIDATES + 1) {
-            if hit.kind == HitKind::Fuzzy {
-                letters.insert(hit.entry, (hit.score as f64 / chars / 40.0).min(1.0));
-            }
-        }
+        letters = letters_of(&triggers::rank(ws, &q, FUZZY_CANDIDATES + 1), &norm);
     }
     let idx = super::index::of(ws);
     rank_in(ws, || idx.bm25(ws), &q, &norm, limit, &letters)
 }
 
+/// The letters-in-order candidates among trigger `hits`: each fuzzy hit's
+/// score per character of the normalized text, over 40 (at most 1).
+fn letters_of(hits: &[super::Hit], norm: &str) -> HashMap<EntryId, f64> {
+    let chars = norm.chars().filter(|c| !c.is_whitespace()).count().max(1) as f64;
+    hits.iter()
+        .filter(|h| h.kind == HitKind::Fuzzy)
+        .map(|h| (h.entry, (h.score as f64 / chars / 40.0).min(1.0)))
+        .collect()
+}
+
 /// The prompt ranking of [`recall`] from any [`Ranked`] source and its BM25
-/// index; None when the text is short enough for the letters-in-order tier
-/// (only a [`Workspace`] has it: [`recall`] answers those).
-pub fn recall_from(src: &dyn Ranked, bm: &Bm25, text: &str, limit: usize) -> Option<Vec<Recalled>> {
+/// index. A short text (the letters-in-order tier) asks the source's
+/// `names` ([`triggers::Vocabulary`]; asked only then, since reading them
+/// has a cost): None without them.
+pub fn recall_from<'a>(
+    src: &dyn Ranked,
+    names: impl FnOnce() -> Option<&'a dyn triggers::Vocabulary>,
+    bm: &Bm25,
+    text: &str,
+    limit: usize,
+) -> Option<Vec<Recalled>> {
     let q = TriggerQuery::parse(text);
     let q = cut_query(&q);
     let norm = normalize(&q.text);
-    if letters_apply(&norm) {
-        return None;
+    let mut letters = HashMap::default();
+    if !norm.is_empty() && limit > 0 && letters_apply(&norm) {
+        let exact = src.exact(q.op, &norm);
+        letters = letters_of(&triggers::rank_with(exact, names()?, &q, FUZZY_CANDIDATES + 1), &norm);
     }
-    Some(rank_in(src, || bm, &q, &norm, limit, &HashMap::default()))
+    Some(rank_in(src, || bm, &q, &norm, limit, &letters))
 }
 
 /// The ranking itself: exact, then letters (given), then words. `bm` is

@@ -13,6 +13,7 @@ pub use super::query::{Hit, HitKind, TriggerQuery};
 use super::{fuzzy, similar, words};
 use crate::model::bind::EntryInfo;
 use crate::model::{Depends, EntryId, FileId, HeadingId, Workspace};
+use crate::syntax::index::Op;
 use crate::syntax::normalize;
 
 /// Ranks entries for `query`, best first (at most `limit`). The exact tiers
@@ -38,8 +39,84 @@ fn rank_uncached(
     limit: usize,
 ) -> Vec<Hit> {
     let b = ws.bindings();
+    rank_with(b.exact_match(query.op, &q), &Bound { b, names }, query, limit)
+}
+
+/// What the letters-in-order tiers read of a memory: each entry's operator
+/// and names (its trigger, then its extras, normalized; none for an empty
+/// trigger), their stems, and the words they are made of. A workspace
+/// answers from its binding ([`super::names`]); a recall view
+/// (`ide::recall_view`) from its bytes, with the same answers.
+pub trait Vocabulary {
+    /// How many entries (binding order).
+    fn entries(&self) -> usize;
+    fn op(&self, entry: usize) -> Op;
+    /// How many names the entry has: its trigger and extras, 0 for an empty trigger.
+    fn names(&self, entry: usize) -> usize;
+    /// Name `k` of the entry (0: the trigger), normalized.
+    fn name(&self, entry: usize, k: usize) -> &str;
+    /// Name `k` stemmed word by word (asked only when word forms are compared).
+    fn stemmed(&self, entry: usize, k: usize) -> &str;
+    /// Whether some name has this word.
+    fn has_word(&self, word: &str) -> bool;
+    /// Whether some name has a word with this stem.
+    fn has_stem(&self, stem: &str) -> bool;
+    /// The words of the names one edit away from `word` ([`words::one_edit`]).
+    fn near_words(&self, word: &str) -> Vec<&str>;
+}
+
+/// A workspace's binding and its derived tables, as a [`Vocabulary`].
+struct Bound<'a> {
+    b: &'a crate::model::Bindings,
+    names: &'a super::names::Names,
+}
+
+impl Vocabulary for Bound<'_> {
+    fn entries(&self) -> usize {
+        self.b.entries.len()
+    }
+    fn op(&self, entry: usize) -> Op {
+        self.b.entries[entry].op
+    }
+    fn names(&self, entry: usize) -> usize {
+        let e = &self.b.entries[entry];
+        if e.trigger.is_empty() {
+            0
+        } else {
+            1 + e.extras.len()
+        }
+    }
+    fn name(&self, entry: usize, k: usize) -> &str {
+        let e = &self.b.entries[entry];
+        if k == 0 {
+            &e.trigger
+        } else {
+            &e.extras[k - 1]
+        }
+    }
+    fn stemmed(&self, entry: usize, k: usize) -> &str {
+        self.names.stems(self.b).get(entry).and_then(|s| s.get(k)).map_or_else(|| self.name(entry, k), String::as_str)
+    }
+    fn has_word(&self, word: &str) -> bool {
+        self.names.vocabulary(self.b).contains(word)
+    }
+    fn has_stem(&self, stem: &str) -> bool {
+        self.names.vocabulary_stems(self.b).contains(stem)
+    }
+    fn near_words(&self, word: &str) -> Vec<&str> {
+        self.names.vocabulary(self.b).iter().filter(|v| words::one_edit(word, v)).map(String::as_str).collect()
+    }
+}
+
+/// [`rank`] over any [`Vocabulary`], given the exact tiers' answer
+/// (`exact`: [`crate::model::Bindings::exact_match`] of the normalized query).
+pub fn rank_with(exact: Option<(EntryId, bool)>, src: &dyn Vocabulary, query: &TriggerQuery, limit: usize) -> Vec<Hit> {
+    let q = normalize(&query.text);
+    if q.is_empty() || limit == 0 {
+        return Vec::new();
+    }
     let mut hits: Vec<Hit> = Vec::new();
-    if let Some((entry, extra)) = b.exact_match(query.op, &q) {
+    if let Some((entry, extra)) = exact {
         let kind = if extra { HitKind::ExactExtra } else { HitKind::ExactTrigger };
         hits.push(Hit { entry, kind, score: u32::MAX });
         if limit == 1 {
@@ -51,42 +128,42 @@ fn rank_uncached(
         None => q.clone(),
     };
     let mut fuzzy_hits: Vec<Hit> = Vec::new();
-    let vocabulary = names.vocabulary(b);
-    let unknown: Vec<&str> = q.split_whitespace().filter(|w| !vocabulary.contains(*w)).collect();
+    let unknown: Vec<&str> = q.split_whitespace().filter(|w| !src.has_word(w)).collect();
     // Word forms are compared only when a query word is no word of any
     // trigger or extra but shares its stem with one, and typos only when a
     // long one is one edit from one: each tier's cost is paid only by the
     // queries it can help (an off-topic query skips both).
-    let forms = !unknown.is_empty() && {
-        let stems = names.vocabulary_stems(b);
-        unknown.iter().any(|w| stems.contains(&words::stem_phrase(w)))
+    let forms = unknown.iter().any(|w| src.has_stem(&words::stem_phrase(w)));
+    let long = |w: &str| w.chars().count() >= words::MIN_TYPO_LEN;
+    let typos = unknown.iter().any(|w| long(w) && !src.near_words(w).is_empty());
+    // The words a typo correction can bring in: those one edit from a long
+    // query word (known or not: [`words::correct_typos`] corrects any long
+    // word the candidate lacks). A candidate without one is not corrected.
+    let near: Vec<&str> = if typos {
+        q.split_whitespace().filter(|w| long(w)).flat_map(|w| src.near_words(w)).collect()
+    } else {
+        Vec::new()
     };
-    let typos = unknown
-        .iter()
-        .filter(|w| w.chars().count() >= words::MIN_TYPO_LEN)
-        .any(|w| vocabulary.iter().any(|v| words::one_edit(w, v)));
-    let entry_stems: &[Vec<String>] = if forms { names.stems(b) } else { &[] };
     let query_stems = words::stem_phrase(&query_text);
     let (letters, stems) = (fuzzy::Prepared::new(&query_text), fuzzy::Prepared::new(&query_stems));
     let mut cand = String::new();
     let mut stemmed = String::new();
-    for (i, e) in b.entries.iter().enumerate() {
+    for i in 0..src.entries() {
         let entry = EntryId(i as u32);
-        if e.trigger.is_empty() || hits.iter().any(|h| h.entry == entry) {
+        if hits.iter().any(|h| h.entry == entry) {
             continue;
         }
         let mut best: Option<u32> = None;
-        for (k, c) in std::iter::once(&e.trigger).chain(&e.extras).enumerate() {
+        for k in 0..src.names(i) {
             cand.clear();
             stemmed.clear();
             if query.op.is_some() {
-                cand.push_str(e.op.word());
+                cand.push_str(src.op(i).word());
                 cand.push(' ');
-                stemmed.push_str(e.op.word());
+                stemmed.push_str(src.op(i).word());
                 stemmed.push(' ');
             }
-            cand.push_str(c);
-            stemmed.push_str(entry_stems.get(i).and_then(|s| s.get(k)).map_or(&**c, String::as_str));
+            cand.push_str(src.name(i, k));
             // Letters in order; else word forms (stems on both sides); else one
             // typo per long word. Each tier first checks that the candidate has
             // every letter the query needs.
@@ -94,10 +171,14 @@ fn rank_uncached(
                 .then(|| letters.score(&cand))
                 .flatten()
                 .or_else(|| {
-                    (forms && stems.could_match(fuzzy::letters(&stemmed))).then(|| stems.score(&stemmed)).flatten()
+                    if !forms {
+                        return None;
+                    }
+                    stemmed.push_str(src.stemmed(i, k));
+                    stems.could_match(fuzzy::letters(&stemmed)).then(|| stems.score(&stemmed)).flatten()
                 })
                 .or_else(|| {
-                    if !typos {
+                    if !typos || !near.iter().any(|w| cand.contains(w)) {
                         return None;
                     }
                     fuzzy::score(&words::correct_typos(&query_text, &cand)?, &cand)

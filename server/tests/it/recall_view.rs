@@ -104,6 +104,22 @@ fn an_unchanged_memory_is_answered_from_its_view_exactly_as_from_its_files() {
     }
     // The session's memory holds: the same decision is not injected twice.
     assert!(hook(&root, &cache, PROMPTS[0], "v0").stdout.is_empty(), "already injected in session v0");
+    // A short prompt (its letters, a typo): the first loads the memory and
+    // keeps the letters file beside the view; the next answer from both.
+    let letters = || kept.with_extension("names");
+    assert!(!letters().exists(), "no short prompt yet, no letters file");
+    let short = ["wirting mock tests", "test runner", "when git lock"];
+    let first_short = hook(&root, &cache, short[0], "s-first");
+    assert!(letters().exists(), "a short prompt keeps the letters");
+    let (view_ino, letters_ino) = (inode(&kept), inode(&letters()));
+    for (i, p) in short.iter().enumerate() {
+        let from_view = hook(&root, &cache, p, &format!("s{i}"));
+        assert_eq!((inode(&kept), inode(&letters())), (view_ino, letters_ino), "answered from the view: {p}");
+        let from_files = hook(&root, &tmp.path().join(format!("short{i}")), p, &format!("s{i}"));
+        assert_eq!(from_view.stdout, from_files.stdout, "{p}");
+        assert!(String::from_utf8_lossy(&from_view.stdout).contains("[memory-index] /when"), "{p}");
+    }
+    assert_eq!(hook(&root, &cache, short[0], "s9").stdout, first_short.stdout);
 }
 
 #[cfg(unix)]

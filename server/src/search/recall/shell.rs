@@ -10,7 +10,7 @@ use crate::syntax::normalize;
 
 /// Ranks decisions for a shell command about to run, or a failure's output
 /// and its command: the prose ranking of [`super::recall`], with the code evidence
-/// of [`super::commands`] as a second opinion. A decision whose code names
+/// of [`crate::search::commands`] as a second opinion. A decision whose code names
 /// the command's rare terms (its sub-command and flags, the paths it
 /// touches), clearly more than any other decision's does, gets
 /// [`code_confidence`] when that is higher than its prose confidence.
@@ -48,7 +48,7 @@ fn recall_command_in<'a>(
     let q = cut_query(&q);
     let norm = normalize(&q.text);
     let mut out = rank_in(src, bm, &q, &norm, limit.max(10), &HashMap::default());
-    let code = code(text);
+    let code = code(&prose);
     if let Some(best) = code.first() {
         let second = code.get(1).map_or(0.0, |x| x.mass);
         let lead = (best.mass - second) / best.mass;
@@ -79,22 +79,24 @@ fn recall_command_in<'a>(
 }
 
 /// A command's text without the commit messages it carries: the quoted
-/// argument of `-m`/`--message` given to a version-control program (`git
-/// commit -m "fix worktree tasks"`, `git stash push -m …`). The message
-/// describes work already done; the command records it: it is a commit, not
-/// a decision about worktrees (measured: `git commit --no-verify -m "Fix
-/// session … worktree tasks"` was answered at 0.82 with *When Validating
-/// Worktree Merges*). Other programs keep their messages (`alembic revision
-/// -m 'migrate the booking schema'` says what is about to be written), and
-/// error text keeps its quotes (`run 'git branch -D wt-x'`).
+/// argument of `-m`/`--message` given to a version-control program's
+/// recording sub-commands (`git commit -m "fix worktree tasks"`, `git stash
+/// push -m …`, `hg ci -m …`). The message describes work already done; the
+/// command records it: it is a commit, not a decision about worktrees
+/// (measured: `git commit --no-verify -m "Fix session … worktree tasks"`
+/// was answered at 0.82 with *When Validating Worktree Merges*). Other
+/// commands keep their quotes: `git branch -m 'old' 'new'` names branches,
+/// `alembic revision -m 'migrate the booking schema'` says what is about to
+/// be written, and error text names what it advises (`run 'git branch -D
+/// wt-x'`).
 pub fn without_messages(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains(['"', '\'']) {
         return std::borrow::Cow::Borrowed(text);
     }
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
-    // The segment's first word, and whether the last word was a message flag.
-    let (mut program, mut message_flag) = ("", false);
+    // The words of the current command so far, and whether the last one was a message flag.
+    let (mut words, mut message_flag): (Vec<&str>, bool) = (Vec::new(), false);
     let (mut word_start, mut i, mut kept) = (0, 0, 0);
     while i < bytes.len() {
         let b = bytes[i];
@@ -102,21 +104,18 @@ pub fn without_messages(text: &str) -> std::borrow::Cow<'_, str> {
             let word = &text[word_start..i];
             if !word.is_empty() {
                 message_flag = matches!(word, "-m" | "--message" | "-am");
-                if program.is_empty() {
-                    program = word.rsplit('/').next().unwrap_or(word);
-                }
+                words.push(word);
             }
             if matches!(b, b'\n' | b';' | b'|' | b'&' | b'(' | b')') {
-                (program, message_flag) = ("", false);
+                (words, message_flag) = (Vec::new(), false);
             }
             i += 1;
             word_start = i;
             continue;
         }
-        let vcs = matches!(program, "git" | "hg" | "jj" | "svn");
-        let opens = vcs
-            && matches!(b, b'"' | b'\'')
-            && (i == word_start && message_flag || &text[word_start..i] == "--message=");
+        let opens = matches!(b, b'"' | b'\'')
+            && (i == word_start && message_flag || &text[word_start..i] == "--message=")
+            && records(&words);
         if opens {
             let close = text[i + 1..].find(b as char).map_or(text.len(), |n| i + 1 + n + 1);
             out.push_str(&text[kept..i]);
@@ -135,21 +134,45 @@ pub fn without_messages(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Whether a command's first words are a version-control program's
+/// recording sub-command (`git commit`, `git -C x stash push`, `sudo hg ci`).
+fn records(words: &[&str]) -> bool {
+    let at = crate::search::commands::program_at(words);
+    let Some(program) = words.get(at).map(|w| w.rsplit('/').next().unwrap_or(w)) else { return false };
+    let mut rest = words[at + 1..].iter().copied();
+    let sub = loop {
+        match rest.next() {
+            Some("-C" | "-c" | "-R" | "--cwd" | "--repository") => {
+                rest.next();
+            }
+            Some(w) if w.starts_with('-') => {}
+            other => break other,
+        }
+    };
+    matches!(program, "git" | "hg" | "jj" | "svn")
+        && matches!(sub, Some("commit" | "ci" | "stash" | "tag" | "merge" | "revert" | "notes" | "describe" | "new"))
+}
+
 /// The confidence code evidence gives the leading decision: `mass` is the
 /// shared terms' weight, `paths` its part from paths and file names, `lead`
 /// how far the leader is ahead of the next decision's code,
-/// `(best - second) / best`, and `prose` the leader's confidence from the
-/// prose ranking.
+/// `(best - second) / best`, `prose` the leader's confidence from the
+/// prose ranking, and `named` whether its code names a way of running a
+/// program that the command runs ([`crate::search::commands::Scored::named`]).
 pub fn code_confidence(mass: f64, paths: f64, lead: f64, prose: f64, named: bool) -> f64 {
     let w = CODE_WEIGHTS;
     let named = if named { 1.0 } else { 0.0 };
     logistic(w[0] + w[1] * mass.min(4.0) + w[2] * paths.min(4.0) + w[3] * lead + w[4] * prose + w[5] * named)
 }
 
-/// Weights of [`code_confidence`]: intercept, mass, paths, lead, prose. Set
-/// by hand on `server/tests/data/commands-head.tsv` (too few cases to fit
-/// five weights): a decision's code must name the command's rare terms,
-/// paths above all, and lead every other decision's code; a tie (two
-/// decisions about `agents/session.md`) or a program alone stays under the
-/// hook's thresholds. Measured on a held-out set: docs/resolver.md.
+/// Weights of [`code_confidence`]: intercept, mass, paths, lead, prose,
+/// named. Set by hand (too few cases to fit six weights): the first five on
+/// `server/tests/data/commands-head.tsv`, `named` in session 27 on that set,
+/// `commands-head-holdout.tsv` and `commands-head-holdout-2.tsv`. A
+/// decision's code must name the command's rare terms, paths above all, and
+/// lead every other decision's code; a tie (two decisions about
+/// `agents/session.md`) or a program alone stays under the hook's
+/// thresholds, and so does a named shape alone (`wc -l src/*.py` against
+/// the decision that warns about comparing versions with `wc -l`: 0.32).
+/// Measured on sets held out: docs/resolver.md.
 pub const CODE_WEIGHTS: [f64; 6] = [-5.0, 1.2, 0.8, 3.0, 2.0, 2.5];

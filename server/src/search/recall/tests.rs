@@ -129,6 +129,17 @@ fn a_commit_message_is_not_what_the_command_does() {
         "what is about to be written"
     );
     assert_eq!(without_messages(r#"cd x && /usr/bin/git commit -am "é tasks""#), "cd x && /usr/bin/git commit -am ");
+    assert_eq!(
+        without_messages(r#"GIT_EDITOR=true sudo git -C sub commit -m "x y""#),
+        "GIT_EDITOR=true sudo git -C sub commit -m "
+    );
+    assert_eq!(
+        without_messages("git branch -m 'old' 'new'"),
+        "git branch -m 'old' 'new'",
+        "branch names, not a message"
+    );
+    assert_eq!(without_messages(r#"git commit -m "a" -m "b" --amend"#), "git commit -m  -m  --amend");
+    assert_eq!(without_messages("hg ci -m 'x'\r\ngit status"), "hg ci -m \r\ngit status");
     assert_eq!(without_messages(r#"grep -rn "TODO" src/"#), r#"grep -rn "TODO" src/"#, "a pattern is kept");
     assert_eq!(without_messages(r#"git commit -m "unclosed"#), "git commit -m ");
     assert_eq!(without_messages("fatal: run 'git branch -D wt'"), "fatal: run 'git branch -D wt'");
