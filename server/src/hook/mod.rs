@@ -220,7 +220,8 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
             if matches!(fast, Fast::Absent | Fast::Stale) {
                 // The letters file only when a short prompt asked for it (writing it costs
                 // about 30 ms at 10,000 entries, which long prompts and commands never repay).
-                let letters = prose && crate::search::recall::reads_letters(&text);
+                let letters =
+                    prose && crate::search::recall::reads_letters(crate::text::cut(&text, inject::MAX_TEXT_BYTES));
                 let key = crate::search::snapshot::key(&ws);
                 crate::project::recall_cache::keep(&ws, &root, key, loaded_at, letters);
             }
@@ -311,11 +312,12 @@ fn recall_once(
 
 /// What the recall view did for an event.
 enum Fast {
-    /// Not asked (no text to rank, or a short prompt): load the memory.
+    /// Not asked (no text to rank): load the memory.
     Skipped,
     /// No view of the memory's present state: load it, and keep a view.
     Absent,
-    /// A section was not as the view says: load the memory, and keep a new view.
+    /// A section was not as the view says, or a short prompt found no letters
+    /// file written with the view: load the memory, and keep a new view.
     Stale,
     /// The answer, as from the loaded memory.
     Answered(Option<String>),

@@ -57,8 +57,8 @@ pub fn warm(ws: &Workspace, root: &Path) -> Option<Warm> {
 }
 
 /// `<state dir>/search/<hash of the canonical root>.<ext>`: where the
-/// memory at `root` keeps its snapshot (`bm25`) and its recall view (`view`,
-/// [`super::recall_cache`]).
+/// memory at `root` keeps its snapshot (`bm25`), its recall view (`view`,
+/// [`super::recall_cache`]) and the view's letters file (`names`).
 pub(crate) fn cache_path(root: &Path, ext: &str) -> Option<PathBuf> {
     let canon = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     Some(base()?.join("search").join(format!("{:016x}.{ext}", fnv1a(canon.to_string_lossy().as_bytes()))))

@@ -193,7 +193,7 @@ pub struct Scored {
     pub paths: f64,
     /// The decision's code names a way of running a program that the text
     /// runs: the program with every flag one of its code spans gives it
-    /// ([`shapes`]).
+    /// ([`span_shapes`], [`run_shapes`]).
     pub named: bool,
 }
 

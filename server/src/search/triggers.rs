@@ -57,11 +57,12 @@ pub trait Vocabulary {
     fn name(&self, entry: usize, k: usize) -> &str;
     /// Name `k` stemmed word by word (asked only when word forms are compared).
     fn stemmed(&self, entry: usize, k: usize) -> &str;
-    /// Whether some name has this word.
+    /// Whether some trigger or extra has this word (of any entry: one with
+    /// an empty trigger has no names, but its extras' words count here).
     fn has_word(&self, word: &str) -> bool;
-    /// Whether some name has a word with this stem.
+    /// Whether some trigger or extra has a word with this stem.
     fn has_stem(&self, stem: &str) -> bool;
-    /// The words of the names one edit away from `word` ([`words::one_edit`]).
+    /// The words of the triggers and extras one edit away from `word` ([`words::one_edit`]).
     fn near_words(&self, word: &str) -> Vec<&str>;
 }
 
@@ -138,12 +139,18 @@ pub fn rank_with(exact: Option<(EntryId, bool)>, src: &dyn Vocabulary, query: &T
     let typos = unknown.iter().any(|w| long(w) && !src.near_words(w).is_empty());
     // The words a typo correction can bring in: those one edit from a long
     // query word (known or not: [`words::correct_typos`] corrects any long
-    // word the candidate lacks). A candidate without one is not corrected.
-    let near: Vec<&str> = if typos {
-        q.split_whitespace().filter(|w| long(w)).flat_map(|w| src.near_words(w)).collect()
-    } else {
-        Vec::new()
-    };
+    // word the candidate lacks), names' words or the operator word the
+    // candidate starts with (`wheen` → `when`). A candidate without one is
+    // not corrected.
+    let mut near: Vec<&str> = Vec::new();
+    if typos {
+        for w in q.split_whitespace().filter(|w| long(w)) {
+            near.extend(src.near_words(w));
+            if query.op.is_some() {
+                near.extend(["when", "how"].into_iter().filter(|op| words::one_edit(w, op)));
+            }
+        }
+    }
     let query_stems = words::stem_phrase(&query_text);
     let (letters, stems) = (fuzzy::Prepared::new(&query_text), fuzzy::Prepared::new(&query_stems));
     let mut cand = String::new();

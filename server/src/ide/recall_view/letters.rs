@@ -9,8 +9,10 @@
 //! Layout (little-endian): `MINAMES1`, a checksum of the rest (u64); the
 //! view's checksum (u64); counts (entries, names, words, word stems, string
 //! bytes; u32 each) and a zero u32; per entry (its first name, its number of names, its operator:
-//! u32 each); per name, in entry order (the name, its stem); the words,
-//! sorted; their stems, sorted; the strings (UTF-8). A string is (offset
+//! u32 each); per name, in entry order (the name, its stem); the words of
+//! every trigger and extra, sorted (an entry with an empty trigger has no
+//! names, but its extras' words count, as in `search::names`); their stems,
+//! sorted; the strings (UTF-8). A string is (offset
 //! u32, length u32) into the strings. A name is written once; a stem only
 //! when it differs from its name; a word as a part of the first name that
 //! has it. Checked whole when first read ([`super::View::letters`]).
@@ -136,6 +138,15 @@ impl Vocabulary for Letters {
     }
 }
 
+/// Each word of `text` (written at `at` in the strings) that `refs` does not
+/// have yet, as a part of it.
+fn words_of<'a>(text: &'a str, at: (u32, u32), refs: &mut rustc_hash::FxHashMap<&'a str, (u32, u32)>) {
+    for word in text.split_whitespace() {
+        let pos = (word.as_ptr() as usize - text.as_ptr() as usize) as u32;
+        refs.entry(word).or_insert((at.0 + pos, word.len() as u32));
+    }
+}
+
 /// The letters file of `ws`, for its `view` (the bytes [`super::encode`] gave).
 pub fn encode(ws: &Workspace, view: &[u8]) -> Option<Vec<u8>> {
     let b = ws.bindings();
@@ -153,15 +164,19 @@ pub fn encode(ws: &Workspace, view: &[u8]) -> Option<Vec<u8>> {
     let mut total = 0u32;
     for (i, e) in b.entries.iter().enumerate() {
         let keys: Vec<&str> = crate::model::bind::exact_keys(e).collect();
+        if keys.is_empty() {
+            // No names, but its trigger's and extras' words are words of the vocabulary.
+            for t in std::iter::once(&e.trigger).chain(&e.extras) {
+                let at = string(t);
+                words_of(t, at, &mut word_refs);
+            }
+        }
         for v in [total, keys.len() as u32, u32::from(e.op == Op::How)] {
             put(&mut entries, v);
         }
         for (k, key) in keys.iter().enumerate() {
             let at = string(key);
-            for word in key.split_whitespace() {
-                let pos = (word.as_ptr() as usize - key.as_ptr() as usize) as u32;
-                word_refs.entry(word).or_insert((at.0 + pos, word.len() as u32));
-            }
+            words_of(key, at, &mut word_refs);
             let stem = stems.get(i).and_then(|s| s.get(k)).map_or(*key, String::as_str);
             let stem_at = if stem == *key { at } else { string(stem) };
             for v in [at.0, at.1, stem_at.0, stem_at.1] {

@@ -234,3 +234,32 @@ fn letters_that_do_not_hold_refuse_short_prompts_only() {
     let none = View::open(Arc::new(bytes), 0, Box::new(|_, _| None)).expect("the view holds");
     assert!(none.letters().is_none(), "no letters file");
 }
+
+/// Found in review: the typo tier may correct a query word to the operator
+/// word a candidate starts with (`wheen` → `when`), and an entry with an
+/// empty trigger has no names but its extras' words are words of the
+/// vocabulary. The view answers both as the workspace does.
+#[test]
+fn operator_typos_and_extras_without_a_trigger_read_as_in_the_workspace() {
+    let ws = Workspace::of_files(&[
+        (
+            "agents/memory-index.md",
+            "## agents/decisions/d.md\n\n/when staged\n/when wheel alignment\n/when | deploys\n/when deploying code\n",
+        ),
+        (
+            "agents/decisions/d.md",
+            "# D\n\n## When Staged\n\nStage it.\n\n## When Wheel Alignment\n\nAlign.\n\n## When Deploying Code\n\nShip.\n",
+        ),
+    ]);
+    let view = view_of(&ws);
+    let bm = Bm25::build(&ws);
+    for t in ["when wheen staged", "when whenn staged", "deploys code", "when deploys", "wheel", "how staged"] {
+        assert_eq!(
+            recall_from(&view, || view.letters().map(|l| l as _), &bm, t, 12),
+            Some(recall(&ws, t, 12)),
+            "{t:?}"
+        );
+    }
+    let corrected = recall(&ws, "when wheen staged", 3);
+    assert!(corrected.iter().any(|r| ws.heading(r.heading).is_some_and(|h| h.title == "When Staged")), "{corrected:?}");
+}
