@@ -98,6 +98,21 @@ impl std::fmt::Debug for View {
     }
 }
 
+/// Whether the (offset, length) at `at` of `b` is a whole string of `strings`.
+fn string_ok(b: &[u8], at: usize, strings: &str) -> bool {
+    let (off, len) = (u32_at(b, at) as usize, u32_at(b, at + 4) as usize);
+    off.checked_add(len)
+        .is_some_and(|end| end <= strings.len() && strings.is_char_boundary(off) && strings.is_char_boundary(end))
+}
+
+/// The string whose (offset, length) is at `at` of `b`, in the strings
+/// starting at `blob` ("" when out of range).
+fn string_at(b: &[u8], blob: usize, at: usize) -> &str {
+    let (off, len) = (u32_at(b, at) as usize, u32_at(b, at + 4) as usize);
+    let start = blob + off;
+    b.get(start..start + len).and_then(|s| std::str::from_utf8(s).ok()).unwrap_or("")
+}
+
 /// `magic`, the checksum of `p`, then `p`: a view or its letters file, whole.
 fn sealed(magic: &[u8; 8], p: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(16 + p.len());
@@ -169,11 +184,7 @@ impl View {
             letters_from: None,
             letters: std::sync::OnceLock::new(),
         };
-        let string_ok = |at: usize| {
-            let (off, len) = (u32_at(b, at) as usize, u32_at(b, at + 4) as usize);
-            off.checked_add(len)
-                .is_some_and(|end| end <= blob_len && strings.is_char_boundary(off) && strings.is_char_boundary(end))
-        };
+        let string_ok = |at: usize| string_ok(b, at, strings);
         for i in 0..n {
             let e = entries + ENTRY * i;
             let target = u32_at(b, e);
@@ -255,9 +266,7 @@ impl View {
 
     /// The string whose (offset, length) is at `at` of `b` ("" when out of range).
     fn string_in<'b>(&self, b: &'b [u8], at: usize) -> &'b str {
-        let (off, len) = (u32_at(b, at) as usize, u32_at(b, at + 4) as usize);
-        let start = self.blob + off;
-        b.get(start..start + len).and_then(|s| std::str::from_utf8(s).ok()).unwrap_or("")
+        string_at(b, self.blob, at)
     }
 
     fn string(&self, at: usize) -> &str {

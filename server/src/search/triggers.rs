@@ -135,20 +135,20 @@ pub fn rank_with(exact: Option<(EntryId, bool)>, src: &dyn Vocabulary, query: &T
     // long one is one edit from one: each tier's cost is paid only by the
     // queries it can help (an off-topic query skips both).
     let forms = unknown.iter().any(|w| src.has_stem(&words::stem_phrase(w)));
-    let long = |w: &str| w.chars().count() >= words::MIN_TYPO_LEN;
-    let typos = unknown.iter().any(|w| long(w) && !src.near_words(w).is_empty());
     // The words a typo correction can bring in: those one edit from a long
     // query word (known or not: [`words::correct_typos`] corrects any long
     // word the candidate lacks), names' words or the operator word the
-    // candidate starts with (`wheen` → `when`). A candidate without one is
-    // not corrected.
-    let mut near: Vec<&str> = Vec::new();
+    // candidate starts with (`wheen` → `when`). Typos are tried only when an
+    // unknown word has one among the names' words; a candidate without one
+    // is not corrected.
+    // Each vocabulary scan once: the unknown words' first, the others' only when typos are tried.
+    let long: Vec<&str> = q.split_whitespace().filter(|w| w.chars().count() >= words::MIN_TYPO_LEN).collect();
+    let mut near: Vec<&str> = long.iter().filter(|w| unknown.contains(w)).flat_map(|w| src.near_words(w)).collect();
+    let typos = !near.is_empty();
     if typos {
-        for w in q.split_whitespace().filter(|w| long(w)) {
-            near.extend(src.near_words(w));
-            if query.op.is_some() {
-                near.extend(["when", "how"].into_iter().filter(|op| words::one_edit(w, op)));
-            }
+        near.extend(long.iter().filter(|w| !unknown.contains(w)).flat_map(|w| src.near_words(w)));
+        if query.op.is_some() {
+            near.extend(["when", "how"].into_iter().filter(|op| long.iter().any(|w| words::one_edit(w, op))));
         }
     }
     let query_stems = words::stem_phrase(&query_text);

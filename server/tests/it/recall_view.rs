@@ -61,6 +61,19 @@ fn view(cache: &Path) -> Option<PathBuf> {
         .find(|p| p.extension().is_some_and(|x| x == "view"))
 }
 
+/// `prompt` answered from the state in `cache` and, in a state directory of
+/// its own (`fresh`), from the files: the same injection. `kept` (the kept
+/// files' inodes) does not change while the view answers.
+#[cfg(unix)]
+fn answered_alike(root: &Path, cache: &Path, fresh: &Path, prompt: &str, session: &str, kept: &dyn Fn() -> Vec<u64>) {
+    let before = kept();
+    let from_view = hook(root, cache, prompt, session);
+    assert_eq!(kept(), before, "answered from the view: nothing rewritten ({prompt})");
+    let from_files = hook(root, fresh, prompt, session);
+    assert_eq!(from_view.stdout, from_files.stdout, "{prompt}");
+    assert!(String::from_utf8_lossy(&from_view.stdout).contains("[memory-index] /when"), "{prompt}");
+}
+
 #[cfg(unix)]
 fn inode(p: &Path) -> u64 {
     std::os::unix::fs::MetadataExt::ino(&fs::metadata(p).expect("view"))
@@ -76,12 +89,10 @@ fn an_unchanged_memory_is_answered_from_its_view_exactly_as_from_its_files() {
     let kept = view(&cache).expect("the first prompt keeps a view");
     let ino = inode(&kept);
     for (i, p) in PROMPTS.iter().enumerate() {
-        let from_view = hook(&root, &cache, p, &format!("v{i}"));
+        answered_alike(&root, &cache, &tmp.path().join(format!("fresh{i}")), p, &format!("v{i}"), &|| {
+            vec![inode(&kept)]
+        });
         assert_eq!(inode(&kept), ino, "answered from the view: it is not rewritten");
-        // The same prompt in a state directory of its own: the files are read.
-        let from_files = hook(&root, &tmp.path().join(format!("fresh{i}")), p, &format!("v{i}"));
-        assert_eq!(from_view.stdout, from_files.stdout, "{p}");
-        assert!(String::from_utf8_lossy(&from_view.stdout).contains("[memory-index] /when"), "{p}");
     }
     assert_eq!(hook(&root, &cache, PROMPTS[0], "v9").stdout, first.stdout);
     // A command about to run and a failure: from the view too, as from the files.
@@ -111,13 +122,11 @@ fn an_unchanged_memory_is_answered_from_its_view_exactly_as_from_its_files() {
     let short = ["wirting mock tests", "test runner", "when git lock"];
     let first_short = hook(&root, &cache, short[0], "s-first");
     assert!(letters().exists(), "a short prompt keeps the letters");
-    let (view_ino, letters_ino) = (inode(&kept), inode(&letters()));
+    let inodes = || vec![inode(&kept), inode(&letters())];
+    let before = inodes();
     for (i, p) in short.iter().enumerate() {
-        let from_view = hook(&root, &cache, p, &format!("s{i}"));
-        assert_eq!((inode(&kept), inode(&letters())), (view_ino, letters_ino), "answered from the view: {p}");
-        let from_files = hook(&root, &tmp.path().join(format!("short{i}")), p, &format!("s{i}"));
-        assert_eq!(from_view.stdout, from_files.stdout, "{p}");
-        assert!(String::from_utf8_lossy(&from_view.stdout).contains("[memory-index] /when"), "{p}");
+        answered_alike(&root, &cache, &tmp.path().join(format!("short{i}")), p, &format!("s{i}"), &inodes);
+        assert_eq!(inodes(), before, "answered from the view and its letters: {p}");
     }
     assert_eq!(hook(&root, &cache, short[0], "s9").stdout, first_short.stdout);
 }

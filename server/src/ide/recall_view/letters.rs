@@ -17,7 +17,7 @@
 //! when it differs from its name; a word as a part of the first name that
 //! has it. Checked whole when first read ([`super::View::letters`]).
 
-use super::{checksum, sealed, Bytes};
+use super::{checksum, sealed, string_at, string_ok, Bytes};
 use crate::model::Workspace;
 use crate::search::le::{find, u32_at, u64_at};
 use crate::search::triggers::Vocabulary;
@@ -59,11 +59,7 @@ impl Letters {
             return None;
         }
         let strings = std::str::from_utf8(&b[blob..]).ok()?;
-        let string_ok = |at: usize| {
-            let (off, len) = (u32_at(b, at) as usize, u32_at(b, at + 4) as usize);
-            off.checked_add(len)
-                .is_some_and(|end| end <= blob_len && strings.is_char_boundary(off) && strings.is_char_boundary(end))
-        };
+        let string_ok = |at: usize| string_ok(b, at, strings);
         let entries_ok = (0..n).all(|e| {
             let at = HEAD + ENTRY * e;
             let end = (u32_at(b, at) as usize).checked_add(u32_at(b, at + 4) as usize);
@@ -85,10 +81,7 @@ impl Letters {
 
     /// The string whose (offset, length) is at `at` ("" when out of range).
     fn string(&self, at: usize) -> &str {
-        let b = self.b();
-        let (off, len) = (u32_at(b, at) as usize, u32_at(b, at + 4) as usize);
-        let start = self.blob + off;
-        b.get(start..start + len).and_then(|s| std::str::from_utf8(s).ok()).unwrap_or("")
+        string_at(self.b(), self.blob, at)
     }
 
     /// Where name `k` of `entry` is (its string, then its stem's).
