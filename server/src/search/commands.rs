@@ -7,10 +7,12 @@
 //! (`prog:git`), its sub-command (`sub:git branch`), each flag with its
 //! program and sub-command (`flag:git branch -D`), and each path
 //! (`path:.git/index.lock`, `file:index.lock`, `dir:plans/`). A decision
-//! gives the same terms from its inline code spans and fenced code; error
-//! text gives its paths and files. A term counts by how few decisions name
-//! it (idf over decisions, in units of a term one decision has), so `git`
-//! alone weighs little and `git branch -D` a lot.
+//! gives the same terms from its inline code spans and fenced code, and
+//! the rule codes its prose cites (`rule:D205`); error text gives its
+//! paths and files, and the rule codes it reports ([`rules`]). A term
+//! counts by how few decisions name it (idf over decisions, in units of a
+//! term one decision has), so `git` alone weighs little and `git branch
+//! -D` a lot.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -101,10 +103,13 @@ impl CodeIndex {
             let Some(hid) = e.heading.filter(|&hid| ws.heading(hid).is_some()) else { continue };
             idx.docs += 1;
             let mut set = HashSet::default();
-            for span in code_spans(crate::text::cut(ws.section_body(hid), BODY_BYTES)) {
+            let body = crate::text::cut(ws.section_body(hid), BODY_BYTES);
+            for span in code_spans(body) {
                 command_terms(span, &mut set);
                 span_shapes(span, &mut set);
             }
+            // Rule codes count in prose too (`triggers ruff D205`).
+            rule_terms(body, &mut set);
             for t in set {
                 idx.postings.entry(t).or_default().push(i as u32);
             }
@@ -141,6 +146,7 @@ pub fn score(text: &str, docs: u32, postings: &dyn Fn(&str) -> Option<Vec<u32>>)
     for line in text.lines().take(400) {
         command_terms(line, &mut q);
         run_shapes(line, &named_flag, &mut budget, &mut runs);
+        rule_terms(line, &mut q);
     }
     // The entries whose code names a shape the text runs.
     let mut named: HashSet<u32> = HashSet::default();
@@ -156,7 +162,7 @@ pub fn score(text: &str, docs: u32, postings: &dyn Fn(&str) -> Option<Vec<u32>>)
     let weights: Vec<(Vec<u32>, f64, bool)> = q
         .iter()
         .filter_map(|t| {
-            let path = t.starts_with("path:") || t.starts_with("file:");
+            let path = t.starts_with("path:") || t.starts_with("file:") || t.starts_with("rule:");
             let entries = postings(t).filter(|e| !e.is_empty())?;
             let w = kind_weight(t) * idf(entries.len()) / unit;
             Some((entries, w, path))
@@ -189,7 +195,8 @@ pub struct Scored {
     /// The shared terms' idf (over decisions, in units of a term one
     /// decision names) times their kind's weight ([`kind_weight`]), summed.
     pub mass: f64,
-    /// The part of `mass` from paths and file names.
+    /// The part of `mass` from exact names: paths, file names and rule
+    /// codes (`D205`).
     pub paths: f64,
     /// The decision's code names a way of running a program that the text
     /// runs: the program with every flag one of its code spans gives it
@@ -359,7 +366,9 @@ fn path_terms(word: &str, out: &mut HashSet<String>) {
     }
 }
 
+mod rules;
 mod shapes;
+pub use rules::rule_terms;
 pub use shapes::{run_shapes, span_shapes};
 
 #[cfg(test)]

@@ -192,14 +192,17 @@ fn confidence_is_monotone_on_the_development_sets() {
 /// Commands and failures, ranked as the hook ranks them (prose plus code
 /// evidence) at its `command` and `error` thresholds: never an everyday
 /// command or failure, no more wrong decisions than measured, and at least
-/// as many governed ones: the figures of session 27, after commands were
-/// read by their shape (`search::commands::shapes`), counting the two
-/// answers the first two sets' headers accept since then (before: 6, 4, 4
-/// of the first three sets, and 4, 6, 5 and 5 of the others, measured once
-/// each).
-/// The one wrong answer left is a permission denial for `git worktree
-/// remove` answered with the decision about permission rules (in
-/// `commands-errors-holdout-3.tsv`, at 0.75, before and after).
+/// as many governed ones: the figures of session 28 (rule codes read as
+/// exact names, a command line's quoted phrases left out; before: session
+/// 27's, the same but 5 failures right in the third set, and in the sets
+/// written blind in session 28, 3 wrong commands in the fourth).
+/// The wrong answers left: a permission denial for `git worktree remove`
+/// answered with the decision about permission rules (third set, 0.76);
+/// `git rm` of review reports with the decision about naming them and a
+/// `JSONDecodeError` raised in a function another decision's example
+/// imports (fourth); a `sed` that edits one trigger of the index with that
+/// trigger's decision, and a `sed` on a test file with the decision about
+/// splitting test modules (fifth).
 #[test]
 fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
     let Some(ws) = head() else { return };
@@ -210,7 +213,9 @@ fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
         ("commands-head-holdout-2.tsv", 7, 0),
         ("errors-head.tsv", 4, 0),
         ("errors-head-holdout-2.tsv", 6, 0),
-        ("commands-errors-holdout-3.tsv", 11, 1),
+        ("commands-errors-holdout-3.tsv", 12, 1),
+        ("commands-errors-holdout-4.tsv", 5, 2),
+        ("commands-errors-holdout-5.tsv", 8, 2),
     ] {
         let outcomes = eval::run(&ws, &cases(name), None);
         let (mut right, mut wrong, mut noise) = (0, Vec::new(), Vec::new());
