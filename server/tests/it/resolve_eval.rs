@@ -202,7 +202,8 @@ fn confidence_is_monotone_on_the_development_sets() {
 /// `JSONDecodeError` raised in a function another decision's example
 /// imports (fourth); a `sed` that edits one trigger of the index with that
 /// trigger's decision, and a `sed` on a test file with the decision about
-/// splitting test modules (fifth).
+/// splitting test modules (fifth); `test -f` of a plan's outline with the
+/// decision that cites that outline as its design (sixth, 0.96).
 #[test]
 fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
     let Some(ws) = head() else { return };
@@ -216,6 +217,7 @@ fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
         ("commands-errors-holdout-3.tsv", 12, 1),
         ("commands-errors-holdout-4.tsv", 5, 2),
         ("commands-errors-holdout-5.tsv", 8, 2),
+        ("commands-errors-holdout-6.tsv", 10, 1),
     ] {
         let outcomes = eval::run(&ws, &cases(name), None);
         let (mut right, mut wrong, mut noise) = (0, Vec::new(), Vec::new());
