@@ -78,26 +78,17 @@ fn recall_command_in<'a>(
     out
 }
 
-/// A command's text without the free text it carries, which says what the
-/// command is about, not what it does:
-/// - the quoted argument of `-m`/`--message` given to a version-control
-///   program's recording sub-commands (`git commit -m "fix worktree
-///   tasks"`, `git stash push -m …`, `hg ci -m …`): the message describes
-///   work already done, the command records it (measured: `git commit
-///   --no-verify -m "Fix session … worktree tasks"` was answered at 0.82
-///   with *When Validating Worktree Merges*);
-/// - any quoted phrase of a command line ([`prose_quote`]: words and
-///   sentence punctuation, no code): a task's name, a title, a query, a
-///   search pattern (measured on a set written blind: `edify _worktree new
-///   --task "Fix recall-gate plan inference (prototypes/)"` was answered at
-///   0.95 with the decision about the recall gate's plans).
-///
-/// Quoted code stays (`jq '.[] | select(.type == "user")'`, `awk '{print
-/// $2}'`, `sed 's/^## /### /'`), and so do single words (`git branch -m
-/// 'old' 'new'`, `grep -rn "TODO"`). A line is a command line when its
-/// program (after assignments and wrappers) is a plain lower-case word or a
-/// path to one; error text is not (`fatal: run 'git branch -D wt-x'` keeps
-/// what it advises).
+/// A command's text without the commit messages it carries: the quoted
+/// argument of `-m`/`--message` given to a version-control program's
+/// recording sub-commands (`git commit -m "fix worktree tasks"`, `git stash
+/// push -m …`, `hg ci -m …`). The message describes work already done; the
+/// command records it: it is a commit, not a decision about worktrees
+/// (measured: `git commit --no-verify -m "Fix session … worktree tasks"`
+/// was answered at 0.82 with *When Validating Worktree Merges*). Other
+/// commands keep their quotes: `git branch -m 'old' 'new'` names branches,
+/// `alembic revision -m 'migrate the booking schema'` says what is about to
+/// be written, and error text names what it advises (`run 'git branch -D
+/// wt-x'`).
 pub fn without_messages(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains(['"', '\'']) {
         return std::borrow::Cow::Borrowed(text);
@@ -122,49 +113,25 @@ pub fn without_messages(text: &str) -> std::borrow::Cow<'_, str> {
             word_start = i;
             continue;
         }
-        let before = &text[word_start..i];
-        // A quote that opens an argument: a word's start, or after `--flag=`.
-        if !matches!(b, b'"' | b'\'') || !(before.is_empty() || before.starts_with('-') && before.ends_with('=')) {
-            i += 1;
-            continue;
-        }
-        let (inner, close) = match text[i + 1..].find(b as char) {
-            Some(n) => (&text[i + 1..i + 1 + n], i + n + 2),
-            None => (&text[i + 1..], text.len()),
-        };
-        let message = (before.is_empty() && message_flag || before == "--message=") && records(&words);
-        if message || command_line(&words) && prose_quote(inner) {
+        let opens = matches!(b, b'"' | b'\'')
+            && (i == word_start && message_flag || &text[word_start..i] == "--message=")
+            && records(&words);
+        if opens {
+            let close = text[i + 1..].find(b as char).map_or(text.len(), |n| i + 1 + n + 1);
             out.push_str(&text[kept..i]);
             kept = close;
+            i = close;
+            word_start = i;
+            message_flag = false;
+            continue;
         }
-        // The quoted argument is one word of the command.
-        i = close;
-        message_flag = false;
+        i += 1;
     }
     if kept == 0 {
         return std::borrow::Cow::Borrowed(text);
     }
     out.push_str(&text[kept..]);
     std::borrow::Cow::Owned(out)
-}
-
-/// Whether the words of a line so far start a command: its program is a
-/// plain lower-case word or a path to one (`git`, `./bin/edify`), not the
-/// first word of error text (`fatal:`, `Permission`, `E`).
-fn command_line(words: &[&str]) -> bool {
-    let at = crate::search::commands::program_at(words);
-    words.get(at).map(|w| w.rsplit('/').next().unwrap_or(w)).is_some_and(|p| {
-        p.starts_with(|c: char| c.is_ascii_lowercase())
-            && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_' | '.'))
-    })
-}
-
-/// Whether a quoted argument reads as prose: more than one word, and none
-/// of the characters code is written with (`|`, `{`, `$`, `=`, `[`, `*`,
-/// `\\`…).
-fn prose_quote(inner: &str) -> bool {
-    inner.trim().contains(char::is_whitespace)
-        && !inner.contains(['|', '{', '}', '$', '=', '<', '>', '\\', '[', ']', '*', '^', '~', '`', '"', '\''])
 }
 
 /// Whether a command's first words are a version-control program's
