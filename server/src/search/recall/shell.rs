@@ -125,6 +125,17 @@ pub fn without_messages(text: &str) -> std::borrow::Cow<'_, str> {
             message_flag = false;
             continue;
         }
+        // Any other quote that closes on its line is part of its word
+        // (`NAME='A B'`, `-c 'user.name=A B'`, `'a b.md'`): its spaces do
+        // not split the command's words. An apostrophe that does not close
+        // (`can't`) is a letter.
+        if matches!(b, b'"' | b'\'') {
+            let end = text[i + 1..].find([b as char, '\n']).map(|n| i + 1 + n);
+            if let Some(close) = end.filter(|&c| bytes[c] == b) {
+                i = close + 1;
+                continue;
+            }
+        }
         i += 1;
     }
     if kept == 0 {

@@ -143,6 +143,18 @@ fn a_commit_message_is_not_what_the_command_does() {
     assert_eq!(without_messages(r#"grep -rn "TODO" src/"#), r#"grep -rn "TODO" src/"#, "a pattern is kept");
     assert_eq!(without_messages(r#"git commit -m "unclosed"#), "git commit -m ");
     assert_eq!(without_messages("fatal: run 'git branch -D wt'"), "fatal: run 'git branch -D wt'");
+    // A quoted part of a word is one word with it, so the sub-command is found after it.
+    assert_eq!(
+        without_messages(r#"GIT_AUTHOR_NAME='A B' git commit -m "x y""#),
+        "GIT_AUTHOR_NAME='A B' git commit -m "
+    );
+    assert_eq!(without_messages(r#"git -c 'user.name=A B' commit -m "x""#), "git -c 'user.name=A B' commit -m ");
+    assert_eq!(
+        without_messages("fatal: can't lock ref\ngit commit -m 'retry'"),
+        "fatal: can't lock ref\ngit commit -m ",
+        "an apostrophe is a letter"
+    );
+    assert_eq!(without_messages(r#"echo "it's"; git commit -m "m""#), r#"echo "it's"; git commit -m "#);
 
     // Ranked: the message's words do not pick the decision about them.
     let ws = Workspace::of_files(&[
