@@ -200,11 +200,10 @@ fn confidence_is_monotone_on_the_development_sets() {
 /// permission rules (third set, 0.76); in the sets written from decisions
 /// no evidence was tuned on, a command's quoted description or query
 /// naming another decision's subject (a task name, a `/when` query, a
-/// `sed` of one index line, an `echo`), a file the command touches that a
-/// decision names for another reason (review reports, a plan's outline,
-/// `.claude/settings.json`, `agents/decisions/*.md`), and a
-/// `JSONDecodeError` raised in a function another decision's example
-/// imports.
+/// `sed` of one index line, an `echo` into an agent file), a file the
+/// command touches that a decision names for another reason (review
+/// reports, a plan's outline, a test module), and a `JSONDecodeError`
+/// raised in a function another decision's example imports.
 #[test]
 fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
     let Some(ws) = head() else { return };
