@@ -162,19 +162,19 @@ pub fn score(text: &str, docs: u32, postings: &dyn Fn(&str) -> Option<Vec<u32>>)
     let weights: Vec<(Vec<u32>, f64, bool)> = q
         .iter()
         .filter_map(|t| {
-            let path = t.starts_with("path:") || t.starts_with("file:") || t.starts_with("rule:");
+            let exact = t.starts_with("path:") || t.starts_with("file:") || t.starts_with("rule:");
             let entries = postings(t).filter(|e| !e.is_empty())?;
             let w = kind_weight(t) * idf(entries.len()) / unit;
-            Some((entries, w, path))
+            Some((entries, w, exact))
         })
         .collect();
     // Each entry's sums, its terms added in the query's order.
     let mut sums: HashMap<u32, (f64, f64)> = HashMap::default();
-    for (entries, w, path) in &weights {
+    for (entries, w, exact) in &weights {
         for &e in entries {
             let s = sums.entry(e).or_default();
             s.0 += w;
-            if *path {
+            if *exact {
                 s.1 += w;
             }
         }
@@ -368,7 +368,7 @@ fn path_terms(word: &str, out: &mut HashSet<String>) {
 
 mod rules;
 mod shapes;
-pub use rules::rule_terms;
+use rules::rule_terms;
 pub use shapes::{run_shapes, span_shapes};
 
 #[cfg(test)]

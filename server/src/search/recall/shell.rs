@@ -165,11 +165,12 @@ fn records(words: &[&str]) -> bool {
 }
 
 /// The confidence code evidence gives the leading decision: `mass` is the
-/// shared terms' weight, `paths` its part from paths and file names, `lead`
-/// how far the leader is ahead of the next decision's code,
-/// `(best - second) / best`, `prose` the leader's confidence from the
-/// prose ranking, and `named` whether its code names a way of running a
-/// program that the command runs ([`crate::search::commands::Scored::named`]).
+/// shared terms' weight, `paths` its part from exact names (paths, file
+/// names, rule codes), `lead` how far the leader is ahead of the next
+/// decision's code, `(best - second) / best`, `prose` the leader's
+/// confidence from the prose ranking, and `named` whether its code names a
+/// way of running a program that the command runs
+/// ([`crate::search::commands::Scored::named`]).
 pub fn code_confidence(mass: f64, paths: f64, lead: f64, prose: f64, named: bool) -> f64 {
     let w = CODE_WEIGHTS;
     let named = if named { 1.0 } else { 0.0 };
