@@ -258,7 +258,7 @@ pub struct EvalArgs {
     /// Print JSON instead of Markdown tables.
     #[arg(long)]
     pub json: bool,
-    /// List the cases answered wrong.
+    /// List the cases answered wrong or left silent, with what the first answer came from (words, code, …).
     #[arg(long)]
     pub misses: bool,
     /// Write each case's first-result features as TSV (for tests/tools/fit_recall.py).

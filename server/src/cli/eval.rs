@@ -5,7 +5,9 @@
 //! Each case counts as answered from the hook's threshold for its kind
 //! (`[recall] prompt`; `command` for kinds starting `command`, `error` for
 //! kinds starting `error`); `--threshold C` sets one for all. `--misses`
-//! lists the cases answered wrong; `--features OUT` writes each case's
+//! lists the cases answered wrong or left silent, each with its first
+//! answer, its confidence and what that came from (`words`, `code`, …);
+//! `--features OUT` writes each case's
 //! first-result features as TSV for `tests/tools/fit_recall.py` (with a
 //! `cos` column under `--semantic`, which ranks as `[recall] semantic =
 //! true` does). Exit 0;
@@ -187,7 +189,8 @@ fn miss_list(outcomes: &[Outcome], threshold_of: &dyn Fn(&str) -> f64) -> String
             None => o.case.expected.is_empty(),
         };
         if !ok {
-            let got = first.map_or("nothing".into(), |r| format!("{} ({:.2})", r.0, r.1));
+            let by = o.evidence.first().map_or("", |e| e.name());
+            let got = first.map_or("nothing".into(), |r| format!("{} ({:.2}, {by})", r.0, r.1));
             let _ = writeln!(s, "line {} [{}] {} | want {} | got {got}", o.case.line, o.case.kind, o.case.query, {
                 if o.case.expected.is_empty() {
                     "-".to_string()

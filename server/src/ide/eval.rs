@@ -27,7 +27,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::Workspace;
-use crate::search::recall::{recall, recall_command, Features};
+use crate::search::recall::{recall, recall_command, Evidence, Features};
 use crate::search::semantic::{rescore, Cosines};
 
 use crate::syntax::normalize;
@@ -81,6 +81,8 @@ pub struct Outcome {
     pub results: Vec<(String, f64, bool)>,
     /// Per result: what its confidence was computed from.
     pub features: Vec<Features>,
+    /// Per result: the evidence its confidence came from.
+    pub evidence: Vec<Evidence>,
 }
 
 impl Outcome {
@@ -112,6 +114,7 @@ pub fn run(ws: &Workspace, cases: &[Case], semantic: Option<&dyn Cosines>) -> Ve
                 }
             };
             let features = found.iter().map(|r| r.features).collect();
+            let evidence = found.iter().map(|r| r.evidence).collect();
             let results = found
                 .iter()
                 .map(|r| {
@@ -120,7 +123,7 @@ pub fn run(ws: &Workspace, cases: &[Case], semantic: Option<&dyn Cosines>) -> Ve
                     (title, r.confidence, right)
                 })
                 .collect();
-            Outcome { case: c.clone(), results, features }
+            Outcome { case: c.clone(), results, features, evidence }
         })
         .collect()
 }
@@ -280,6 +283,7 @@ mod tests {
             },
             results: results.iter().map(|&(c, r)| ("t".to_string(), c, r)).collect(),
             features: Vec::new(),
+            evidence: Vec::new(),
         }
     }
 

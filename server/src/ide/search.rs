@@ -2,7 +2,7 @@
 
 use super::resolve::{body_of, written};
 use crate::model::Workspace;
-use crate::search::recall::{recall, Evidence};
+use crate::search::recall::recall;
 use crate::search::semantic::{rescore, Cosines};
 
 /// Results under this confidence are not listed (noise, not candidates).
@@ -52,13 +52,7 @@ pub fn search(ws: &Workspace, text: &str, limit: usize, semantic: Option<&dyn Co
                 file: f.path.clone(),
                 line: h.line as usize + 1,
                 confidence: r.confidence,
-                evidence: match r.evidence {
-                    Evidence::ExactTrigger => "exact-trigger",
-                    Evidence::ExactExtra => "exact-extra",
-                    Evidence::Letters => "letters",
-                    Evidence::Words => "words",
-                    Evidence::Code => "code",
-                },
+                evidence: r.evidence.name(),
                 excerpt: excerpt(body_of(ws, r.heading)),
             })
         })

@@ -68,6 +68,19 @@ pub enum Evidence {
     Code,
 }
 
+impl Evidence {
+    /// Its name in JSON and reports (`exact-trigger`, `words`, `code`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Evidence::ExactTrigger => "exact-trigger",
+            Evidence::ExactExtra => "exact-extra",
+            Evidence::Letters => "letters",
+            Evidence::Words => "words",
+            Evidence::Code => "code",
+        }
+    }
+}
+
 /// One ranked decision.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recalled {
@@ -394,7 +407,7 @@ impl Words {
 }
 
 mod shell;
-pub use shell::{code_confidence, recall_command, recall_command_from, without_messages, CODE_WEIGHTS};
+pub use shell::{code_confidence, recall_command, recall_command_from, without_messages, CODE_WEIGHTS, UNBACKED_CODE};
 
 #[cfg(test)]
 mod tests;

@@ -421,3 +421,19 @@ fn a_reader_that_closes_the_pipe_early_gets_a_quiet_exit() {
         );
     }
 }
+
+#[test]
+fn eval_misses_say_what_each_first_answer_came_from() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let set = tmp.path().join("set.tsv");
+    std::fs::write(
+        &set,
+        "applicable\tmigrate the booking schema\tWhen Timestamps Cross Time Zones\n\
+         command\talembic revision -m 'migrate the booking schema'\tWhen Timestamps Cross Time Zones\n",
+    )
+    .expect("write");
+    let o = run(&["eval", set.to_str().expect("utf-8"), "--misses"], &repo().join("fixtures/demo"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("line 1 [applicable] migrate the booking schema | want when timestamps cross time zones | got how to migrate the booking schema (1.00, exact-trigger)"), "{out}");
+    assert!(out.contains("| got how to migrate the booking schema (1.00, words)"), "{out}");
+}

@@ -192,18 +192,17 @@ fn confidence_is_monotone_on_the_development_sets() {
 /// Commands and failures, ranked as the hook ranks them (prose plus code
 /// evidence) at its `command` and `error` thresholds: never an everyday
 /// command or failure, no more wrong decisions than measured, and at least
-/// as many governed ones: the figures of session 28 (rule codes read as
-/// exact names; before: session 27's build, the same but one failure fewer
-/// in the third and the sixth set).
-/// The wrong answers left (docs/resolver.md, session 28): a permission
-/// denial for `git worktree remove` answered with the decision about
-/// permission rules (third set, 0.76); in the sets written from decisions
-/// no evidence was tuned on, a command's quoted description or query
-/// naming another decision's subject (a task name, a `/when` query, a
-/// `sed` of one index line, an `echo` into an agent file), a file the
-/// command touches that a decision names for another reason (review
-/// reports, a plan's outline, a test module), and a `JSONDecodeError`
-/// raised in a function another decision's example imports.
+/// as many governed ones: the figures of session 29 (code evidence that
+/// neither a named shape nor the words back stays at 0.5; before: three
+/// more wrong commands in sets 4 to 6, one in set 8).
+/// The wrong answers left (docs/resolver.md, sessions 28 and 29): a
+/// permission denial for `git worktree remove` answered with the decision
+/// about permission rules (third set, 0.76); a command's quoted
+/// description or query naming another decision's subject (a task name, a
+/// `/when` query, a `sed` of one index line, an `echo` into an agent
+/// file); a `JSONDecodeError` raised in a function another decision's
+/// example imports; a slug-length error and a `git branch -D` hint in a
+/// tool's message answered by their words.
 #[test]
 fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
     let Some(ws) = head() else { return };
@@ -215,9 +214,11 @@ fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
         ("errors-head.tsv", 4, 0),
         ("errors-head-holdout-2.tsv", 6, 0),
         ("commands-errors-holdout-3.tsv", 12, 1),
-        ("commands-errors-holdout-4.tsv", 5, 4),
-        ("commands-errors-holdout-5.tsv", 8, 2),
-        ("commands-errors-holdout-6.tsv", 10, 2),
+        ("commands-errors-holdout-4.tsv", 5, 3),
+        ("commands-errors-holdout-5.tsv", 8, 1),
+        ("commands-errors-holdout-6.tsv", 10, 1),
+        ("commands-errors-holdout-7.tsv", 8, 2),
+        ("commands-errors-holdout-8.tsv", 8, 1),
     ] {
         let outcomes = eval::run(&ws, &cases(name), None);
         let (mut right, mut wrong, mut noise) = (0, Vec::new(), Vec::new());

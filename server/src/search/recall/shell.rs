@@ -53,7 +53,10 @@ fn recall_command_in<'a>(
         let second = code.get(1).map_or(0.0, |x| x.mass);
         let lead = (best.mass - second) / best.mass;
         let prose = out.iter().find(|r| r.entry == best.entry).map_or(0.0, |r| r.confidence);
+        // Backed: the decision's code names how the command runs, or its words are what the text is about.
+        let backed = best.named || out.first().is_some_and(|r| r.entry == best.entry);
         let c = code_confidence(best.mass, best.paths, lead, prose, best.named);
+        let c = if backed { c } else { c.min(UNBACKED_CODE) };
         match out.iter_mut().find(|r| r.entry == best.entry) {
             Some(r) if r.confidence < c => {
                 r.confidence = c;
@@ -77,6 +80,23 @@ fn recall_command_in<'a>(
     out.truncate(limit);
     out
 }
+
+/// The most confidence code evidence gives a decision that nothing else
+/// backs: its code shares the text's paths, sub-commands or flags, but
+/// names no way of running a program that the text runs
+/// ([`crate::search::commands::Scored::named`]), and the prose ranking
+/// puts another decision first. A decision that names a file for another
+/// reason (a plan's outline it cites as its design, a test module in a
+/// module tree, the review reports it says how to name) is not about
+/// the command that touches the file. Measured on the nine command and
+/// failure sets of session 28: every answer code evidence gave at the
+/// hooks' thresholds without that backing was wrong (3 of 3: `git rm` of
+/// review reports at 0.85, `test -f` of a plan's outline at 0.96, `sed` on
+/// a test module at 0.67); of the 6 such first answers that were right,
+/// none reached a threshold. Kept under every default threshold, so the
+/// hook stays silent, and at even odds, so the ranking's order barely
+/// moves (docs/resolver.md).
+pub const UNBACKED_CODE: f64 = 0.5;
 
 /// A command's text without the commit messages it carries: the quoted
 /// argument of `-m`/`--message` given to a version-control program's

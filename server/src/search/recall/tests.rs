@@ -201,3 +201,22 @@ fn a_failure_reporting_a_rule_code_finds_the_decision_that_cites_it() {
     let f401 = best("src/x.py:1:1: F401 `os` imported but unused");
     assert!(f401.as_ref().is_none_or(|r| r.evidence != Evidence::Code && r.confidence < 0.5), "{f401:?}");
 }
+
+#[test]
+fn a_file_a_decision_names_for_another_reason_does_not_govern_the_command() {
+    let ws = Workspace::of_files(&[
+        ("agents/memory-index.md", "## agents/decisions/a.md\n\n/when tracking tasks\n/when verifying delivered artifacts\n/when the lock file exists\n"),
+        ("agents/decisions/a.md", "# A\n\n## When Tracking Tasks\n\nTasks live in `agents/session.md` (design: `plans/alpha/outline.md`, `plans/alpha/runbook-phase-1.md`).\n\n## When Verifying Delivered Artifacts\n\nBefore a plan is closed, test that every artifact it promised was delivered and echo what is missing.\n\n## When the Lock File Exists\n\nAnother process holds `.git/index.lock`: wait, then remove the stale lock file.\n"),
+    ]);
+    let all = |text: &str| recall_command(&ws, text, 3);
+    let best = |text: &str| all(text).into_iter().next().unwrap();
+    // The paths name the first decision's design, the words the second decision's subject.
+    let check = all("test -f plans/alpha/outline.md && test -f plans/alpha/runbook-phase-1.md && echo \"all promised artifacts delivered\"");
+    assert_eq!((check[0].heading.idx, check[0].evidence), (2, Evidence::Words), "{check:?}");
+    let design = check.iter().find(|r| r.heading.idx == 1).unwrap();
+    assert!(design.evidence == Evidence::Code && design.confidence <= UNBACKED_CODE, "{design:?}");
+    // Paths and words that agree: the code's confidence stands.
+    let lock = best("rm -f .git/index.lock");
+    assert_eq!((lock.heading.idx, lock.evidence), (3, Evidence::Code), "{lock:?}");
+    assert!(lock.confidence > 0.6, "{lock:?}");
+}
