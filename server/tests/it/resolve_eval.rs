@@ -193,7 +193,7 @@ fn confidence_is_monotone_on_the_development_sets() {
 /// evidence) at its `command` and `error` thresholds: never an everyday
 /// command or failure, no more wrong decisions than measured, and at least
 /// as many governed ones: the figures of session 29 (code evidence that
-/// neither a named shape nor the words back stays at 0.5; before: three
+/// neither a named shape nor the words back stays under 0.5; before: three
 /// more wrong commands in sets 4 to 6, one in set 8).
 /// The wrong answers left (docs/resolver.md, sessions 28 and 29): a
 /// permission denial for `git worktree remove` answered with the decision

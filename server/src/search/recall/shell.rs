@@ -13,7 +13,9 @@ use crate::syntax::normalize;
 /// of [`crate::search::commands`] as a second opinion. A decision whose code names
 /// the command's rare terms (its sub-command and flags, the paths it
 /// touches), clearly more than any other decision's does, gets
-/// [`code_confidence`] when that is higher than its prose confidence.
+/// [`code_confidence`] when that is higher than its prose confidence, at
+/// most [`UNBACKED_CODE`] unless its code names how the command runs or
+/// the prose ranking puts it first.
 pub fn recall_command(ws: &Workspace, text: &str, limit: usize) -> Vec<Recalled> {
     let idx = crate::search::index::of(ws);
     recall_command_in(ws, || idx.bm25(ws), &|t| idx.code(ws).score(t), text, limit)
@@ -53,8 +55,10 @@ fn recall_command_in<'a>(
         let second = code.get(1).map_or(0.0, |x| x.mass);
         let lead = (best.mass - second) / best.mass;
         let prose = out.iter().find(|r| r.entry == best.entry).map_or(0.0, |r| r.confidence);
-        // Backed: the decision's code names how the command runs, or its words are what the text is about.
-        let backed = best.named || out.first().is_some_and(|r| r.entry == best.entry);
+        // Backed: the decision's code names how the command runs, or its
+        // words are what the text is about (its heading: entries that bind
+        // one heading score the same code).
+        let backed = best.named || out.first().is_some_and(|r| Some(r.heading) == src.target(best.entry));
         let c = code_confidence(best.mass, best.paths, lead, prose, best.named);
         let c = if backed { c } else { c.min(UNBACKED_CODE) };
         match out.iter_mut().find(|r| r.entry == best.entry) {
@@ -87,16 +91,21 @@ fn recall_command_in<'a>(
 /// ([`crate::search::commands::Scored::named`]), and the prose ranking
 /// puts another decision first. A decision that names a file for another
 /// reason (a plan's outline it cites as its design, a test module in a
-/// module tree, the review reports it says how to name) is not about
-/// the command that touches the file. Measured on the nine command and
-/// failure sets of session 28: every answer code evidence gave at the
-/// hooks' thresholds without that backing was wrong (3 of 3: `git rm` of
-/// review reports at 0.85, `test -f` of a plan's outline at 0.96, `sed` on
-/// a test module at 0.67); of the 6 such first answers that were right,
-/// none reached a threshold. Kept under every default threshold, so the
-/// hook stays silent, and at even odds, so the ranking's order barely
-/// moves (docs/resolver.md).
-pub const UNBACKED_CODE: f64 = 0.5;
+/// module tree, the review reports it says how to name) is not what a
+/// command that touches the file, and says something else, is about.
+/// Measured on the nine command and failure sets written before session 29:
+/// every answer code evidence gave at the hooks' thresholds without that
+/// backing was wrong (3 of 3: `git rm` of review reports at 0.85, `test -f`
+/// of a plan's outline at 0.96, `sed` on a test module at 0.67), and the
+/// right first answers it gave were all under the thresholds. Just under
+/// even odds, so the hook stays silent at any threshold of 0.5 or more,
+/// and no lower, so the order of the first answers does not move.
+///
+/// The limit: the prose ranking reads a path's words too, so a command
+/// that says nothing but the path (`cat plans/x/outline.md`) puts the
+/// decision that names it first in both, and that backs it
+/// (docs/resolver.md).
+pub const UNBACKED_CODE: f64 = 0.49;
 
 /// A command's text without the commit messages it carries: the quoted
 /// argument of `-m`/`--message` given to a version-control program's
