@@ -12,7 +12,7 @@
 //! did ([`Shown::body`] says None otherwise, and the caller ranks from the
 //! files instead).
 //!
-//! Layout (little-endian): `MIVIEW01`, a checksum of the rest (u64); the
+//! Layout (little-endian): `MIVIEW02`, a checksum of the rest (u64); the
 //! BM25 snapshot's key for the same state (u64); the settings (`prompt`
 //! f64, `max-decisions` and `max-chars` u32, flags u32: bit 0 `[capture]
 //! stop`; `max-file-bytes` u64; `command` and `error` f64); the code
@@ -37,7 +37,7 @@ use crate::search::le::{find, lower_bound, u32_at, u64_at};
 use crate::search::recall::Ranked;
 use crate::syntax::index::Op;
 
-const MAGIC: &[u8; 8] = b"MIVIEW01";
+const MAGIC: &[u8; 8] = b"MIVIEW02";
 const HEAD: usize = 96;
 const CODE: usize = 16;
 const ENTRY: usize = 20;

@@ -7,8 +7,10 @@
 //! ([`terms`]), or read in place from a snapshot ([`mapped`]). One document per entry,
 //! three fields weighted as in the design: heading title 5.0, trigger and
 //! extras 3.0, section body 1.0 (its first 2,000 bytes). k1 = 1.2, b = 0.75,
-//! IDF over the entries. Tokens: lowercase alphanumeric runs, stop words and
-//! one-character tokens dropped, Snowball English stems.
+//! IDF over the entries. Tokens: lowercase alphanumeric runs, read with
+//! one spelling for what software writing says several ways
+//! ([`synonyms`]), stop words and one-character tokens dropped, Snowball
+//! English stems.
 //!
 //! No thresholds here: `search::recall` turns scores and shared words into
 //! a calibrated confidence, and its callers choose where to speak.
@@ -22,6 +24,7 @@ use crate::model::{EntryId, FileId, Workspace};
 
 pub mod mapped;
 mod segment;
+pub mod synonyms;
 mod terms;
 use mapped::Mapped;
 use segment::{Job, Segment};
@@ -59,19 +62,17 @@ pub fn tokens(s: &str) -> Vec<String> {
 /// many times over).
 fn for_each_token(s: &str, stems: &mut HashMap<String, Option<String>>, mut f: impl FnMut(&str)) {
     let lower = s.to_lowercase();
-    for w in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        match stems.get(w) {
-            Some(Some(stem)) => f(stem),
-            Some(None) => {}
-            None => {
-                let stem = (!is_stop(w)).then(|| stem_phrase(w));
-                if let Some(stem) = &stem {
-                    f(stem);
-                }
-                stems.insert(w.to_string(), stem);
+    synonyms::each_word(&lower, |w| match stems.get(w) {
+        Some(Some(stem)) => f(stem),
+        Some(None) => {}
+        None => {
+            let stem = (!is_stop(w)).then(|| stem_phrase(w));
+            if let Some(stem) = &stem {
+                f(stem);
             }
+            stems.insert(w.to_string(), stem);
         }
-    }
+    });
 }
 
 /// The index of one workspace state: one [`Segment`] per decision file,

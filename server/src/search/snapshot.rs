@@ -16,7 +16,7 @@ use super::bm25::mapped::Bytes;
 use super::bm25::Bm25;
 use crate::model::Workspace;
 
-const MAGIC: &[u8; 7] = b"MIBM25\x02";
+const MAGIC: &[u8; 7] = b"MIBM25\x03";
 const HEAD: usize = MAGIC.len() + 24;
 
 /// What the BM25 index of `ws` is a function of: every file's path and text

@@ -73,7 +73,9 @@ fn resolver_set_accuracy() {
 /// Paraphrased triggers written blind by someone who saw neither the
 /// ranking nor the other sets (`resolve-reworded-holdout.tsv`), at the
 /// `resolve` threshold: as measured once, 16 of 20 right and one wrong, and
-/// no off-topic query answered.
+/// no off-topic query answered; 17 since session 29 read `standard error`
+/// as `stderr` and `wildcard` as `glob` (the set had been read by then:
+/// docs/resolver.md).
 #[test]
 fn reworded_triggers_written_blind() {
     let Some(ws) = head() else { return };
@@ -91,7 +93,7 @@ fn reworded_triggers_written_blind() {
     assert_eq!(outcomes.iter().filter(|o| o.case.kind == "reworded").count(), 20);
     assert!(offtopic.is_empty(), "{offtopic:#?}");
     assert!(wrong.len() <= 1, "{wrong:#?}");
-    assert!(right >= 16, "{right} of 20 right; wrong: {wrong:#?}");
+    assert!(right >= 17, "{right} of 20 right; wrong: {wrong:#?}");
 }
 
 /// Prints the `eval` table of one prompt set and returns (with a decision, without) metrics.
@@ -194,7 +196,9 @@ fn confidence_is_monotone_on_the_development_sets() {
 /// command or failure, no more wrong decisions than measured, and at least
 /// as many governed ones: the figures of session 29 (code evidence that
 /// neither a named shape nor the words back stays under 0.5; before: three
-/// more wrong commands in sets 4 to 6, one in set 8).
+/// more wrong commands in sets 4 to 6, one in set 8; and one spelling for
+/// `here document` and `heredoc`, `tmp` and `temporary`: one command and
+/// three failures more).
 /// The wrong answers left (docs/resolver.md, sessions 28 and 29): a
 /// permission denial for `git worktree remove` answered with the decision
 /// about permission rules (third set, 0.76); a command's quoted
@@ -208,16 +212,16 @@ fn commands_and_failures_get_their_decision_and_everyday_ones_nothing() {
     let Some(ws) = head() else { return };
     let recall = ws.config().recall.clone();
     for (name, floor, most_wrong) in [
-        ("commands-head.tsv", 8, 0),
+        ("commands-head.tsv", 9, 0),
         ("commands-head-holdout.tsv", 9, 0),
         ("commands-head-holdout-2.tsv", 7, 0),
         ("errors-head.tsv", 4, 0),
         ("errors-head-holdout-2.tsv", 6, 0),
         ("commands-errors-holdout-3.tsv", 12, 1),
-        ("commands-errors-holdout-4.tsv", 5, 3),
+        ("commands-errors-holdout-4.tsv", 6, 3),
         ("commands-errors-holdout-5.tsv", 8, 1),
-        ("commands-errors-holdout-6.tsv", 10, 1),
-        ("commands-errors-holdout-7.tsv", 8, 2),
+        ("commands-errors-holdout-6.tsv", 11, 1),
+        ("commands-errors-holdout-7.tsv", 9, 2),
         ("commands-errors-holdout-8.tsv", 8, 1),
     ] {
         let outcomes = eval::run(&ws, &cases(name), None);

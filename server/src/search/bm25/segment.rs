@@ -79,14 +79,14 @@ impl Segment {
                 [(W_TITLE, title), (W_TRIGGER, &e.trigger), (W_TRIGGER, &extras), (W_BODY, body)];
             for (w, text) in fields {
                 let lower = text.to_lowercase();
-                for word in lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-                    let Some(id) = table.word(word) else { continue };
+                super::synonyms::each_word(&lower, |word| {
+                    let Some(id) = table.word(word) else { return };
                     *tf.entry(id).or_default() += w;
                     len += w;
                     if w > W_BODY && !keys.contains(&id) {
                         keys.push(id);
                     }
-                }
+                });
             }
             seg.sig.push(sig(hid, e));
             seg.lens.push(len);

@@ -1,0 +1,138 @@
+//! The words of a text as ranking reads them: one spelling for what software writing says several ways (`here document` / `heredoc`, `wildcard` / `glob`, `repo` / `repository`).
+//!
+//! A decision says "heredoc" and zsh prints "can't create temp file for
+//! here document"; a decision is about "glob results" and the agent asks
+//! about "wildcard file order". The stemmer does not meet these, and the
+//! corpus may never use the other spelling, so no co-occurrence learns it.
+//! Both sides of the ranking (documents and queries) read each such word,
+//! or pair of words, as one canonical word before stemming.
+//!
+//! The table is deliberately small and generic: abbreviations and names
+//! that mean the same thing in any software project, never a project's own
+//! vocabulary, and never a word with a second everyday meaning (`doc`,
+//! `init`, `auth`, `impl` are left alone). Measured: docs/resolver.md.
+
+/// Calls `f` with each word of `lower` (lowercase text): its alphanumeric
+/// runs, each pair of [`pair`] (apart by spaces or one `-`) read as one
+/// word and each word of [`single`] as its canonical spelling. A word
+/// joined to another by `_`, `-`, `.` or `/` is part of a name
+/// (`adr-config`, `test_config_flow.py`, `tmp/claude`) and stays as it is.
+pub fn each_word<'a>(lower: &'a str, mut f: impl FnMut(&'a str)) {
+    let mut words = runs(lower).peekable();
+    while let Some((s, e)) = words.next() {
+        let w = &lower[s..e];
+        if let Some(&(s2, e2)) = words.peek() {
+            let gap = &lower[e..s2];
+            let spaced = gap == "-" || !gap.is_empty() && gap.chars().all(char::is_whitespace);
+            if let Some(one) = pair(w, &lower[s2..e2]).filter(|_| spaced && !joined(lower, s, e2)) {
+                words.next();
+                f(one);
+                continue;
+            }
+        }
+        f(single(w).filter(|_| !joined(lower, s, e)).unwrap_or(w));
+    }
+}
+
+/// The byte ranges of the alphanumeric runs of `text`.
+fn runs(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut start = None;
+    text.char_indices().chain(std::iter::once((text.len(), ' '))).filter_map(move |(i, c)| {
+        match (c.is_alphanumeric() && i < text.len(), start) {
+            (true, None) => {
+                start = Some(i);
+                None
+            }
+            (false, Some(s)) => {
+                start = None;
+                Some((s, i))
+            }
+            _ => None,
+        }
+    })
+}
+
+/// Whether the text `lower[s..e]` is joined to a neighbour by a name's punctuation.
+fn joined(lower: &str, s: usize, e: usize) -> bool {
+    let name = |c: Option<char>| matches!(c, Some('_' | '-' | '.' | '/'));
+    let after = lower[e..].chars().next();
+    // A sentence's full stop is not a name's: `… the config.` ends the word.
+    let after = after.filter(|&c| c != '.' || lower[e + 1..].chars().next().is_some_and(char::is_alphanumeric));
+    name(lower[..s].chars().next_back()) || name(after)
+}
+
+/// Two words software writing also spells as one (`here document` →
+/// `heredoc`, `standard error` → `stderr`).
+fn pair(first: &str, second: &str) -> Option<&'static str> {
+    Some(match (first, second) {
+        ("here", "document" | "documents" | "doc" | "docs") => "heredoc",
+        ("standard", "error") => "stderr",
+        ("standard", "output" | "out") => "stdout",
+        ("standard", "input") => "stdin",
+        ("environment" | "env", "variable" | "variables" | "var" | "vars") => "envvar",
+        ("pull" | "merge", "request" | "requests") => "pullrequest",
+        ("regular", "expression" | "expressions") => "regex",
+        ("command", "line") => "cli",
+        ("continuous", "integration") => "ci",
+        _ => return None,
+    })
+}
+
+/// One word's canonical spelling, when software writing has several.
+fn single(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "heredocs" => "heredoc",
+        "wildcard" | "wildcards" => "glob",
+        "regexp" | "regexps" | "regexes" => "regex",
+        "repo" | "repos" | "repositories" => "repository",
+        "dir" | "dirs" | "folder" | "folders" | "directories" => "directory",
+        "subdir" | "subdirs" | "subfolder" | "subfolders" | "subdirectories" => "subdirectory",
+        "config" | "configs" | "configurations" => "configuration",
+        "arg" | "args" | "arguments" => "argument",
+        "param" | "params" | "parameters" => "parameter",
+        "dep" | "deps" | "dependencies" => "dependency",
+        "db" | "dbs" | "databases" => "database",
+        "msg" | "msgs" | "messages" => "message",
+        "env" => "environment",
+        "pr" | "prs" => "pullrequest",
+        "tmp" | "temp" => "temporary",
+        "func" | "funcs" | "functions" => "function",
+        "envvars" => "envvar",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<&str> {
+        let mut v = Vec::new();
+        each_word(s, |w| v.push(w));
+        v
+    }
+
+    #[test]
+    fn spellings_of_one_thing_read_as_one_word() {
+        assert_eq!(
+            words("zsh: can't create temp file for here document"),
+            ["zsh", "can", "t", "create", "temporary", "file", "for", "heredoc"]
+        );
+        assert_eq!(words("heredocs in the sandbox"), ["heredoc", "in", "the", "sandbox"]);
+        assert_eq!(words("here-doc"), ["heredoc"]);
+        assert_eq!(words("print failures on standard error"), ["print", "failures", "on", "stderr"]);
+        assert_eq!(words("wildcard file order"), ["glob", "file", "order"]);
+        assert_eq!(words("the repo's config dir."), ["the", "repository", "s", "configuration", "directory"]);
+        // Parts of names are left as they are.
+        assert_eq!(
+            words("adr-config test_config_flow.py tmp/x"),
+            ["adr", "config", "test", "config", "flow", "py", "tmp", "x"]
+        );
+        assert_eq!(words("command-line, here-doc; pull  request"), ["cli", "heredoc", "pullrequest"]);
+        assert_eq!(words("a here_doc"), ["a", "here", "doc"]);
+        // A pair's first word alone, or at the end, is itself.
+        assert_eq!(words("here we go"), ["here", "we", "go"]);
+        assert_eq!(words("standard"), ["standard"]);
+        assert!(words("").is_empty());
+    }
+}
