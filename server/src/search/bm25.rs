@@ -62,7 +62,7 @@ pub fn tokens(s: &str) -> Vec<String> {
 /// many times over).
 fn for_each_token(s: &str, stems: &mut HashMap<String, Option<String>>, mut f: impl FnMut(&str)) {
     let lower = s.to_lowercase();
-    synonyms::each_word(&lower, |w| match stems.get(w) {
+    synonyms::each_word(&lower, synonyms::Side::Query, |w| match stems.get(w) {
         Some(Some(stem)) => f(stem),
         Some(None) => {}
         None => {

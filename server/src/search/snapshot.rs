@@ -31,6 +31,7 @@ pub fn key(ws: &Workspace) -> u64 {
 fn hash_state(ws: &Workspace) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     h.write(env!("CARGO_PKG_VERSION").as_bytes());
+    h.write_u32(crate::search::bm25::synonyms::VERSION);
     h.write(format!("{:?}", ws.config()).as_bytes());
     for (_, f) in ws.files() {
         h.write(f.path.as_bytes());

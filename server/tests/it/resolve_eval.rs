@@ -73,8 +73,8 @@ fn resolver_set_accuracy() {
 /// Paraphrased triggers written blind by someone who saw neither the
 /// ranking nor the other sets (`resolve-reworded-holdout.tsv`), at the
 /// `resolve` threshold: as measured once, 16 of 20 right and one wrong, and
-/// no off-topic query answered; 17 since session 29 read `standard error`
-/// as `stderr` and `wildcard` as `glob` (the set had been read by then:
+/// no off-topic query answered; 17 since session 29 reads a query's
+/// `wildcard` as `glob` too (the set had been read by then:
 /// docs/resolver.md).
 #[test]
 fn reworded_triggers_written_blind() {
@@ -197,8 +197,8 @@ fn confidence_is_monotone_on_the_development_sets() {
 /// as many governed ones: the figures of session 29 (code evidence that
 /// neither a named shape nor the words back stays under 0.5; before: three
 /// more wrong commands in sets 4 to 6, one in set 8; and one spelling for
-/// `here document` and `heredoc`, `tmp` and `temporary`: one command and
-/// three failures more).
+/// `here document` and `heredoc`, a standalone `tmp` and `temporary`: one
+/// command and three failures more).
 /// The wrong answers left (docs/resolver.md, sessions 28 and 29): a
 /// permission denial for `git worktree remove` answered with the decision
 /// about permission rules (third set, 0.76); a command's quoted

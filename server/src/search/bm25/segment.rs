@@ -79,7 +79,7 @@ impl Segment {
                 [(W_TITLE, title), (W_TRIGGER, &e.trigger), (W_TRIGGER, &extras), (W_BODY, body)];
             for (w, text) in fields {
                 let lower = text.to_lowercase();
-                super::synonyms::each_word(&lower, |word| {
+                super::synonyms::each_word(&lower, super::synonyms::Side::Document, |word| {
                     let Some(id) = table.word(word) else { return };
                     *tf.entry(id).or_default() += w;
                     len += w;

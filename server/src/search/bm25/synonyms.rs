@@ -1,36 +1,65 @@
-//! The words of a text as ranking reads them: one spelling for what software writing says several ways (`here document` / `heredoc`, `wildcard` / `glob`, `repo` / `repository`).
+//! The words of a text as ranking reads them: one spelling for what software writing says several ways (`here document` / `heredoc`, `repo` / `repository`), and a query's `wildcard` also read as `glob`.
 //!
-//! A decision says "heredoc" and zsh prints "can't create temp file for
+//! A decision says "heredocs" and zsh prints "can't create temp file for
 //! here document"; a decision is about "glob results" and the agent asks
 //! about "wildcard file order". The stemmer does not meet these, and the
 //! corpus may never use the other spelling, so no co-occurrence learns it.
-//! Both sides of the ranking (documents and queries) read each such word,
-//! or pair of words, as one canonical word before stemming.
+//! Both sides of the ranking (documents and queries) read each word, or
+//! pair of words, of [`pair`] and [`single`] as one canonical word before
+//! stemming; a query also reads each word of [`also`] as a second word
+//! too, where the word has another meaning a decision may mean (a
+//! wildcard certificate), so documents keep it as written.
 //!
 //! The table is deliberately small and generic: abbreviations and names
 //! that mean the same thing in any software project, never a project's own
-//! vocabulary, and never a word with a second everyday meaning (`doc`,
-//! `init`, `auth`, `impl` are left alone). Measured: docs/resolver.md.
+//! vocabulary, and never a word with a second meaning in software writing
+//! (`doc`, `init`, `auth`, `impl`, `temp`, `config` as in `tsconfig`,
+//! `standard error` as in "a standard error type" are left alone).
+//! Measured: docs/resolver.md.
+
+/// The version of the table: the search snapshot's key hashes it, so a
+/// snapshot written under another table is rebuilt. Bump it with any
+/// change to [`pair`], [`single`] or [`also`].
+pub const VERSION: u32 = 2;
+
+/// Which side of the ranking a text is: a decision's, or a query's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Document,
+    Query,
+}
 
 /// Calls `f` with each word of `lower` (lowercase text): its alphanumeric
-/// runs, each pair of [`pair`] (apart by spaces or one `-`) read as one
-/// word and each word of [`single`] as its canonical spelling. A word
-/// joined to another by `_`, `-`, `.` or `/` is part of a name
-/// (`adr-config`, `test_config_flow.py`, `tmp/claude`) and stays as it is.
-pub fn each_word<'a>(lower: &'a str, mut f: impl FnMut(&'a str)) {
+/// runs, each pair of [`pair`] (apart by spaces, one line break or one
+/// `-`) read as one word, each word of [`single`] as its canonical
+/// spelling, and on the query side each word of [`also`] followed by its
+/// second reading. A word joined to another by `_`, `-`, `.` or `/` is
+/// part of a name (`adr-config`, `test_config_flow.py`, `tmp/claude`) and
+/// stays as it is (other names, `db:migrate` or `$TMP`, are read as words).
+pub fn each_word<'a>(lower: &'a str, side: Side, mut f: impl FnMut(&'a str)) {
     let mut words = runs(lower).peekable();
     while let Some((s, e)) = words.next() {
         let w = &lower[s..e];
         if let Some(&(s2, e2)) = words.peek() {
             let gap = &lower[e..s2];
-            let spaced = gap == "-" || !gap.is_empty() && gap.chars().all(char::is_whitespace);
+            let spaced =
+                gap == "-" || !gap.is_empty() && gap.chars().all(char::is_whitespace) && gap.matches('\n').count() <= 1;
             if let Some(one) = pair(w, &lower[s2..e2]).filter(|_| spaced && !joined(lower, s, e2)) {
                 words.next();
                 f(one);
                 continue;
             }
         }
-        f(single(w).filter(|_| !joined(lower, s, e)).unwrap_or(w));
+        if joined(lower, s, e) {
+            f(w);
+            continue;
+        }
+        f(single(w).unwrap_or(w));
+        if side == Side::Query {
+            if let Some(second) = also(w) {
+                f(second);
+            }
+        }
     }
 }
 
@@ -62,13 +91,10 @@ fn joined(lower: &str, s: usize, e: usize) -> bool {
 }
 
 /// Two words software writing also spells as one (`here document` →
-/// `heredoc`, `standard error` → `stderr`).
+/// `heredoc`, `environment variable` → `envvar`).
 fn pair(first: &str, second: &str) -> Option<&'static str> {
     Some(match (first, second) {
         ("here", "document" | "documents" | "doc" | "docs") => "heredoc",
-        ("standard", "error") => "stderr",
-        ("standard", "output" | "out") => "stdout",
-        ("standard", "input") => "stdin",
         ("environment" | "env", "variable" | "variables" | "var" | "vars") => "envvar",
         ("pull" | "merge", "request" | "requests") => "pullrequest",
         ("regular", "expression" | "expressions") => "regex",
@@ -82,22 +108,28 @@ fn pair(first: &str, second: &str) -> Option<&'static str> {
 fn single(word: &str) -> Option<&'static str> {
     Some(match word {
         "heredocs" => "heredoc",
-        "wildcard" | "wildcards" => "glob",
         "regexp" | "regexps" | "regexes" => "regex",
         "repo" | "repos" | "repositories" => "repository",
         "dir" | "dirs" | "folder" | "folders" | "directories" => "directory",
         "subdir" | "subdirs" | "subfolder" | "subfolders" | "subdirectories" => "subdirectory",
-        "config" | "configs" | "configurations" => "configuration",
         "arg" | "args" | "arguments" => "argument",
         "param" | "params" | "parameters" => "parameter",
         "dep" | "deps" | "dependencies" => "dependency",
         "db" | "dbs" | "databases" => "database",
         "msg" | "msgs" | "messages" => "message",
-        "env" => "environment",
         "pr" | "prs" => "pullrequest",
-        "tmp" | "temp" => "temporary",
+        "tmp" => "temporary",
         "func" | "funcs" | "functions" => "function",
         "envvars" => "envvar",
+        _ => return None,
+    })
+}
+
+/// A query word's second reading, where the word also has a meaning of
+/// its own (a wildcard certificate is not a glob): the query reads both.
+fn also(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "wildcard" | "wildcards" => "glob",
         _ => return None,
     })
 }
@@ -108,7 +140,13 @@ mod tests {
 
     fn words(s: &str) -> Vec<&str> {
         let mut v = Vec::new();
-        each_word(s, |w| v.push(w));
+        each_word(s, Side::Document, |w| v.push(w));
+        v
+    }
+
+    fn query(s: &str) -> Vec<&str> {
+        let mut v = Vec::new();
+        each_word(s, Side::Query, |w| v.push(w));
         v
     }
 
@@ -116,23 +154,31 @@ mod tests {
     fn spellings_of_one_thing_read_as_one_word() {
         assert_eq!(
             words("zsh: can't create temp file for here document"),
-            ["zsh", "can", "t", "create", "temporary", "file", "for", "heredoc"]
+            ["zsh", "can", "t", "create", "temp", "file", "for", "heredoc"]
         );
         assert_eq!(words("heredocs in the sandbox"), ["heredoc", "in", "the", "sandbox"]);
         assert_eq!(words("here-doc"), ["heredoc"]);
-        assert_eq!(words("print failures on standard error"), ["print", "failures", "on", "stderr"]);
-        assert_eq!(words("wildcard file order"), ["glob", "file", "order"]);
-        assert_eq!(words("the repo's config dir."), ["the", "repository", "s", "configuration", "directory"]);
+        assert_eq!(words("the repo's config dir."), ["the", "repository", "s", "config", "directory"]);
         // Parts of names are left as they are.
         assert_eq!(
             words("adr-config test_config_flow.py tmp/x"),
             ["adr", "config", "test", "config", "flow", "py", "tmp", "x"]
         );
-        assert_eq!(words("command-line, here-doc; pull  request"), ["cli", "heredoc", "pullrequest"]);
+        assert_eq!(words("command-line, here-doc; pull\n request"), ["cli", "heredoc", "pullrequest"]);
         assert_eq!(words("a here_doc"), ["a", "here", "doc"]);
+        // Not across a paragraph.
+        assert_eq!(words("pull\n\nrequest"), ["pull", "request"]);
         // A pair's first word alone, or at the end, is itself.
         assert_eq!(words("here we go"), ["here", "we", "go"]);
-        assert_eq!(words("standard"), ["standard"]);
+        assert_eq!(words("standard error"), ["standard", "error"]);
         assert!(words("").is_empty());
+    }
+
+    #[test]
+    fn a_query_reads_a_word_with_two_meanings_both_ways() {
+        assert_eq!(query("wildcard file order"), ["wildcard", "glob", "file", "order"]);
+        assert_eq!(words("wildcard certificates"), ["wildcard", "certificates"]);
+        assert_eq!(query("the repo"), ["the", "repository"]);
+        assert_eq!(query("a-wildcard"), ["a", "wildcard"]);
     }
 }

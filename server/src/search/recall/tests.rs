@@ -220,3 +220,15 @@ fn a_file_a_decision_names_for_another_reason_does_not_govern_the_command() {
     assert_eq!((lock.heading.idx, lock.evidence), (3, Evidence::Code), "{lock:?}");
     assert!(lock.confidence > 0.6, "{lock:?}");
 }
+
+#[test]
+fn one_thing_spelled_two_ways_meets_and_a_word_with_two_meanings_keeps_both() {
+    let ws = Workspace::of_files(&[
+        ("agents/memory-index.md", "## agents/decisions/a.md\n\n/when sorting glob results\n/when renewing wildcard certificates\n/when using heredocs in sandbox\n"),
+        ("agents/decisions/a.md", "# A\n\n## When Sorting Glob Results\n\nSort the paths a glob returns; its order is the file system's.\n\n## When Renewing Wildcard Certificates\n\nRenew the wildcard certificate a month before it expires.\n\n## When Using Heredocs in Sandbox\n\nHeredocs need a temporary file the sandbox may not allow.\n"),
+    ]);
+    let first = |text: &str| recall(&ws, text, 3).into_iter().next().map(|r| (r.heading.idx, r.confidence));
+    assert_eq!(first("when wildcard file order is unstable").map(|f| f.0), Some(1));
+    assert_eq!(first("the wildcard certificate expired").map(|f| f.0), Some(2));
+    assert_eq!(first("the here document failed").map(|f| f.0), Some(3));
+}
