@@ -169,7 +169,9 @@ pub struct ResolveArgs {
     /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    #[arg(value_name = "QUERY", allow_hyphen_values = true)]
+    /// Options may follow the query (`resolve when x --no-nav`); a word
+    /// that starts with `-` goes after `--`.
+    #[arg(value_name = "QUERY")]
     pub queries: Vec<String>,
 }
 
@@ -225,7 +227,10 @@ pub struct SearchArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
-    #[arg(value_name = "TEXT", allow_hyphen_values = true)]
+    /// Options may follow the text (`search "store prices" --json`, as
+    /// agents type it); a word that starts with `-` goes after `--`
+    /// (`search -- git branch -D`) or in the quoted text.
+    #[arg(value_name = "TEXT")]
     pub words: Vec<String>,
 }
 

@@ -188,6 +188,13 @@ fn search_lists_ranked_decisions_with_their_entry_and_confidence() {
     assert_eq!(hit["evidence"], "exact-trigger");
     assert_eq!((hit["file"].as_str(), hit["line"].as_u64()), (Some("agents/decisions/data.md"), Some(5)));
     assert!(hit["confidence"].as_f64().is_some_and(|c| c > 0.9));
+    // Options after the text are options, as an agent types them; a word starting with `-` goes after `--`.
+    let after = cli(&["search", "store ticket prices", "--json", "--limit", "1"], &demo);
+    assert_eq!(after.stdout, o.stdout, "{}", String::from_utf8_lossy(&after.stderr));
+    let flag = cli(&["search", "git", "branch", "-D"], &demo);
+    assert_eq!(flag.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&flag.stderr).contains("-- -D"), "{}", String::from_utf8_lossy(&flag.stderr));
+    assert_ne!(cli(&["search", "--", "git", "branch", "-D"], &demo).status.code(), Some(2));
     let o = cli(&["search", "bake sourdough bread at home"], &demo);
     assert_eq!(o.status.code(), Some(1));
     assert!(out(&o).starts_with("No decision matches 'bake sourdough bread at home'"));
