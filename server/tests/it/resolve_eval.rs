@@ -71,29 +71,35 @@ fn resolver_set_accuracy() {
 }
 
 /// Paraphrased triggers written blind by someone who saw neither the
-/// ranking nor the other sets (`resolve-reworded-holdout.tsv`), at the
-/// `resolve` threshold: as measured once, 16 of 20 right and one wrong, and
-/// no off-topic query answered; 17 since session 29 reads a query's
-/// `wildcard` as `glob` too (the set had been read by then:
-/// docs/resolver.md).
+/// ranking nor the other sets, at the `resolve` threshold.
+/// `resolve-reworded-holdout.tsv`: as measured once, 16 of 20 right and one
+/// wrong, and no off-topic query answered; 17 since session 29 reads a
+/// query's `wildcard` as `glob` too (the set had been read by then).
+/// `resolve-reworded-holdout-2.tsv` (session 30, paraphrased further): 13
+/// of 20 right, one wrong, one off-topic query answered, measured once
+/// (docs/resolver.md).
 #[test]
 fn reworded_triggers_written_blind() {
     let Some(ws) = head() else { return };
-    let threshold = ws.config().recall.resolve;
-    let outcomes = eval::run(&ws, &cases("resolve-reworded-holdout.tsv"), None);
-    let (mut right, mut wrong, mut offtopic) = (0, Vec::new(), Vec::new());
-    for o in &outcomes {
-        let Some(first) = o.results.first().filter(|r| r.1 >= threshold) else { continue };
-        match (o.case.expected.is_empty(), first.2) {
-            (true, _) => offtopic.push(format!("{} → {}", o.case.query, first.0)),
-            (false, true) => right += 1,
-            (false, false) => wrong.push(format!("{} → {}", o.case.query, first.0)),
+    for (name, at_least, wrong_most, offtopic_most) in
+        [("resolve-reworded-holdout.tsv", 17, 1, 0), ("resolve-reworded-holdout-2.tsv", 13, 1, 1)]
+    {
+        let threshold = ws.config().recall.resolve;
+        let outcomes = eval::run(&ws, &cases(name), None);
+        let (mut right, mut wrong, mut offtopic) = (0, Vec::new(), Vec::new());
+        for o in &outcomes {
+            let Some(first) = o.results.first().filter(|r| r.1 >= threshold) else { continue };
+            match (o.case.expected.is_empty(), first.2) {
+                (true, _) => offtopic.push(format!("{} → {}", o.case.query, first.0)),
+                (false, true) => right += 1,
+                (false, false) => wrong.push(format!("{} → {}", o.case.query, first.0)),
+            }
         }
+        assert_eq!(outcomes.iter().filter(|o| o.case.kind == "reworded").count(), 20, "{name}");
+        assert!(offtopic.len() <= offtopic_most, "{name}: {offtopic:#?}");
+        assert!(wrong.len() <= wrong_most, "{name}: {wrong:#?}");
+        assert!(right >= at_least, "{name}: {right} of 20 right; wrong: {wrong:#?}");
     }
-    assert_eq!(outcomes.iter().filter(|o| o.case.kind == "reworded").count(), 20);
-    assert!(offtopic.is_empty(), "{offtopic:#?}");
-    assert!(wrong.len() <= 1, "{wrong:#?}");
-    assert!(right >= 17, "{right} of 20 right; wrong: {wrong:#?}");
 }
 
 /// Prints the `eval` table of one prompt set and returns (with a decision, without) metrics.
