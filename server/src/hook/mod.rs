@@ -165,6 +165,12 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     }
     let loaded_at = std::time::SystemTime::now();
     let ws = load::load(&root).map_err(|e| e.to_string())?;
+    // A wrong key is left out and the others apply; say so where the hook's output is logged.
+    if let Some(e) = ws.config_errors().first() {
+        let more = ws.config_errors().len() - 1;
+        let more = if more > 0 { format!(" (and {more} more)") } else { String::new() };
+        note(&format!("{}{more}; `memory-index-lsp check` lists them", e.message));
+    }
     if !ws.config().recall.hook {
         return Ok(None);
     }

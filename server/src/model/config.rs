@@ -59,7 +59,9 @@ impl Default for Config {
     }
 }
 
+mod file;
 mod tables;
+pub use file::{locate, read_toml};
 pub use tables::{Capture, CapturePatch, Recall, RecallPatch};
 
 /// The file name looked for at the workspace root.
@@ -76,7 +78,7 @@ pub struct ConfigError {
 ///
 /// Keys other than the fixed ones are rule options (`token-budget`), kept as
 /// written and checked against the options the rules declare by
-/// [`Config::apply`] (and by [`parse_toml`], which reports an unknown key at
+/// [`Config::apply`] (and by [`read_toml`], which reports an unknown key at
 /// its place in the file).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ConfigPatch {
@@ -191,14 +193,37 @@ impl Config {
     /// Applies a source's keys over this configuration. Unknown rule codes and
     /// paths that leave the root are reported and ignored.
     pub fn apply(&mut self, patch: ConfigPatch, known: Known) -> Vec<String> {
+        self.apply_keyed(patch, known).into_iter().map(|p| p.message).collect()
+    }
+
+    /// Applies `memory-index.toml` text over this configuration
+    /// ([`read_toml`]): every key that reads applies, and each problem is
+    /// placed at its key or value in `text`, in the file's order.
+    pub fn apply_toml(&mut self, text: &str, known: Known) -> Vec<ConfigError> {
+        let (patch, mut errors) = read_toml(text, known);
+        for p in self.apply_keyed(patch, known) {
+            let (table, key) = match p.key.split_once('.') {
+                Some((t, k)) => (Some(t), k),
+                None => (None, p.key.as_str()),
+            };
+            errors.push(ConfigError { range: locate(text, table, key, p.at_value), message: p.message });
+        }
+        // In the order of the file.
+        errors.sort_by_key(|e| e.range.start);
+        errors
+    }
+
+    /// [`Config::apply`], each problem with the key it concerns.
+    fn apply_keyed(&mut self, patch: ConfigPatch, known: Known) -> Vec<Problem> {
         let known_rules = known.rules;
         let mut problems = Vec::new();
         let mut path = |value: Option<String>, what: &str, slot: &mut String| {
             if let Some(v) = value {
                 match clean_relative(&v) {
                     Some(p) => *slot = p,
-                    None => problems.push(format!(
-                        "`{what}` must be a relative path inside the workspace, got `{v}`; using `{slot}`"
+                    None => problems.push(Problem::at_value(
+                        what,
+                        format!("`{what}` must be a relative path inside the workspace, got `{v}`; using `{slot}`"),
                     )),
                 }
             }
@@ -206,15 +231,20 @@ impl Config {
         path(patch.index, "index", &mut self.index);
         path(patch.decisions, "decisions", &mut self.decisions);
         match patch.max_file_bytes {
-            Some(0) => problems.push(format!("`max-file-bytes` must be above 0; using {}", self.max_file_bytes)),
+            Some(0) => problems.push(Problem::at_value(
+                "max-file-bytes",
+                format!("`max-file-bytes` must be above 0; using {}", self.max_file_bytes),
+            )),
             Some(n) => self.max_file_bytes = n,
             None => {}
         }
         if let Some(r) = patch.recall {
             let mut threshold = |value: Option<f64>, what: &str, slot: &mut f64| match value {
                 Some(v) if (0.0..=1.0).contains(&v) => *slot = v,
-                Some(v) => problems
-                    .push(format!("`recall.{what}` must be a confidence between 0 and 1, got {v}; using {slot}")),
+                Some(v) => problems.push(Problem::at_value(
+                    &format!("recall.{what}"),
+                    format!("`recall.{what}` must be a confidence between 0 and 1, got {v}; using {slot}"),
+                )),
                 None => {}
             };
             threshold(r.prompt, "prompt", &mut self.recall.prompt);
@@ -245,7 +275,8 @@ impl Config {
             if known_rules.contains(&code.as_str()) {
                 self.rules.insert(code, level);
             } else {
-                problems.push(format!("unknown rule `{code}` (known rules: {})", known_rules.join(", ")));
+                let message = format!("unknown rule `{code}` (known rules: {})", known_rules.join(", "));
+                problems.push(Problem { key: format!("rules.{code}"), at_value: false, message });
             }
         }
         for (key, value) in patch.options {
@@ -253,11 +284,14 @@ impl Config {
                 (Some(_), Some(n)) => {
                     self.options.insert(key, n);
                 }
-                (Some(&(_, default)), None) => problems.push(format!(
-                    "`{key}` must be a whole number; using {}",
-                    self.options.get(&key).copied().unwrap_or(default)
+                (Some(&(_, default)), None) => problems.push(Problem::at_value(
+                    &key,
+                    format!(
+                        "`{key}` must be a whole number; using {}",
+                        self.options.get(&key).copied().unwrap_or(default)
+                    ),
                 )),
-                (None, _) => problems.push(unknown_key(&key, known)),
+                (None, _) => problems.push(Problem { message: unknown_key(&key, known), key, at_value: false }),
             }
         }
         problems
@@ -269,62 +303,23 @@ impl Config {
     }
 }
 
+/// A problem [`Config::apply`] found, with the key it concerns (`recall.error`, `rules.nope`).
+struct Problem {
+    key: String,
+    at_value: bool,
+    message: String,
+}
+
+impl Problem {
+    fn at_value(key: &str, message: String) -> Self {
+        Self { key: key.to_string(), at_value: true, message }
+    }
+}
+
 fn unknown_key(key: &str, known: Known) -> String {
     let options: Vec<&str> = known.options.iter().map(|o| o.0).collect();
     let all = if options.is_empty() { KEYS.to_string() } else { format!("{KEYS}, {}", options.join(", ")) };
     format!("unknown key `{key}` (known keys: {all})")
-}
-
-/// Parses `memory-index.toml` text into a patch, or the errors that make it
-/// unusable: malformed TOML, a wrong type, or a key that is neither fixed
-/// nor an option of `known` rules (reported at the key).
-pub fn parse_toml(text: &str, known: Known) -> Result<ConfigPatch, ConfigError> {
-    let patch = toml::from_str::<ConfigPatch>(text).map_err(|e| ConfigError {
-        range: e.span().map(TextRange::from).unwrap_or_default(),
-        message: format!("invalid {CONFIG_FILE}: {}; defaults apply", e.message()),
-    })?;
-    for (key, value) in &patch.options {
-        let known_key = known.options.iter().any(|o| o.0 == key.as_str());
-        if known_key && value.is_some() {
-            continue;
-        }
-        let (at, message) = match known_key {
-            true => (value_range(text, key), format!("`{key}` must be a whole number")),
-            false => (key_range(text, key), unknown_key(key, known)),
-        };
-        return Err(ConfigError { range: at, message: format!("invalid {CONFIG_FILE}: {message}; defaults apply") });
-    }
-    Ok(patch)
-}
-
-/// The value of top-level `key` in `text` (after its `=`), or the start.
-fn value_range(text: &str, key: &str) -> TextRange {
-    let k = key_range(text, key);
-    let line_end = text[k.end..].find('\n').map_or(text.len(), |i| k.end + i);
-    let rest = &text[k.end..line_end];
-    let Some(eq) = rest.find('=') else { return k };
-    let value = rest[eq + 1..].trim();
-    let start = k.end + eq + 1 + (rest[eq + 1..].len() - rest[eq + 1..].trim_start().len());
-    TextRange::new(start, start + value.len())
-}
-
-/// Where top-level `key` is set in `text` (its first line `key =`), or the start.
-fn key_range(text: &str, key: &str) -> TextRange {
-    let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        if line.starts_with('[') {
-            break;
-        }
-        let trimmed = line.trim_start();
-        let quoted = || trimmed.strip_prefix('"')?.strip_prefix(key)?.strip_prefix('"');
-        let rest = trimmed.strip_prefix(key).or_else(quoted);
-        if rest.is_some_and(|r| r.trim_start().starts_with('=')) {
-            let at = start + line.len() - trimmed.len();
-            return TextRange::new(at, at + key.len());
-        }
-        start += line.len();
-    }
-    TextRange::default()
 }
 
 /// Normalises a configured relative path: `/`-separated, no `.` parts, no
@@ -352,15 +347,21 @@ pub fn clean_relative(p: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// `text` read and applied over the defaults: the configuration and its problems.
+    fn read(text: &str, known: Known) -> (Config, Vec<ConfigError>) {
+        let mut c = Config::default();
+        let errors = c.apply_toml(text, known);
+        (c, errors)
+    }
+
     #[test]
     fn parses_all_keys() {
-        let patch = parse_toml(
+        let known = Known { rules: &["file-too-long"], options: &[("max-lines", 400)] };
+        let (c, errors) = read(
             "index = \"x/idx.md\"\ndecisions = \"./d/\"\nmax-lines = 10\n[rules]\nfile-too-long = \"off\"\n",
-            Known { rules: &[], options: &[("max-lines", 400)] },
-        )
-        .unwrap();
-        let mut c = Config::default();
-        assert!(c.apply(patch, Known { rules: &["file-too-long"], options: &[("max-lines", 400)] }).is_empty());
+            known,
+        );
+        assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(c.index, "x/idx.md");
         assert_eq!(c.decisions, "d");
         assert_eq!(c.option("max-lines", 400), 10);
@@ -369,34 +370,54 @@ mod tests {
 
     #[test]
     fn recall_thresholds_are_read_and_checked() {
-        let patch =
-            parse_toml("[recall]\nprompt = 0.9\nhook = false\nmax-decisions = 1\nerror = 7\n", Known::default())
-                .unwrap();
-        let mut c = Config::default();
-        let problems = c.apply(patch, Known::default());
+        let text = "[recall]\nprompt = 0.9\nhook = false\nmax-decisions = 1\nerror = 7\n";
+        let (c, errors) = read(text, Known::default());
         assert_eq!((c.recall.prompt, c.recall.hook, c.recall.max_decisions), (0.9, false, 1));
         assert_eq!(c.recall.error, Recall::default().error);
-        assert_eq!(problems.len(), 1, "{problems:?}");
-        assert!(problems[0].contains("recall.error"), "{problems:?}");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].message.contains("recall.error"), "{errors:?}");
+        assert_eq!(&text[errors[0].range.start..errors[0].range.end], "7", "placed at the value");
     }
 
     #[test]
     fn the_semantic_tier_is_off_unless_asked_for() {
         assert!(!Config::default().recall.semantic);
-        let patch = parse_toml("[recall]\nsemantic = true\nmodel = \"models/mini\"\n", Known::default()).unwrap();
-        let mut c = Config::default();
-        assert!(c.apply(patch, Known::default()).is_empty());
+        let (c, errors) = read("[recall]\nsemantic = true\nmodel = \"models/mini\"\n", Known::default());
+        assert!(errors.is_empty());
         assert_eq!((c.recall.semantic, c.recall.model.as_deref()), (true, Some("models/mini")));
-        assert!(parse_toml("[recall]\nsemantic = \"yes\"\n", Known::default()).is_err());
+        let (c, errors) = read("[recall]\nsemantic = \"yes\"\n", Known::default());
+        assert!(!c.recall.semantic);
+        assert_eq!(errors.len(), 1, "{errors:?}");
     }
 
     #[test]
-    fn malformed_toml_reports_a_span() {
-        let err = parse_toml("index = 3\n", Known::default()).unwrap_err();
-        assert!(err.message.contains("invalid memory-index.toml"), "{}", err.message);
-        assert_eq!(err.range.start, 8);
-        assert!(parse_toml("bogus = 1", Known::default()).is_err());
-        assert!(parse_toml("[rules]\nx = \"loud\"", Known::default()).is_err());
+    fn text_that_is_not_toml_leaves_the_defaults_and_says_where() {
+        let (c, errors) = read("index = \"a.md\"\n[recall\nhook = false\n", Known::default());
+        assert_eq!(c, Config::default());
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].message.contains("invalid memory-index.toml") && errors[0].message.contains("defaults apply")
+        );
+    }
+
+    /// A typo beside `hook = false` used to throw the whole file away and turn the hook back on.
+    #[test]
+    fn one_wrong_key_is_reported_at_its_place_and_every_other_key_applies() {
+        let known = Known { rules: &["file-too-long"], options: &[("max-lines", 400)] };
+        let text =
+            "index = 3\nbogus = 1\nmax-lines = \"lots\"\n[recall]\nhook = false\nmax-decision = 1\nprompt = \"high\"\n\
+                    [rules]\nfile-too-long = \"loud\"\nnope = \"off\"\n[capture]\nstop = false\n";
+        let (c, errors) = read(text, known);
+        assert!(!c.recall.hook, "hook = false applies");
+        assert!(!c.capture.stop, "stop = false applies");
+        assert_eq!((c.index.as_str(), c.recall.prompt), ("agents/memory-index.md", 0.5));
+        let at: Vec<(&str, &str)> =
+            errors.iter().map(|e| (&text[e.range.start..e.range.end], e.message.as_str())).collect();
+        let spots: Vec<&str> = at.iter().map(|a| a.0).collect();
+        assert_eq!(spots, ["3", "bogus", "\"lots\"", "max-decision", "\"high\"", "\"loud\"", "nope"], "{at:#?}");
+        assert!(at[3].1.contains("unknown key `max-decision` in `[recall]`"), "{at:#?}");
+        assert!(at[3].1.contains("max-decisions"), "names the keys it knows: {at:#?}");
+        assert!(at[5].1.contains("\"error\", \"warning\", \"info\" or \"off\""), "{at:#?}");
     }
 
     #[test]
@@ -415,18 +436,17 @@ mod tests {
     #[test]
     fn rule_options_are_read_checked_and_placed() {
         let known = Known { rules: &[], options: &[("token-budget", 5000)] };
-        let patch = parse_toml("token-budget = 6000\n", known).unwrap();
-        let mut c = Config::default();
-        assert!(c.apply(patch, known).is_empty());
+        let (mut c, errors) = read("token-budget = 6000\n", known);
+        assert!(errors.is_empty());
         assert_eq!(c.option("token-budget", 5000), 6000);
         assert_eq!(Config::default().option("token-budget", 5000), 5000);
-        let err = parse_toml("index = \"a.md\"\n  token-budgt = 1\n", known).unwrap_err();
-        assert!(err.message.contains("unknown key `token-budgt`"), "{}", err.message);
-        assert!(err.message.contains("token-budget"), "lists the known options: {}", err.message);
-        assert_eq!((err.range.start, err.range.end), (17, 28));
-        let err = parse_toml("token-budget = \"lots\"\n", known).unwrap_err();
-        assert!(err.message.contains("`token-budget` must be a whole number"), "{}", err.message);
-        assert_eq!((err.range.start, err.range.end), (15, 21), "the value");
+        let (_, errors) = read("index = \"a.md\"\n  token-budgt = 1\n", known);
+        assert!(errors[0].message.contains("unknown key `token-budgt`"), "{}", errors[0].message);
+        assert!(errors[0].message.contains("token-budget"), "lists the known options: {}", errors[0].message);
+        assert_eq!((errors[0].range.start, errors[0].range.end), (17, 28));
+        let (_, errors) = read("token-budget = \"lots\"\n", known);
+        assert!(errors[0].message.contains("`token-budget` must be a whole number"), "{}", errors[0].message);
+        assert_eq!((errors[0].range.start, errors[0].range.end), (15, 21), "the value");
         // From a client, a wrong value keeps the previous one.
         let patch: ConfigPatch = serde_json::from_str(r#"{"tokenBudget": "lots"}"#).unwrap();
         assert_eq!(c.apply(patch, known), ["`token-budget` must be a whole number; using 6000"]);

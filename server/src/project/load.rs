@@ -11,7 +11,7 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::model::config::{self, Config, ConfigError, CONFIG_FILE};
+use crate::model::config::{Config, ConfigError, CONFIG_FILE};
 use crate::model::{FileText, Workspace};
 use crate::rules;
 
@@ -85,13 +85,7 @@ pub fn load_with_base(
         errors.extend(problems.into_iter().map(|message| ConfigError { range: Default::default(), message }));
     }
     if let Some(t) = &config_text {
-        match config::parse_toml(&t.text, rules::known()) {
-            Ok(patch) => {
-                let problems = cfg.apply(patch, rules::known());
-                errors.extend(problems.into_iter().map(|message| ConfigError { range: Default::default(), message }));
-            }
-            Err(e) => errors.push(e),
-        }
+        errors.extend(cfg.apply_toml(&t.text, rules::known()));
         ws.set_file(&config_rel, t.clone());
     }
     ws.set_config(cfg, errors);

@@ -4,9 +4,13 @@ use super::{Ctx, Finding, Rule};
 use crate::model::FileProblem;
 use crate::text::TextRange;
 
-pub(crate) const DOC: &str = "The file could not be used as it is: it is not valid UTF-8 (the rest is \
-checked from a lossy copy and the file is never rewritten), it could not be read (check its \
-permissions), or `memory-index.toml` is malformed (defaults apply until it is fixed).";
+pub(crate) const DOC: &str = "A file the checker could not take as it is (the three rules share this \
+page). `invalid-utf8`: the file is not valid UTF-8; the rest is checked from a lossy copy and the file \
+is never rewritten: re-save it as UTF-8. `unreadable-file`: the file could not be read (check its \
+permissions, or whether it is a file at all) or is larger than `max-file-bytes`. `invalid-config`: a \
+key of `memory-index.toml` is unknown or its value is of the wrong type or out of range; that key is \
+ignored, every other key applies, and the finding sits at the key. Text that is not TOML at all \
+leaves every default in place until it is fixed.";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
     for (id, f) in ctx.ws.files() {

@@ -167,20 +167,11 @@ pub fn known() -> crate::model::config::Known<'static> {
     crate::model::config::Known { rules, options }
 }
 
-/// Parses configuration text into the effective config and its errors (defaults on error).
+/// Parses configuration text into the effective config and its errors (each wrong key left out, every other applied).
 pub fn config_from_text(text: &str) -> (crate::model::config::Config, Vec<crate::model::config::ConfigError>) {
     let mut cfg = crate::model::config::Config::default();
-    match crate::model::config::parse_toml(text, known()) {
-        Ok(patch) => {
-            let problems = cfg.apply(patch, known());
-            let errors = problems
-                .into_iter()
-                .map(|message| crate::model::config::ConfigError { range: Default::default(), message })
-                .collect();
-            (cfg, errors)
-        }
-        Err(e) => (cfg, vec![e]),
-    }
+    let errors = cfg.apply_toml(text, known());
+    (cfg, errors)
 }
 
 /// What every rule reads.

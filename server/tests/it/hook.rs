@@ -131,6 +131,19 @@ fn hook_false_prints_nothing() {
     hook_silent(&hook(start.to_string().as_bytes(), state.path(), ws.path()));
 }
 
+/// A typo beside `hook = false` (found by review: the whole file used to be
+/// thrown away, and the hook spoke again) leaves the hook off and says where.
+#[test]
+fn a_wrong_key_beside_hook_false_keeps_the_hook_off_and_says_so() {
+    let ws = demo("[recall]\nhook = false\nprompt = 0.0\nmax-decision = 1\n");
+    let state = tempfile::tempdir().expect("state");
+    let err = hook_silent(&hook(&prompt("s", ws.path(), "writing mock tests"), state.path(), ws.path()));
+    assert!(err.contains("unknown key `max-decision` in `[recall]`") && err.contains("check"), "{err}");
+    let check = bin_in(ws.path()).args(["check", "--format", "json"]).output().expect("check");
+    let out = String::from_utf8_lossy(&check.stdout);
+    assert!(out.contains("invalid-config") && out.contains("max-decision"), "{out}");
+}
+
 #[test]
 fn faults_exit_0_with_empty_stdout_and_one_line_on_stderr() {
     let ws = demo(CONFIG);
