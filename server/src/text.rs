@@ -308,5 +308,12 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
+/// FNV-1a, 64 bits: a hash that is the same on every platform and Rust
+/// version, for what is kept between runs (a session id's file name, a
+/// cache key, an imported section's fingerprint).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
 #[cfg(test)]
 mod tests;

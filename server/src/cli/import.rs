@@ -64,7 +64,17 @@ pub fn run(a: ImportArgs) -> i32 {
             Err(e) => problems.push(format!("{rel}: {e}")),
         }
     }
-    let opts = Options { file: a.file, all: a.all };
+    // The folders imported whole, with every file found in each (read or not).
+    let folders = a
+        .paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .map(|d| {
+            let inside = files.iter().filter(|f| f.parent() == Some(d.as_path())).map(|f| relative(&canon, f));
+            (relative(&canon, d), inside.collect())
+        })
+        .collect();
+    let opts = Options { file: a.file, all: a.all, folders };
     let out = match import::plan(&ws, records, &opts) {
         Ok(o) => o,
         Err(why) => {

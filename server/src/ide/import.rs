@@ -27,8 +27,13 @@
 //! - **Cut, said**: a body over its budget ends with `(N more lines in the
 //!   source)`, cut at a paragraph break outside code, and [`Outcome::cut`]
 //!   lists it.
-//! - **Stale**: a decision imported from a section its source no longer has
-//!   is listed in [`Outcome::stale`], never deleted.
+//! - **Stale**: a decision imported from a section its source no longer
+//!   has, from a file no longer in a folder imported whole, or from a record
+//!   that is no longer in force (superseded, …) is listed in
+//!   [`Outcome::stale`], never deleted.
+//! - **Edits are kept**: the `Source:` line carries a fingerprint of the
+//!   section as written ([`mark`]); a section a person edited is never
+//!   overwritten (see `mark` for how an edit is told from a source change).
 //! - **Idempotent**: a record whose `Source:` line is already in a decision
 //!   file updates that section in place when its text changed and is left
 //!   alone otherwise; it never adds a second copy (nor for a section an
@@ -38,10 +43,13 @@
 //! - Nothing is planned when the result would have an error-severity
 //!   finding the workspace did not have.
 
+mod identity;
+mod mark;
 mod section;
 pub mod source;
 
 use super::remember::{added_findings, decision_level, entry_resolves_to, file_title};
+use identity::{find_record, gone, stale};
 pub use section::heading_title;
 use section::{body, file_for, keeps_structure, source_line};
 
@@ -60,6 +68,10 @@ pub struct Options {
     pub file: Option<String>,
     /// Import inactive records too, marked with their status.
     pub all: bool,
+    /// Each folder imported whole, with every file found in it (read or
+    /// not): a decision imported from a file of the folder that is no
+    /// longer there is listed as stale.
+    pub folders: Vec<(String, Vec<String>)>,
 }
 
 /// What [`plan`] found and decided.
@@ -98,11 +110,22 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         None => return Err(format!("no index at {}: run `memory-index-lsp init` first", ws.config().index)),
     };
     let mut out = Outcome { stale: stale(ws, &records), ..Default::default() };
+    out.stale.extend(gone(ws, &opts.folders));
     let ids: Vec<String> = records.iter().map(source_line).collect();
     let mut planned: Vec<Planned> = Vec::new();
     for r in records {
         let status = r.status.as_deref().and_then(|s| inactive(s).map(|why| (s.to_string(), why)));
         if let (Some((status, why)), false) = (&status, opts.all) {
+            // Imported before, when it was in force: the memory still says it is.
+            if let Some((path, h)) = find_record(ws, &r, &ids) {
+                let title = ws.heading(h).map_or("", |h| h.name());
+                out.stale.push(format!(
+                    "{path}: `{title}` was imported from {}, which is {why} now (status: {status}): delete that \
+                     decision and its entry, or import with --all to mark it so",
+                    r.source
+                ));
+                continue;
+            }
             out.skipped
                 .push((r.source.clone(), format!("{why} (status: {status}); pass --all to import it marked as such")));
             continue;
@@ -207,11 +230,39 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                     p.heading
                 ));
             }
+            let section = mark::marked(&section);
             match found {
                 Some((h_path, h)) => {
                     let (Some(f), Some(hd)) = (ws.file_id(&h_path).and_then(|i| ws.file(i)), ws.heading(h)) else {
                         continue;
                     };
+                    let current = f.text.get(hd.section.start..hd.section.end).unwrap_or("");
+                    let wanted =
+                        if current.ends_with(&format!("{nl}{nl}")) { format!("{section}{nl}") } else { section };
+                    // As import would write it now, or as a person edited it from a source that has
+                    // not changed since (its fingerprint is the one the source gives): left alone.
+                    let want = mark::of(&wanted);
+                    let was = mark::held(current);
+                    if current == wanted || was == Some(want.as_str()) {
+                        out.unchanged += 1;
+                        continue;
+                    }
+                    // Edited here since it was imported, and its source changed too: never overwritten.
+                    // (read with the identity this build writes: an older one may differ only there)
+                    let now = mark::of(current);
+                    let unmarked_as_now = was.is_none() && mark::of_as(current, Some(&id)) == want;
+                    if now != want && was != Some(now.as_str()) && !unmarked_as_now {
+                        out.skipped.push((
+                            p.record.source.clone(),
+                            format!(
+                                "`{}` in {h_path} was edited since it was imported, and its source changed too: \
+                                 kept as it is; bring the source's change in by hand, or delete the section and \
+                                 its entry and import again",
+                                hd.title
+                            ),
+                        ));
+                        continue;
+                    }
                     if normalize(&hd.title) != normalize(&p.heading) {
                         out.skipped.push((
                             p.record.source.clone(),
@@ -221,13 +272,6 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                                 hd.title, p.heading
                             ),
                         ));
-                        continue;
-                    }
-                    let current = f.text.get(hd.section.start..hd.section.end).unwrap_or("");
-                    let wanted =
-                        if current.ends_with(&format!("{nl}{nl}")) { format!("{section}{nl}") } else { section };
-                    if current == wanted {
-                        out.unchanged += 1;
                         continue;
                     }
                     let e = edit::TextEdit::replace(hd.section, wanted);
@@ -348,74 +392,6 @@ fn spread(ws: &Workspace, planned: &mut [Planned], max_lines: usize) {
             }
         }
     }
-}
-
-/// Decisions imported before from a section of a source read now that no longer has it
-/// (renamed or removed there): listed, never deleted (the decision may have been edited since).
-fn stale(ws: &Workspace, records: &[Record]) -> Vec<String> {
-    let mut sources: Vec<&str> =
-        records.iter().filter(|r| r.kind == source::Kind::Sections).map(|r| r.source.as_str()).collect();
-    sources.sort();
-    sources.dedup();
-    let mut out = Vec::new();
-    for src in sources {
-        let prefix = format!("Source: {src} § ");
-        for (_, f, _) in ws.decisions() {
-            for line in f.text.lines().map(str::trim_end).filter(|l| l.starts_with(&prefix)) {
-                let ids: Vec<String> = records.iter().map(source_line).collect();
-                if !records.iter().any(|r| source_line(r) == line || legacy_ids(r, &ids).iter().any(|l| l == line)) {
-                    out.push(format!(
-                        "{} has `{line}`, but {src} no longer has a section `{}`: delete or rename that decision",
-                        f.path,
-                        &line[prefix.len()..]
-                    ));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The identities older builds wrote for `r`, when no record read now has
-/// them: a rules section's title with its trailing `:` (dropped since), and
-/// a sub-section's title without its parent (named since). A decision an
-/// older build imported is then updated in place, never imported twice.
-fn legacy_ids(r: &Record, ids: &[String]) -> Vec<String> {
-    if r.kind != source::Kind::Sections {
-        return Vec::new();
-    }
-    let mut old = vec![format!("Source: {} § {}:", r.source, r.title)];
-    if r.parent.is_some() {
-        old.push(format!("Source: {} § {}", r.source, r.title));
-    }
-    old.retain(|id| !ids.contains(id));
-    old
-}
-
-/// The decision `r` was imported as before: by its identity, else by one an older build wrote.
-fn find_record(ws: &Workspace, r: &Record, ids: &[String]) -> Option<(String, HeadingId)> {
-    find_source(ws, &source_line(r)).or_else(|| legacy_ids(r, ids).iter().find_map(|id| find_source(ws, id)))
-}
-
-/// The heading whose section holds the line `id` (a record imported before).
-fn find_source(ws: &Workspace, id: &str) -> Option<(String, HeadingId)> {
-    for (file, src, d) in ws.decisions() {
-        let Some(at) = src.text.match_indices(id).map(|(i, _)| i).find(|&i| {
-            let end = i + id.len();
-            (i == 0 || src.text.as_bytes()[i - 1] == b'\n') && src.text[end..].starts_with(['\n', '\r'])
-                || src.text.len() == end
-        }) else {
-            continue;
-        };
-        let best = d
-            .headings
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.is_semantic() && h.section.start <= at && at < h.section.end.max(h.section.start + 1))
-            .max_by_key(|(_, h)| h.level)?;
-        return Some((src.path.clone(), HeadingId { file, idx: best.0 as u32 }));
-    }
-    None
 }
 
 /// `/when trigger` (with the shortest unique key as an extra when shorter) for heading `h`.

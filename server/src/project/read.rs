@@ -134,10 +134,10 @@ fn read_bytes(canon_root: Option<&Path>, path: &Path, max_bytes: u64) -> Result<
 }
 
 /// The files `paths` name: each file as given, and each folder's entries
-/// whose extension is one of `exts` (sorted; not recursive; only regular
-/// files and links: a FIFO in a folder is never listed, and a file given or
-/// linked is judged by the reader when it is opened). The second list says
-/// which paths could not be looked at, and why.
+/// whose extension is one of `exts` (sorted; not recursive; every entry but
+/// a folder: a FIFO, a device or a link is judged by the guarded reader when
+/// it is opened, which names it and never blocks on it). The second list
+/// says which paths could not be looked at, and why.
 pub fn expand(paths: &[PathBuf], exts: &[&str]) -> (Vec<PathBuf>, Vec<String>) {
     let (mut files, mut problems) = (Vec::new(), Vec::new());
     for p in paths {
@@ -146,7 +146,9 @@ pub fn expand(paths: &[PathBuf], exts: &[&str]) -> (Vec<PathBuf>, Vec<String>) {
                 Ok(rd) => {
                     let mut found: Vec<PathBuf> = rd
                         .flatten()
-                        .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
+                        // Every entry but a folder: a FIFO or a device named `x.md` is
+                        // reported by the reader, not passed over in silence.
+                        .filter(|e| e.file_type().is_ok_and(|t| !t.is_dir()))
                         .map(|e| e.path())
                         .filter(|f| f.extension().is_some_and(|x| exts.iter().any(|e| x == *e)))
                         .collect();
@@ -159,6 +161,9 @@ pub fn expand(paths: &[PathBuf], exts: &[&str]) -> (Vec<PathBuf>, Vec<String>) {
             Err(e) => problems.push(format!("{}: {e}", p.display())),
         }
     }
+    // A file named and inside a folder named is read once.
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|f| seen.insert(fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
     (files, problems)
 }
 

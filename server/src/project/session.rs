@@ -213,10 +213,7 @@ pub(crate) fn write_cache_file(path: &Path, bytes: &[u8]) -> bool {
     written.is_ok()
 }
 
-/// FNV-1a, 64 bits: a stable file name for a session id on every platform and Rust version.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
+pub(crate) use crate::text::fnv1a;
 
 #[cfg(test)]
 mod tests;

@@ -229,8 +229,10 @@ pub(super) fn body(r: &Record, budget: usize, status_note: Option<&str>, strip_c
         lines.push(format!("({cut} more lines in the source)"));
     }
     lines.push(String::new());
+    // A record that is no longer in force says so first: an injected
+    // decision may show only its first lines.
     if let Some(s) = status_note {
-        lines.push(format!("Status: {s}"));
+        lines.splice(0..0, [format!("**Status: {s}**"), String::new()]);
     }
     if let Some(d) = &r.date {
         lines.push(format!("Date: {d}"));

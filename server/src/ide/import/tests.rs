@@ -8,6 +8,13 @@ const INDEX: &str =
     "# Index\n\nRecall with `/when <situation>`.\n\n## agents/decisions/ops.md\n\n/when deploying on fridays\n";
 const OPS: &str = "# Ops\n\n## When Deploying On Fridays\n\nNever deploy on a Friday afternoon; wait for Monday.\n";
 
+/// `text` without the fingerprints import leaves on `Source:` lines.
+fn unmarked(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|l| if l.starts_with("Source: ") { format!("{}\n", mark::split(l).0) } else { l.to_string() })
+        .collect()
+}
+
 fn ws(extra: &[(&str, &str)]) -> Workspace {
     let mut ws = Workspace::new(Config::default());
     ws.set_file("agents/memory-index.md", FileText::from(INDEX));
@@ -48,7 +55,7 @@ fn an_adr_becomes_a_section_that_leads_with_the_decision_and_an_entry_that_resol
     assert!(text.starts_with("# Architecture Decisions\n\n## When Using Helm for application package management\n\nUse Helm charts for every application.\n**Details**\n"), "{text}");
     assert!(
         text.contains("Context: We deploy many apps")
-            && text.ends_with("Date: 2021-09-01\nSource: docs/adr/0006-use-helm.md\n"),
+            && unmarked(&text).ends_with("Date: 2021-09-01\nSource: docs/adr/0006-use-helm.md\n"),
         "{text}"
     );
     let index = out.change.text_after("agents/memory-index.md", Some(INDEX)).unwrap();
@@ -98,7 +105,7 @@ fn madr_and_rules_files_and_bad_sources() {
     let r = parse("CLAUDE.md", claude).unwrap();
     assert_eq!(r.iter().map(|x| x.title.as_str()).collect::<Vec<_>>(), ["Testing", "Commit messages"]);
     let out = plan(&ws(&[]), r, &Options::default()).unwrap();
-    let text = out.change.text_after("agents/decisions/claude.md", None).unwrap();
+    let text = unmarked(&out.change.text_after("agents/decisions/claude.md", None).unwrap());
     assert!(
         text.contains(
             "## When Working On Testing\n\nRun `cargo test` before every commit.\n\nSource: CLAUDE.md § Testing\n"
@@ -218,7 +225,7 @@ fn a_cut_body_says_so_and_never_ends_inside_code() {
     }
     text.push_str("```\n\nLast words.\n");
     let out = plan(&ws(&[]), parse("CLAUDE.md", &text).unwrap(), &Options::default()).unwrap();
-    let body = out.change.text_after("agents/decisions/claude.md", None).unwrap();
+    let body = unmarked(&out.change.text_after("agents/decisions/claude.md", None).unwrap());
     assert!(
         body.contains("First paragraph.\n\n(33 more lines in the source)\n\nSource: CLAUDE.md § Rules\n"),
         "{body}"
@@ -408,9 +415,10 @@ fn a_decision_an_older_build_imported_is_updated_not_doubled() {
     let path = "agents/decisions/claude.md";
     let text = out.change.text_after(path, None).unwrap();
     let index = out.change.text_after("agents/memory-index.md", Some(INDEX)).unwrap();
+    let text = unmarked(&text);
     let now: Vec<&str> = text.lines().filter(|l| l.starts_with("Source: ")).collect();
     assert!(now.contains(&"Source: CLAUDE.md § Testing"), "{text}");
-    // As an older build wrote it.
+    // As an older build wrote it: older identities, no fingerprints.
     let mut old = text.replace("Source: CLAUDE.md § Testing\n", "Source: CLAUDE.md § Testing:\n");
     let sub = now.iter().find(|l| l.contains('›')).map(|l| l.to_string());
     if let Some(sub) = &sub {
@@ -419,15 +427,70 @@ fn a_decision_an_older_build_imported_is_updated_not_doubled() {
     }
     let mut before = ws(&[(path, old.as_str())]);
     before.set_file("agents/memory-index.md", FileText::from(index.as_str()));
-    let again =
-        plan(&before, parse("CLAUDE.md", &claude.replace("fast suite", "quick suite")).unwrap(), &Options::default())
-            .unwrap();
+    let again = plan(&before, parse("CLAUDE.md", claude).unwrap(), &Options::default()).unwrap();
     assert!(again.imported.is_empty(), "{:?}", again.imported);
     assert!(again.stale.is_empty(), "{:?}", again.stale);
     assert!(again.updated.iter().any(|u| u.contains("Testing")), "{:?}", again.updated);
     let after = again.change.text_after(path, Some(&old)).unwrap();
-    assert!(after.contains("Source: CLAUDE.md § Testing\n") && !after.contains("Testing:\n"), "{after}");
-    assert!(after.contains("quick suite") && !after.contains("fast suite"), "{after}");
+    assert!(unmarked(&after).contains("Source: CLAUDE.md § Testing\n") && !after.contains("Testing:\n"), "{after}");
     let sub = sub.expect("the long section was split");
-    assert!(after.contains(&format!("{sub}\n")), "{after}");
+    assert!(unmarked(&after).contains(&format!("{sub}\n")), "{after}");
+    // Now fingerprinted: a change in the source comes in.
+    before.set_file(path, FileText::from(after.as_str()));
+    let next =
+        plan(&before, parse("CLAUDE.md", &claude.replace("fast suite", "quick suite")).unwrap(), &Options::default())
+            .unwrap();
+    let last = next.change.text_after(path, Some(&after)).unwrap();
+    assert!(last.contains("quick suite") && !last.contains("fast suite"), "{last}");
+}
+
+/// The memory after `out` is written over `w`.
+fn applied(w: &Workspace, out: &Outcome) -> Workspace {
+    let mut after = w.clone();
+    for p in out.change.paths() {
+        let before = w.file_id(p).and_then(|id| w.file(id)).map(|f| f.text.to_string());
+        if let Some(t) = out.change.text_after(p, before.as_deref()) {
+            after.set_file(p, FileText::from(t.as_str()));
+        }
+    }
+    after
+}
+
+/// Found by review: importing an unchanged AGENTS.md again deleted the line a person had added.
+#[test]
+fn a_person_s_edit_is_never_overwritten_by_importing_again() {
+    let adr = "docs/adr/0006-use-helm.md";
+    let path = "agents/decisions/architecture-decisions.md";
+    let w = ws(&[]);
+    let first = applied(&w, &plan(&w, parse(adr, NYGARD).unwrap(), &Options::default()).unwrap());
+    let text = first.file(first.file_id(path).unwrap()).unwrap().text.to_string();
+    assert!(text.contains(&format!("Source: {adr} <!-- import ")), "{text}");
+    let edited_text = text
+        .replace(
+            "Use Helm charts for every application.",
+            "Use Helm charts for every application.\nPin chart versions.",
+        )
+        .replace("## When Using Helm for application package management", "## When Using Helm Charts");
+    let mut edited = first.clone();
+    edited.set_file(path, FileText::from(edited_text.as_str()));
+    // The source has not changed: the edit (and the renamed heading) stays, quietly.
+    let again = plan(&edited, parse(adr, NYGARD).unwrap(), &Options::default()).unwrap();
+    assert!(again.change.is_empty() && again.skipped.is_empty(), "{:?} {:?}", again.change, again.skipped);
+    assert_eq!(again.unchanged, 1);
+    // The source changed too: kept, and said.
+    let changed = NYGARD.replace("Everyone learns Helm.", "Everyone learns Helm 3.");
+    let both = plan(&edited, parse(adr, &changed).unwrap(), &Options::default()).unwrap();
+    assert!(both.change.is_empty(), "{:?}", both.change);
+    assert_eq!(both.skipped.len(), 1, "{:?}", both.skipped);
+    assert!(
+        both.skipped[0].1.contains("was edited since it was imported, and its source changed too"),
+        "{:?}",
+        both.skipped
+    );
+    // Not edited, source changed: updated from the source, fingerprint and all.
+    let upd = plan(&first, parse(adr, &changed).unwrap(), &Options::default()).unwrap();
+    assert_eq!(upd.updated.len(), 1, "{:?}", upd.skipped);
+    let t = upd.change.text_after(path, Some(&text)).unwrap();
+    let section = &t[t.find("## When").unwrap()..];
+    assert!(t.contains("Helm 3.") && mark::held(section) == Some(mark::of(section).as_str()), "{t}");
 }

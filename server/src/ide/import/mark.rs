@@ -1,0 +1,83 @@
+//! The fingerprint `import` leaves on a section's `Source:` line, by which a later import tells a person's edit from a change in the source.
+//!
+//! `Source: docs/adr/0006-use-helm.md <!-- import 1f2e3d4c -->`: the
+//! comment (invisible where Markdown is rendered) holds a hash of the
+//! section as `import` wrote it, heading to `Source:` line, without the
+//! comment itself, line endings and trailing blanks. On the next import:
+//! - the section still has that hash: nobody edited it, and it is
+//!   rewritten from its source when the source changed;
+//! - the source would give the section the hash it holds: the source did
+//!   not change, and the section is kept as the person edited it;
+//! - neither: both changed, and the section is kept and the record listed,
+//!   never overwritten (the same for a section an older build imported
+//!   without a fingerprint, whose text differs from its source's).
+
+/// The comment around a fingerprint.
+const OPEN: &str = " <!-- import ";
+const CLOSE: &str = " -->";
+
+/// The identity part of a `Source:` line and its fingerprint, if it has one.
+pub fn split(line: &str) -> (&str, Option<&str>) {
+    let line = line.trim_end();
+    match line.strip_suffix(CLOSE).and_then(|l| l.rsplit_once(OPEN)) {
+        Some((id, hash)) if !hash.is_empty() && hash.bytes().all(|b| b.is_ascii_hexdigit()) => (id, Some(hash)),
+        _ => (line, None),
+    }
+}
+
+/// The fingerprint of a section: its text without any fingerprint, `\r` or trailing blanks.
+pub fn of(section: &str) -> String {
+    of_as(section, None)
+}
+
+/// [`of`], with `id` for the identity on its (last) `Source:` line: an
+/// older build wrote another identity for the same record.
+pub fn of_as(section: &str, id: Option<&str>) -> String {
+    let last = section.lines().enumerate().filter(|(_, l)| l.starts_with("Source: ")).map(|(i, _)| i).last();
+    let mut canonical = String::with_capacity(section.len());
+    for (i, line) in section.lines().enumerate() {
+        let line = match (line.starts_with("Source: "), id) {
+            (true, Some(id)) if Some(i) == last => id,
+            (true, _) => split(line).0,
+            (false, _) => line.trim_end(),
+        };
+        canonical.push_str(line);
+        canonical.push('\n');
+    }
+    format!("{:08x}", crate::text::fnv1a(canonical.trim_end().as_bytes()) as u32)
+}
+
+/// The fingerprint a section's `Source:` line holds (its last such line).
+pub fn held(section: &str) -> Option<&str> {
+    section.lines().rev().find(|l| l.starts_with("Source: ")).and_then(|l| split(l).1)
+}
+
+/// `section` with its fingerprint on its `Source:` line (the last one).
+pub fn marked(section: &str) -> String {
+    let hash = of(section);
+    let Some(at) = section.rfind("\nSource: ").map(|i| i + 1).or(section.starts_with("Source: ").then_some(0)) else {
+        return section.to_string();
+    };
+    let end = section[at..].find(['\r', '\n']).map_or(section.len(), |n| at + n);
+    let id = split(&section[at..end]).0.len();
+    format!("{}{OPEN}{hash}{CLOSE}{}", &section[..at + id], &section[end..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mark_is_read_back_and_does_not_count_in_the_fingerprint() {
+        let s = "## When Using Helm\r\n\r\nUse Helm.  \r\n\r\nSource: docs/adr/1.md\r\n";
+        let m = marked(s);
+        assert!(m.ends_with(&format!("Source: docs/adr/1.md <!-- import {} -->\r\n", of(s))), "{m:?}");
+        assert_eq!(held(&m), Some(of(s).as_str()));
+        assert_eq!(of(&m), of(s));
+        assert_eq!(of(&m), of(&s.replace("\r\n", "\n")), "line endings do not count");
+        assert_eq!(marked(&m), m, "marking twice changes nothing");
+        assert_ne!(of(&m.replace("Use Helm.", "Use Helm 3.")), of(s));
+        assert_eq!(split("Source: a.md <!-- import zz -->"), ("Source: a.md <!-- import zz -->", None));
+        assert_eq!(held("## x\n\nno source\n"), None);
+    }
+}
