@@ -4,7 +4,9 @@
 //! text (joined by spaces; stdin when there is none). Per result: the
 //! `/when` line to type for the whole section, the heading, `file:line`,
 //! the confidence (see `search::recall`) and the section's first line.
-//! Exit 0 with results, 1 with none, 2 for usage errors.
+//! When no result reaches `ide::search::FLOOR`, the closest are listed under
+//! a line that says so (`"weak": true` in JSON). Exit 0 with results, 1 with
+//! none that reaches the floor, 2 for usage errors.
 
 use super::args::SearchArgs;
 use super::usage_error;
@@ -39,7 +41,16 @@ pub fn run(a: SearchArgs) -> i32 {
     } else if found.is_empty() {
         format!("No decision matches '{}'", text.trim())
     } else {
-        found
+        let head = if found[0].weak {
+            format!(
+                "No decision matches '{}' with confidence {:.2} or more; the closest, for you to judge:\n",
+                text.trim(),
+                search::FLOOR
+            )
+        } else {
+            String::new()
+        };
+        head + &found
             .iter()
             .enumerate()
             .map(|(i, f)| {
@@ -66,5 +77,5 @@ pub fn run(a: SearchArgs) -> i32 {
             return code;
         }
     }
-    i32::from(found.is_empty())
+    i32::from(found.first().is_none_or(|f| f.weak))
 }

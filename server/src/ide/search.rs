@@ -5,8 +5,14 @@ use crate::model::Workspace;
 use crate::search::recall::recall;
 use crate::search::semantic::{rescore, Cosines};
 
-/// Results under this confidence are not listed (noise, not candidates).
+/// Results under this confidence are not listed (noise, not candidates)
+/// unless none reaches it: then the [`CLOSEST`] best are, marked weak.
 pub const FLOOR: f64 = 0.05;
+/// How many weak results are listed when none reaches [`FLOOR`]: the
+/// ranking's first answer is often right where its confidence does not
+/// dare ("where do secrets go" on an imported ADR folder: 0.03, right), and
+/// a search that answers nothing leaves the agent nothing to judge.
+pub const CLOSEST: usize = 3;
 /// Most characters of the excerpt line.
 pub const EXCERPT_CHARS: usize = 160;
 
@@ -26,11 +32,14 @@ pub struct Found {
     pub evidence: &'static str,
     /// The section's first line of text, shortened.
     pub excerpt: String,
+    /// Under [`FLOOR`]: listed only because nothing reached it.
+    pub weak: bool,
 }
 
 /// The ranked decisions for `text`, best first, at most `limit`, each at or
-/// above [`FLOOR`]; with `semantic`, re-scored by meaning too, as the hook
-/// ranks a prompt (`search::semantic`).
+/// above [`FLOOR`] (none reaching it: the [`CLOSEST`] best the text shares
+/// words with, within half the first's confidence, `weak`); with `semantic`, re-scored by meaning too, as the
+/// hook ranks a prompt (`search::semantic`).
 pub fn search(ws: &Workspace, text: &str, limit: usize, semantic: Option<&dyn Cosines>) -> Vec<Found> {
     let ranked = match semantic {
         Some(s) => {
@@ -40,9 +49,14 @@ pub fn search(ws: &Workspace, text: &str, limit: usize, semantic: Option<&dyn Co
         }
         None => recall(ws, text, limit),
     };
+    let best = ranked.first().map_or(0.0, |r| r.confidence);
+    let weak = best < FLOOR;
+    let keep = if weak { limit.min(CLOSEST) } else { limit };
     ranked
         .into_iter()
-        .filter(|r| r.confidence >= FLOOR)
+        // Weak ones within half the best's confidence: a runner-up far behind is not close.
+        .filter(|r| r.confidence >= FLOOR || weak && r.confidence > 0.0 && r.confidence >= best / 2.0)
+        .take(keep)
         .filter_map(|r| {
             let f = ws.file(r.heading.file)?;
             let h = ws.heading(r.heading)?;
@@ -54,6 +68,7 @@ pub fn search(ws: &Workspace, text: &str, limit: usize, semantic: Option<&dyn Co
                 confidence: r.confidence,
                 evidence: r.evidence.name(),
                 excerpt: excerpt(body_of(ws, r.heading)),
+                weak,
             })
         })
         .collect()

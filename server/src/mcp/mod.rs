@@ -196,8 +196,9 @@ impl Memory {
 
     #[tool(description = "Search the project's recorded decisions with any text (a question, the task at hand, an \
         error message) and get a ranked list: for each, the /when line to pass to resolve, the heading, \
-        file:line, a confidence between 0 and 1, and the section's first line. Use it when you do not know a \
-        decision's trigger, or when resolve found nothing.")]
+        file:line, a confidence between 0 and 1, and the section's first line (when none is confident, the \
+        closest few, marked weak: judge them). Use it when you do not know a decision's trigger, or when \
+        resolve found nothing.")]
     async fn search(&self, Parameters(a): Parameters<SearchArgs>) -> Result<CallToolResult, ErrorData> {
         let ws = match self.load() {
             Ok(ws) => ws,

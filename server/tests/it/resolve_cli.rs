@@ -198,6 +198,14 @@ fn search_lists_ranked_decisions_with_their_entry_and_confidence() {
     let o = cli(&["search", "bake sourdough bread at home"], &demo);
     assert_eq!(o.status.code(), Some(1));
     assert!(out(&o).starts_with("No decision matches 'bake sourdough bread at home'"));
+    // Words shared, confidence under the floor: the closest are listed, marked weak, exit 1.
+    let o = cli(&["search", "the css of the booking page is broken"], &demo);
+    assert_eq!(o.status.code(), Some(1));
+    let text = out(&o);
+    assert!(text.starts_with("No decision matches 'the css of the booking page is broken' with confidence 0.05 or more; the closest, for you to judge:\n1. /how "), "{text}");
+    let o = cli(&["search", "--json", "the css of the booking page is broken"], &demo);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(v.as_array().is_some_and(|a| !a.is_empty() && a.iter().all(|f| f["weak"] == true)), "{v}");
     assert_eq!(cli(&["search"], &demo).status.code(), Some(2));
 }
 
