@@ -221,8 +221,8 @@ pub struct SearchArgs {
     /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,
-    /// Most results (at most 100).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Most results, 1 to 100.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=100))]
     pub limit: u64,
     /// Print JSON.
     #[arg(long)]

@@ -29,7 +29,8 @@ pub(crate) fn missing_workspace(ws: &crate::model::Workspace, root: &str) -> Opt
         return None;
     }
     Some(format!(
-        "no memory index in {root}: expected {} and {}/*.md (set `index` and `decisions` in memory-index.toml)",
+        "no memory index in {root}: expected {} and {}/*.md (start one with `memory-index-lsp init`, or set \
+         `index` and `decisions` in memory-index.toml)",
         ws.config().index,
         ws.config().decisions
     ))

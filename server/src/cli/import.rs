@@ -51,11 +51,24 @@ pub fn run(a: ImportArgs) -> i32 {
     };
     let max = ws.config().max_file_bytes;
     let mut records = Vec::new();
+    let mut left_out: Vec<String> = Vec::new();
     for f in &files {
         let rel = relative(&canon, f);
         match read::read_text(None, f, max) {
             Ok(text) => match source::parse(&rel, &text) {
-                Ok(r) => records.extend(r),
+                Ok(r) => {
+                    let n = source::unheaded(&rel, &text);
+                    if n > 0 {
+                        left_out.push(format!(
+                            "{rel}: {n} line{} before its first section, under no `## ` heading (give {} one to \
+                             import {})",
+                            if n == 1 { "" } else { "s" },
+                            if n == 1 { "it" } else { "them" },
+                            if n == 1 { "it" } else { "them" },
+                        ));
+                    }
+                    records.extend(r)
+                }
                 Err(why) => refused.push(format!("{rel}: {why}")),
             },
             Err(ReadError::TooLarge { len, max }) => {
@@ -117,6 +130,9 @@ pub fn run(a: ImportArgs) -> i32 {
     }
     for line in &out.stale {
         let _ = writeln!(stderr, "stale: {line}");
+    }
+    for p in &left_out {
+        let _ = writeln!(stderr, "left out: {p}");
     }
     for p in &refused {
         let _ = writeln!(stderr, "not imported: {p}");

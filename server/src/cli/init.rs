@@ -161,22 +161,54 @@ pub fn run(a: InitArgs) -> i32 {
             return 2;
         }
     }
-    let verb = if dry_run { "would change" } else { "changed" };
     for c in &changes {
+        let verb = match (dry_run, c.old.is_none()) {
+            (true, true) => "would create",
+            (true, false) => "would change",
+            (false, true) => "created",
+            (false, false) => "changed",
+        };
         let _ = writeln!(stderr, "{verb} {}: {}", c.rel, c.what);
+    }
+    if let Some(top) = git_top_above(&root) {
+        let _ = writeln!(
+            stderr,
+            "note: {} is inside the git repository at {}: agents read their hooks and MCP servers from the \
+             folder they are started in, so start them in {}, or run init at {} for the whole repository",
+            root.display(),
+            top.display(),
+            root.display(),
+            top.display()
+        );
     }
     agents::say_trust(&agents, &root);
     // A new memory in a project that wrote decisions down elsewhere: say how to bring them in.
     let new_memory = folder.is_some() || changes.iter().any(|c| c.old.is_none() && c.what == NEW_INDEX);
     let found = crate::project::sources::existing(&root);
     if new_memory && !found.is_empty() {
+        // Runnable from here: paths as seen from the working directory, and the root named when it is elsewhere.
+        let here = std::env::current_dir().ok().and_then(|d| std::fs::canonicalize(d).ok());
+        let elsewhere = here.as_deref() != std::fs::canonicalize(&root).ok().as_deref();
+        let paths: Vec<String> =
+            if elsewhere { found.iter().map(|f| root.join(f).display().to_string()).collect() } else { found };
+        let flag = if elsewhere { format!("--root {} ", root.display()) } else { String::new() };
         let _ = writeln!(
             stderr,
-            "this project already wrote decisions down; bring them in (--dry-run first to see them):\n  memory-index-lsp import {}",
-            found.join(" ")
+            "this project already wrote decisions down; bring them in (--dry-run first to see them):\n  memory-index-lsp import {flag}{}",
+            paths.join(" ")
         );
     }
     0
+}
+
+/// The top of the git work tree `root` is inside, when that is above `root`
+/// (a `.git` in a parent folder and none in `root`).
+fn git_top_above(root: &Path) -> Option<std::path::PathBuf> {
+    let root = std::fs::canonicalize(root).ok()?;
+    if root.join(".git").exists() {
+        return None;
+    }
+    root.ancestors().skip(1).find(|d| d.join(".git").exists()).map(Path::to_path_buf)
 }
 
 /// The agents `--agent` names (several, comma-separated or repeated, or

@@ -38,6 +38,12 @@ pub fn run(a: SearchArgs) -> i32 {
     }
     let out = if json {
         serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())
+    } else if found.is_empty() && ws.decisions().all(|(_, _, d)| d.headings.iter().all(|h| !h.is_semantic())) {
+        format!(
+            "No decision matches '{}': the memory has no decisions yet (`memory-index-lsp remember` writes one, \
+             `memory-index-lsp import` brings in ADRs and rules files)",
+            text.trim()
+        )
     } else if found.is_empty() {
         format!("No decision matches '{}'", text.trim())
     } else {

@@ -226,8 +226,10 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             };
             if cut > 0 {
                 out.cut.push(format!(
-                    "{}: {cut} lines left out ({why}); the section says so and its source has them",
-                    p.heading
+                    "{}: {cut} line{} left out ({why}); the section says so and its source has {}",
+                    p.heading,
+                    if cut == 1 { "" } else { "s" },
+                    if cut == 1 { "it" } else { "them" }
                 ));
             }
             let section = mark::marked(&section);

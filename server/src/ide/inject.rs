@@ -177,7 +177,10 @@ fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64) -> O
     } else {
         let lines: Vec<&str> = body.lines().take(PREVIEW_LINES).collect();
         out.push_str(&lines.join("\n"));
-        out.push_str(&format!("\nRun `{written}` for the rest."));
+        // Only when there is a rest: a short section is shown whole either way.
+        if body.lines().nth(PREVIEW_LINES).is_some() {
+            out.push_str(&format!("\nRun `{written}` for the rest."));
+        }
     }
     Some(out)
 }

@@ -261,6 +261,13 @@ fn clean_title(op: Op, raw: &str) -> Result<String, String> {
         Some((o, rest)) if o == op => rest.to_string(),
         _ => t,
     };
+    // `--how "to deploy"`: the `to` is the heading's own (`How to Deploy`).
+    let t = match t.split_once(' ') {
+        Some((to, rest)) if op == Op::How && to.eq_ignore_ascii_case("to") && !rest.trim().is_empty() => {
+            rest.trim().to_string()
+        }
+        _ => t,
+    };
     if t.is_empty() {
         return Err(
             "the title is empty: say what the decision is about, e.g. --when \"Pinning Toolchain Versions\"".into()

@@ -13,6 +13,7 @@ const FOLDERS: &[&str] = &[
     "doc/architecture/decisions",
     "adr",
     "adrs",
+    "decisions",
     "architecture-decision-record",
     "architecture-decision-records",
     ".cursor/rules",

@@ -284,3 +284,30 @@ fn importing_again_keeps_edits_and_names_what_is_gone_or_superseded() {
     assert!(text.contains("## When Using Redis\n\n**Status: Superseded by ADR 9**\n\nUse Redis everywhere."), "{text}");
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
 }
+
+/// Found by review: `init det/b` printed an import command that only ran
+/// from inside `det/b`; a root-level `decisions/` folder (govuk's layout)
+/// was not named; files `init` created were said to be "changed"; and an
+/// `init` in a sub-folder of a repository did not say that agents started
+/// at the repository's top would not read its hooks.
+#[test]
+fn init_says_what_to_run_from_where_it_was_run() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let repo = tmp.path().join("repo");
+    let sub = repo.join("services/api");
+    fs::create_dir_all(repo.join(".git")).expect("git");
+    fs::create_dir_all(sub.join("decisions")).expect("decisions");
+    fs::write(
+        sub.join("decisions/0001-use-postgres.md"),
+        "# 1. Use PostgreSQL\n\n## Status\n\nAccepted\n\n## Decision\n\nPostgreSQL 16.\n",
+    )
+    .expect("adr");
+    let o = run(&repo, &["init", "services/api"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("memory-index-lsp import --root services/api services/api/decisions"), "{err}");
+    assert!(err.contains("created .claude/settings.json") && !err.contains("changed .claude"), "{err}");
+    assert!(err.contains("is inside the git repository at") && err.contains("start them in"), "{err}");
+    let o = run(&repo, &["import", "--root", "services/api", "services/api/decisions"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 new"), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -226,7 +226,7 @@ pub(super) fn body(r: &Record, budget: usize, status_note: Option<&str>, strip_c
     }
     if cut > 0 {
         lines.push(String::new());
-        lines.push(format!("({cut} more lines in the source)"));
+        lines.push(format!("({cut} more line{} in the source)", if cut == 1 { "" } else { "s" }));
     }
     lines.push(String::new());
     // A record that is no longer in force says so first: an injected

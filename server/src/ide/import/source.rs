@@ -173,6 +173,28 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
     rules(path, &name, &front, body, &sections)
 }
 
+/// Lines of a rules file's text that no record holds, which `import` names
+/// rather than drops in silence: text before its first heading, and under
+/// its one `# ` title before its first section ("Always answer in
+/// English."). 0 for an ADR, and for a file whose title is its only heading.
+pub fn unheaded(path: &str, text: &str) -> usize {
+    if parse(path, text).is_ok_and(|r| r.iter().any(|r| r.kind != Kind::Sections)) {
+        return 0;
+    }
+    let own = without_own_block(text);
+    let (_, body) = front_matter(&own);
+    let sections = split(body);
+    let Some(first) = sections.first() else { return 0 };
+    let solid = |t: &str| t.lines().filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("<!--")).count();
+    let before = body.lines().take(first.from).filter(|l| !l.trim().is_empty()).count();
+    let titles: Vec<&Section> = sections.iter().filter(|s| s.level == 1).collect();
+    let under_title = match titles[..] {
+        [title] if sections.len() > 1 => solid(&title.own),
+        _ => 0,
+    };
+    before + under_title
+}
+
 /// Lines of a rule section past which it is split into its sub-sections (when it has them).
 pub const SPLIT_LINES: usize = 24;
 

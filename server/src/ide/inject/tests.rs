@@ -100,6 +100,11 @@ fn a_long_section_shows_its_first_lines_and_how_to_get_the_rest() {
     let lines: Vec<&str> = got.text.lines().collect();
     assert_eq!(lines.len(), 1 + PREVIEW_LINES + 1, "{}", got.text);
     assert_eq!(lines.last(), Some(&"Run `/how migrate the booking schema` for the rest."));
+    // Found by review: a section of at most three lines shown at a lower confidence said there was a rest.
+    let short = recalled(&ws_with(""), "we patch things in tests", limits(0.0), &never, None).unwrap();
+    let confidence = short.text.split("confidence ").nth(1).and_then(|c| c.get(..4)).unwrap_or("");
+    assert!(confidence.parse::<f64>().is_ok_and(|c| c < FULL_CONFIDENCE), "a preview: {}", short.text);
+    assert!(short.text.contains("Prefer fakes") && !short.text.contains("for the rest"), "{}", short.text);
 }
 
 #[test]

@@ -42,6 +42,9 @@ fn appends_at_the_files_semantic_level_and_places_the_entry() {
     );
     let p = plan(&w, &req(Op::How, "Rotate Keys", Some("c"))).expect("plan");
     assert_eq!(p.heading, "## How to Rotate Keys", "c.md uses ##");
+    // `--how "to rotate keys"` (found by review: it made `How to to rotate keys`).
+    let to = plan(&w, &req(Op::How, "to Rotate Keys", Some("c"))).expect("plan");
+    assert_eq!(to.heading, p.heading);
     assert!(
         after(&w, &p, &p.index_path).ends_with("/how seed data\n/how rotate keys\n"),
         "{}",

@@ -1,0 +1,65 @@
+//! Tests of importing again: a person's edit kept, and text no record holds counted.
+
+use super::*;
+
+/// The memory after `out` is written over `w`.
+fn applied(w: &Workspace, out: &Outcome) -> Workspace {
+    let mut after = w.clone();
+    for p in out.change.paths() {
+        let before = w.file_id(p).and_then(|id| w.file(id)).map(|f| f.text.to_string());
+        if let Some(t) = out.change.text_after(p, before.as_deref()) {
+            after.set_file(p, FileText::from(t.as_str()));
+        }
+    }
+    after
+}
+
+/// Found by review: importing an unchanged AGENTS.md again deleted the line a person had added.
+#[test]
+fn a_person_s_edit_is_never_overwritten_by_importing_again() {
+    let adr = "docs/adr/0006-use-helm.md";
+    let path = "agents/decisions/architecture-decisions.md";
+    let w = ws(&[]);
+    let first = applied(&w, &plan(&w, parse(adr, NYGARD).unwrap(), &Options::default()).unwrap());
+    let text = first.file(first.file_id(path).unwrap()).unwrap().text.to_string();
+    assert!(text.contains(&format!("Source: {adr} <!-- import ")), "{text}");
+    let edited_text = text
+        .replace(
+            "Use Helm charts for every application.",
+            "Use Helm charts for every application.\nPin chart versions.",
+        )
+        .replace("## When Using Helm for application package management", "## When Using Helm Charts");
+    let mut edited = first.clone();
+    edited.set_file(path, FileText::from(edited_text.as_str()));
+    // The source has not changed: the edit (and the renamed heading) stays, quietly.
+    let again = plan(&edited, parse(adr, NYGARD).unwrap(), &Options::default()).unwrap();
+    assert!(again.change.is_empty() && again.skipped.is_empty(), "{:?} {:?}", again.change, again.skipped);
+    assert_eq!(again.unchanged, 1);
+    // The source changed too: kept, and said.
+    let changed = NYGARD.replace("Everyone learns Helm.", "Everyone learns Helm 3.");
+    let both = plan(&edited, parse(adr, &changed).unwrap(), &Options::default()).unwrap();
+    assert!(both.change.is_empty(), "{:?}", both.change);
+    assert_eq!(both.skipped.len(), 1, "{:?}", both.skipped);
+    assert!(
+        both.skipped[0].1.contains("was edited since it was imported, and its source changed too"),
+        "{:?}",
+        both.skipped
+    );
+    // Not edited, source changed: updated from the source, fingerprint and all.
+    let upd = plan(&first, parse(adr, &changed).unwrap(), &Options::default()).unwrap();
+    assert_eq!(upd.updated.len(), 1, "{:?}", upd.skipped);
+    let t = upd.change.text_after(path, Some(&text)).unwrap();
+    let section = &t[t.find("## When").unwrap()..];
+    assert!(t.contains("Helm 3.") && mark::held(section) == Some(mark::of(section).as_str()), "{t}");
+}
+
+/// Found by review: the text under a CLAUDE.md's title, before its first section, was dropped in silence.
+#[test]
+fn text_no_section_holds_is_counted_for_the_report() {
+    let claude = "# Notes\n\nAlways answer in English.\nKeep replies short.\n\n## Testing\n\nRun the suite.\n";
+    assert_eq!(source::unheaded("CLAUDE.md", claude), 2);
+    assert_eq!(source::unheaded("CLAUDE.md", "Loose line.\n\n## Testing\n\nRun the suite.\n"), 1);
+    assert_eq!(source::unheaded("CLAUDE.md", "# Notes\n\n## Testing\n\nRun the suite.\n"), 0);
+    assert_eq!(source::unheaded("CLAUDE.md", "# Notes\n\nOnly a title and its text.\n"), 0, "the title is the rule");
+    assert_eq!(source::unheaded("docs/adr/0006-use-helm.md", NYGARD), 0, "an ADR");
+}
