@@ -15,9 +15,11 @@
 //!   would-be workspace, the trigger and each extra must resolve to the new
 //!   heading, else the refusal names the entry that wins and proposes the
 //!   heading's compressed key as an extra;
-//! - without a file, the file of the decisions that rank highest for the
-//!   title and body is chosen (and said); in a memory without a decision
-//!   file, [`FIRST_FILE`]; when nothing ranks, the refusal asks for `--file`;
+//! - without a file, the file whose decisions rank highest for the title
+//!   and body, added up over the file, is chosen (and said) when it is
+//!   clearly ahead (`files::choose_file`); in a memory without a decision
+//!   file, [`FIRST_FILE`]; otherwise the refusal asks for `--file` and names
+//!   the closest files and a new one;
 //! - the body must say something (an empty one is refused);
 //! - an existing decision on the same subject (the title and the body's
 //!   first 60 words, as one query, rank it at or above `[recall]
