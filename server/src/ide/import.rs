@@ -9,9 +9,11 @@
 //!   rules section.
 //! - **The body** leads with the decision itself (an ADR's Decision section,
 //!   a rule section's text), then `Context:` and `Consequences:`, cut to the
-//!   file's line budget (`max-lines` shared by the records it receives, at
-//!   least 20 lines each: new records spill into `NAME-2.md`, … rather than
-//!   be cut shorter; see `spread`), relative links rewritten to point
+//!   file's line budget (the room `max-lines` leaves besides the file's
+//!   other sections, filled so that the most any record loses is least; a
+//!   new record goes where its whole body fits, spilling into `NAME-2.md`,
+//!   …, rather than cut the others shorter: see `spread`) and to at most 24
+//!   lines, relative links rewritten to point
 //!   where they pointed from the source, sub-headings turned into bold lines
 //!   (they would end the section), and ends with `Source: PATH` (`Source:
 //!   PATH § Title` for a section of a rules file): the record's identity.
@@ -185,27 +187,23 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         let mine: Vec<&Planned> = planned.iter().filter(|p| &p.file == name).collect();
         let up = "../".repeat(path.matches('/').count());
         let found: Vec<Option<(String, HeadingId)>> = mine.iter().map(|p| p.found.clone()).collect();
-        // The budget is the room left by what `import` did not write, shared by every imported
-        // section of the file (there before or new now), so any later run cuts bodies as the first did.
-        let solid = |t: &str| t.lines().filter(|l| !l.trim().is_empty()).count();
-        let imported: Vec<&str> = existing
-            .and_then(|f| f.decision().map(|d| (f, d)))
-            .map(|(f, d)| {
-                d.headings
-                    .iter()
-                    .filter_map(|h| f.text.get(h.section.start..h.section.end))
-                    // one imported decision: exactly one `Source:` line (the file's title holds them all)
-                    .filter(|t| t.lines().filter(|l| l.starts_with("Source: ")).count() == 1)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let new_here = found.iter().filter(|f| f.is_none()).count();
-        let used = solid(&base).saturating_sub(imported.iter().map(|t| solid(t)).sum());
-        let share = (imported.len() + new_here).max(1);
-        let room = (max_lines.saturating_sub(used + 2) / share).saturating_sub(7);
-        let budget = room.clamp(4, MAX_BODY);
+        // The budget: the room the file leaves besides this run's records (every other section,
+        // imported or not, as it is), filled so that the most any of them loses is the least it can
+        // be; any later run of the same sources finds the same room and cuts as the first did, and a
+        // record added later goes where it fits (`spread`) instead of cutting the others shorter.
+        // Lines as `max-lines` counts them; a section is counted with the blank line after it.
+        let rewritten: usize = found
+            .iter()
+            .flatten()
+            .filter(|(p, _)| *p == path)
+            .filter_map(|(_, h)| ws.heading(*h).and_then(|hd| existing?.text.get(hd.section.start..hd.section.end)))
+            .map(|t| t.lines().count())
+            .sum();
+        let used = base.lines().count().saturating_sub(rewritten);
+        let fits = |b: usize| used + mine.iter().map(|p| section_lines(p, b)).sum::<usize>() <= max_lines;
+        let budget = (MIN_CUT..=MAX_BODY).rev().find(|&b| fits(b)).unwrap_or(MIN_CUT);
         // Why a body is cut, as the user can check it: the file's room, or the cap on every body.
-        let why = if room > MAX_BODY {
+        let why = if budget == MAX_BODY {
             format!("an imported body keeps at most {MAX_BODY} lines, the decision first")
         } else {
             format!("to keep {path} under `max-lines` ({max_lines})")
@@ -357,15 +355,20 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
 /// the source keeps the rest (a decision is read in full when injected; a
 /// whole ADR of 80 lines would crowd out the others).
 const MAX_BODY: usize = 24;
-/// Lines a record's body gets at least, when `import` picks the files.
-const MIN_BODY: usize = 20;
-/// Lines around a body: heading, blank lines, status, date, source.
-const AROUND: usize = 7;
+
+/// The lines `p`'s section takes with a body cut to `budget`: its heading,
+/// a blank line, the body and what ends it, and the blank line after it.
+fn section_lines(p: &Planned, budget: usize) -> usize {
+    2 + body(&p.record, budget, p.status.as_deref(), false, "").lines.len() + 1
+}
+/// The fewest lines a body is cut to, however full its file.
+const MIN_CUT: usize = 4;
 
 /// Where each record goes: a record imported before stays in the file
 /// that has it; a new one goes to its file (`file_for`) while that file has
-/// room for a body of [`MIN_BODY`] lines under `max-lines`, then to
-/// `NAME-2.md`, `NAME-3.md`, … (so fifty ADRs are not cut to four lines each).
+/// room for its whole body (at most [`MAX_BODY`] lines) under `max-lines`,
+/// then to `NAME-2.md`, `NAME-3.md`, … (so fifty ADRs are not cut to four
+/// lines each, and a record added later does not cut the others shorter).
 fn spread(ws: &Workspace, planned: &mut [Planned], max_lines: usize) {
     let dir = format!("{}/", ws.config().decisions);
     let lines_of = |name: &str| {
@@ -387,8 +390,10 @@ fn spread(ws: &Workspace, planned: &mut [Planned], max_lines: usize) {
                     load.len() - 1
                 }
             };
-            if load[at].1 + MIN_BODY + AROUND <= max_lines || n >= 100 {
-                load[at].1 += MIN_BODY + AROUND;
+            // The lines it takes whole (its body up to MAX_BODY, and what is around it).
+            let needs = section_lines(p, MAX_BODY);
+            if load[at].1 + needs <= max_lines || n >= 100 {
+                load[at].1 += needs;
                 p.file = name;
                 break;
             }

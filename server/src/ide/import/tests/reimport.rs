@@ -63,3 +63,36 @@ fn text_no_section_holds_is_counted_for_the_report() {
     assert_eq!(source::unheaded("CLAUDE.md", "# Notes\n\nOnly a title and its text.\n"), 0, "the title is the rule");
     assert_eq!(source::unheaded("docs/adr/0006-use-helm.md", NYGARD), 0, "an ADR");
 }
+
+/// Found by review: importing one more record (`--all`, a deprecated ADR)
+/// cut five others shorter to make room in a file that was nearly full,
+/// while the next file had room.
+#[test]
+fn a_record_added_later_goes_where_it_fits_and_cuts_no_other() {
+    let adr = |n: usize| {
+        let lines: String = (0..if n < 4 { 12 } else { 24 }).map(|i| format!("- Point {i} of record {n}.\n")).collect();
+        (
+            format!("docs/adr/{n:04}-r.md"),
+            format!("# {n}. Use tool {n}\n\n## Status\n\nAccepted\n\n## Decision\n\n{lines}"),
+        )
+    };
+    let mut w = ws(&[]);
+    let mut config = w.config().clone();
+    config.options.insert("max-lines".into(), 80);
+    w.set_config(config, Vec::new());
+    let records = |k: usize| {
+        (1..=k)
+            .flat_map(|n| {
+                let (p, t) = adr(n);
+                parse(&p, &t).unwrap()
+            })
+            .collect::<Vec<_>>()
+    };
+    let first = plan(&w, records(3), &Options::default()).unwrap();
+    assert!(first.cut.is_empty(), "{:?}", first.cut);
+    let w = applied(&w, &first);
+    let more = plan(&w, records(4), &Options::default()).unwrap();
+    assert_eq!((more.imported.len(), more.updated.len(), more.unchanged), (1, 0, 3), "{:?}", more.updated);
+    assert!(more.cut.is_empty(), "{:?}", more.cut);
+    assert!(more.change.paths().any(|p| p.ends_with("architecture-decisions-2.md")), "{:?}", more.change);
+}
