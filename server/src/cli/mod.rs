@@ -57,6 +57,13 @@ pub(crate) fn load_project(
     let root = project_root(flag);
     let ws = crate::project::load::load(&root).map_err(|e| usage_error(&e.to_string()))?;
     require_workspace(&ws, &root)?;
+    // A file the memory could not read: its decisions are missing from every answer; say so
+    // (found by review: an unreadable decision file gave "No match" and nothing else).
+    for (_, f) in ws.files() {
+        if let Some(crate::model::FileProblem::Unreadable(why)) = &f.problem {
+            eprintln!("memory-index-lsp: note: cannot read {}: {why}; its decisions are left out", f.path);
+        }
+    }
     Ok((root, ws))
 }
 

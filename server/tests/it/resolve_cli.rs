@@ -351,3 +351,19 @@ fn suggested_triggers_keep_names_and_lowercase_the_rest() {
     let o = cli(&["check"], tmp.path());
     assert!(out(&o).contains("add `/when CLI commands are LLM-native`"), "{}", out(&o));
 }
+
+/// Found by review: a decision file the memory cannot read gave "No match" and nothing else.
+#[cfg(unix)]
+#[test]
+fn a_decision_file_that_cannot_be_read_is_named() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy_dir(&repo().join("fixtures/demo"), tmp.path());
+    let pipe =
+        std::ffi::CString::new(tmp.path().join("agents/decisions/pipe.md").to_string_lossy().as_bytes()).expect("c");
+    assert_eq!(unsafe { libc::mkfifo(pipe.as_ptr(), 0o600) }, 0);
+    let o = cli(&["resolve", "when writing mock tests"], tmp.path());
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cannot read agents/decisions/pipe.md") && err.contains("left out"), "{err}");
+    assert!(out(&o).starts_with("# When Writing Mock Tests"), "{}", out(&o));
+}

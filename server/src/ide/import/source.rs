@@ -99,6 +99,18 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
             .map(|s| s.text.trim().to_string())
             .filter(|t| !t.is_empty())
     };
+    // Context or consequences, unless written inside the decision's own section (MADR's
+    // `### Consequences` under `## Decision Outcome`), which already holds them.
+    let beside = |names: &[&str], decided: &[&str]| {
+        let found = |names: &[&str]| {
+            sections.iter().find(|s| s.level >= 2 && names.iter().any(|n| s.title.eq_ignore_ascii_case(n)))
+        };
+        let s = found(names)?;
+        if found(decided).is_some_and(|d| s.from > d.from && s.from < d.until) {
+            return None;
+        }
+        Some(s.text.trim().to_string()).filter(|t| !t.is_empty())
+    };
     let front_status = front.iter().find(|(k, _)| k == "status").map(|(_, v)| v.clone());
     let list_status = body.lines().find_map(|l| {
         let l = l.trim().trim_start_matches(['*', '-']).trim();
@@ -131,7 +143,7 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
             .ok_or("an ADR without a Decision section")?;
         let more = [("Context", &["Context"][..]), ("Consequences", &["Consequences"][..])]
             .iter()
-            .filter_map(|(label, names)| section(names).map(|t| (label.to_string(), t)))
+            .filter_map(|(label, names)| beside(names, DECIDED).map(|t| (label.to_string(), t)))
             .collect();
         return Ok(vec![Record {
             source: path.into(),
@@ -154,7 +166,9 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
         let more =
             [("Context", &["Context and Problem Statement", "Context"][..]), ("Consequences", &["Consequences"][..])]
                 .iter()
-                .filter_map(|(label, names)| section(names).map(|t| (label.to_string(), t)))
+                .filter_map(|(label, names)| {
+                    beside(names, &["Decision Outcome", "Decision"]).map(|t| (label.to_string(), t))
+                })
                 .collect();
         let status = front_status.or(list_status);
         return Ok(vec![Record {

@@ -445,3 +445,14 @@ fn a_decision_an_older_build_imported_is_updated_not_doubled() {
 }
 
 mod reimport;
+
+/// Found by review: MADR's `### Consequences` under `## Decision Outcome` was copied twice.
+#[test]
+fn consequences_inside_the_decision_are_not_copied_again() {
+    let madr =
+        "---\nstatus: accepted\n---\n# Use PostgreSQL\n\n## Context and Problem Statement\n\nWe need a database.\n\n\
+## Decision Outcome\n\nChosen option: \"PostgreSQL\".\n\n### Consequences\n\n* Good, because the team knows it.\n";
+    let r = parse("docs/decisions/0001-use-postgresql.md", madr).unwrap();
+    assert!(r[0].decision.contains("Good, because the team knows it."), "{}", r[0].decision);
+    assert_eq!(r[0].more.iter().map(|m| m.0.as_str()).collect::<Vec<_>>(), ["Context"], "{:?}", r[0].more);
+}
