@@ -50,6 +50,19 @@ pub fn run(a: ImportArgs) -> i32 {
         Err(e) => return usage_error(&e.to_string()),
     };
     let max = ws.config().max_file_bytes;
+    // The memory's own files are not sources (found by review: importing the decisions folder
+    // imported every decision again, one more copy a run).
+    let own = |rel: &str| {
+        let dir = format!("{}/", ws.config().decisions);
+        rel == ws.config().index || rel.starts_with(&dir)
+    };
+    let (files, theirs): (Vec<_>, Vec<_>) = files.into_iter().partition(|f| !own(&relative(&canon, f)));
+    for f in &theirs {
+        refused.push(format!(
+            "{}: one of this memory's own files (import reads decisions written elsewhere)",
+            relative(&canon, f)
+        ));
+    }
     let mut records = Vec::new();
     let mut left_out: Vec<String> = Vec::new();
     for f in &files {
@@ -83,8 +96,13 @@ pub fn run(a: ImportArgs) -> i32 {
         .iter()
         .filter(|p| p.is_dir())
         .map(|d| {
-            let inside = files.iter().filter(|f| f.parent() == Some(d.as_path())).map(|f| relative(&canon, f));
-            (relative(&canon, d), inside.collect())
+            // Compared as the root sees them: `./docs/adr/1.md` is in `docs/adr`.
+            let dir = relative(&canon, d);
+            let inside = files
+                .iter()
+                .map(|f| relative(&canon, f))
+                .filter(|f| f.rsplit_once('/').is_some_and(|(parent, _)| parent == dir));
+            (dir.clone(), inside.collect())
         })
         .collect();
     let opts = Options { file: a.file, all: a.all, folders };

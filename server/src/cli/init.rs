@@ -184,7 +184,9 @@ pub fn run(a: InitArgs) -> i32 {
     agents::say_trust(&agents, &root);
     // A new memory in a project that wrote decisions down elsewhere: say how to bring them in.
     let new_memory = folder.is_some() || changes.iter().any(|c| c.old.is_none() && c.what == NEW_INDEX);
-    let found = crate::project::sources::existing(&root);
+    // Never the memory's own folder (`decisions = "decisions"` in memory-index.toml).
+    let decisions = load::load(&root).map(|ws| ws.config().decisions.clone()).unwrap_or_default();
+    let found: Vec<String> = crate::project::sources::existing(&root).into_iter().filter(|f| *f != decisions).collect();
     if new_memory && !found.is_empty() {
         // Runnable from here: paths as seen from the working directory, and the root named when it is elsewhere.
         let here = std::env::current_dir().ok().and_then(|d| std::fs::canonicalize(d).ok());

@@ -120,6 +120,13 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         if let (Some((status, why)), false) = (&status, opts.all) {
             // Imported before, when it was in force: the memory still says it is.
             if let Some((path, h)) = find_record(ws, &r, &ids) {
+                // Marked so already (imported with --all): nothing to say.
+                let text = ws.file_id(&path).and_then(|id| ws.file(id)).zip(ws.heading(h));
+                let section = text.and_then(|(f, hd)| f.text.get(hd.section.start..hd.section.end)).unwrap_or("");
+                if section.contains(&format!("**Status: {status}**")) {
+                    out.unchanged += 1;
+                    continue;
+                }
                 let title = ws.heading(h).map_or("", |h| h.name());
                 out.stale.push(format!(
                     "{path}: `{title}` was imported from {}, which is {why} now (status: {status}): delete that \
@@ -247,17 +254,23 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                         out.unchanged += 1;
                         continue;
                     }
-                    // Edited here since it was imported, and its source changed too: never overwritten.
-                    // (read with the identity this build writes: an older one may differ only there)
+                    // Without a mark, an edited section is the person's (they took the mark away
+                    // after merging a change by hand): left alone, quietly.
                     let now = mark::of(current);
-                    let unmarked_as_now = was.is_none() && mark::of_as(current, Some(&id)) == want;
-                    if now != want && was != Some(now.as_str()) && !unmarked_as_now {
+                    if was.is_none() && now != want {
+                        out.unchanged += 1;
+                        continue;
+                    }
+                    // Edited here since it was imported, and what import would write changed too
+                    // (its source, or the file's room): never overwritten.
+                    if now != want && was != Some(now.as_str()) {
                         out.skipped.push((
                             p.record.source.clone(),
                             format!(
-                                "`{}` in {h_path} was edited since it was imported, and its source changed too: \
-                                 kept as it is; bring the source's change in by hand, or delete the section and \
-                                 its entry and import again",
+                                "`{}` in {h_path} was edited since it was imported, and what import would write \
+                                 changed too (its source, or the file's room): kept as it is; bring the change in \
+                                 by hand and delete the `<!-- import … -->` mark on its `Source:` line (import then \
+                                 leaves the section to you), or delete the section and its entry and import again",
                                 hd.title
                             ),
                         ));

@@ -420,6 +420,18 @@ mod tests {
         assert!(at[5].1.contains("\"error\", \"warning\", \"info\" or \"off\""), "{at:#?}");
     }
 
+    /// Found by review: a key given both ways (`maxDecisions`, `max-decisions`) dropped the whole table.
+    #[test]
+    fn a_key_given_twice_is_reported_and_the_table_still_applies() {
+        let known = Known { rules: &[], options: &[("max-lines", 400)] };
+        let text = "maxLines = 300\n[recall]\nhook = false\nmax-decisions = 1\nmaxDecisions = 2\n";
+        let (c, errors) = read(text, known);
+        assert_eq!((c.recall.hook, c.recall.max_decisions, c.option("max-lines", 400)), (false, 1, 300));
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].message.contains("`recall.max-decisions` is given twice"), "{errors:?}");
+        assert_eq!(&text[errors[0].range.start..errors[0].range.end], "maxDecisions");
+    }
+
     #[test]
     fn unknown_rules_and_escaping_paths_are_reported_not_applied() {
         let mut c = Config::default();

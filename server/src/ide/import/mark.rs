@@ -2,15 +2,17 @@
 //!
 //! `Source: docs/adr/0006-use-helm.md <!-- import 1f2e3d4c -->`: the
 //! comment (invisible where Markdown is rendered) holds a hash of the
-//! section as `import` wrote it, heading to `Source:` line, without the
-//! comment itself, line endings and trailing blanks. On the next import:
+//! section as `import` wrote it, heading to the line before `Source:`,
+//! without line endings and trailing blanks. On the next import:
 //! - the section still has that hash: nobody edited it, and it is
 //!   rewritten from its source when the source changed;
 //! - the source would give the section the hash it holds: the source did
 //!   not change, and the section is kept as the person edited it;
 //! - neither: both changed, and the section is kept and the record listed,
-//!   never overwritten (the same for a section an older build imported
-//!   without a fingerprint, whose text differs from its source's).
+//!   never overwritten;
+//! - no fingerprint (a person took it away after merging a change by hand,
+//!   or an older build wrote the section): the section is the person's, left
+//!   alone unless its text is what the source gives (then the mark is added).
 
 /// The comment around a fingerprint.
 const OPEN: &str = " <!-- import ";
@@ -25,22 +27,14 @@ pub fn split(line: &str) -> (&str, Option<&str>) {
     }
 }
 
-/// The fingerprint of a section: its text without any fingerprint, `\r` or trailing blanks.
+/// The fingerprint of a section: its text without its `Source:` line (the
+/// identity, which a person may correct when a record is renamed), `\r` or
+/// trailing blanks.
 pub fn of(section: &str) -> String {
-    of_as(section, None)
-}
-
-/// [`of`], with `id` for the identity on its (last) `Source:` line: an
-/// older build wrote another identity for the same record.
-pub fn of_as(section: &str, id: Option<&str>) -> String {
     let last = section.lines().enumerate().filter(|(_, l)| l.starts_with("Source: ")).map(|(i, _)| i).last();
     let mut canonical = String::with_capacity(section.len());
     for (i, line) in section.lines().enumerate() {
-        let line = match (line.starts_with("Source: "), id) {
-            (true, Some(id)) if Some(i) == last => id,
-            (true, _) => split(line).0,
-            (false, _) => line.trim_end(),
-        };
+        let line = if Some(i) == last { "Source:" } else { line.trim_end() };
         canonical.push_str(line);
         canonical.push('\n');
     }

@@ -6,7 +6,7 @@
 
 use toml::{Table, Value};
 
-use super::{unknown_key, CapturePatch, ConfigError, ConfigPatch, Known, Level, RecallPatch, CONFIG_FILE};
+use super::{kebab, unknown_key, CapturePatch, ConfigError, ConfigPatch, Known, Level, RecallPatch, CONFIG_FILE};
 use crate::text::TextRange;
 
 /// The keys of `text` that can be read, and an error placed at each one that
@@ -67,9 +67,11 @@ pub fn read_toml(text: &str, known: Known) -> (ConfigPatch, Vec<ConfigError>) {
             "capture" => p.capture = good_keys::<CapturePatch>(&key, value, &mut bad),
             _ => {
                 let n = value.as_integer().and_then(|n| u64::try_from(n).ok());
-                match (known.options.iter().any(|o| o.0 == key.as_str()), n) {
+                // `maxLines` is `max-lines`, as a client's settings spell it.
+                let option = kebab(&key);
+                match (known.options.iter().any(|o| o.0 == option.as_str()), n) {
                     (true, Some(n)) => {
-                        p.options.insert(key, Some(n));
+                        p.options.insert(option, Some(n));
                     }
                     (true, None) => bad(None, &key, true, format!("`{key}` must be a whole number")),
                     (false, _) => bad(None, &key, false, unknown_key(&key, known)),
@@ -93,10 +95,16 @@ fn good_keys<T: serde::de::DeserializeOwned>(name: &str, value: Value, bad: &mut
     };
     let mut good = Table::new();
     for (key, v) in t {
-        let one: Table = [(key.clone(), v.clone())].into_iter().collect();
+        // `maxDecisions` is `max-decisions`: given both ways, the second is reported.
+        let name_of = kebab(&key);
+        if good.contains_key(&name_of) {
+            bad(Some(name), &key, false, format!("`{name}.{name_of}` is given twice"));
+            continue;
+        }
+        let one: Table = [(name_of.clone(), v.clone())].into_iter().collect();
         match one.try_into::<T>() {
             Ok(_) => {
-                good.insert(key, v);
+                good.insert(name_of, v);
             }
             Err(e) if e.message().starts_with("unknown field") => {
                 bad(Some(name), &key, false, format!("unknown key `{key}` in `[{name}]` ({})", e.message()))

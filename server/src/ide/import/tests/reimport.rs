@@ -41,10 +41,17 @@ fn a_person_s_edit_is_never_overwritten_by_importing_again() {
     assert!(both.change.is_empty(), "{:?}", both.change);
     assert_eq!(both.skipped.len(), 1, "{:?}", both.skipped);
     assert!(
-        both.skipped[0].1.contains("was edited since it was imported, and its source changed too"),
+        both.skipped[0].1.contains("was edited since it was imported, and what import would write changed too"),
         "{:?}",
         both.skipped
     );
+    // Merged by hand, the mark taken away: the section is the person's, and nothing is said again.
+    let merged_text = edited_text.replace("Everyone learns Helm.", "Everyone learns Helm 3.");
+    let merged_text = format!("{}\n", merged_text.lines().map(|l| mark::split(l).0).collect::<Vec<_>>().join("\n"));
+    let mut merged = edited.clone();
+    merged.set_file(path, FileText::from(merged_text.as_str()));
+    let after = plan(&merged, parse(adr, &changed).unwrap(), &Options::default()).unwrap();
+    assert!(after.change.is_empty() && after.skipped.is_empty(), "{:?} {:?}", after.change, after.skipped);
     // Not edited, source changed: updated from the source, fingerprint and all.
     let upd = plan(&first, parse(adr, &changed).unwrap(), &Options::default()).unwrap();
     assert_eq!(upd.updated.len(), 1, "{:?}", upd.skipped);
