@@ -63,7 +63,13 @@ pub(super) fn choose_file(ws: &Workspace, text: &str) -> Result<String, String> 
     match per.first() {
         Some((name, score)) if *score >= FILE_FLOOR && *score >= 1.5 * second => Ok(name.clone()),
         _ => {
-            let words: Vec<String> = text.split_whitespace().take(2).map(|w| w.to_lowercase()).collect();
+            // A new file's name from the title's first two words that say something (`pinning-toolchain.md`).
+            let words: Vec<String> = text
+                .split_whitespace()
+                .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+                .filter(|w| !w.is_empty() && !crate::search::bm25::is_stop(w))
+                .take(2)
+                .collect();
             let close: Vec<&str> =
                 per.iter().take(2).filter(|p| p.1 >= crate::ide::search::FLOOR).map(|p| p.0.as_str()).collect();
             let close = match close[..] {

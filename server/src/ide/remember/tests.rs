@@ -181,6 +181,8 @@ fn without_a_file_the_best_ranked_file_is_chosen() {
     let e = plan(&w, &commits).unwrap_err();
     assert!(e.contains("no decision file is clearly about this yet: pass --file NAME"), "{e}");
     assert!(e.contains("writing-commit.md"), "{e}");
+    let e = plan(&w, &Request { body: BODY.into(), ..req(Op::When, "Choosing a Queue", None) }).unwrap_err();
+    assert!(e.contains("`choosing-queue.md`"), "no stop word in the name: {e}");
 }
 
 #[test]
