@@ -166,6 +166,7 @@ fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64) -> O
     let (path, title, line) = shown.place(id).unwrap_or(("", "", 0));
     let mut out = Header { written: written.clone(), title: title.into(), path: path.into(), line, confidence }.line();
     let body = shown.body(id)?;
+    let body = crate::syntax::source_mark::without_marks(&body);
     let body = defang(&body);
     let body = body.as_ref();
     if body.is_empty() {

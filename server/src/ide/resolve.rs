@@ -145,7 +145,7 @@ fn trigger(ws: &Workspace, q: &TriggerQuery, nav: bool) -> Result<Resolved, Stri
     let body = body_of(ws, hid);
     if !body.is_empty() {
         out.push('\n');
-        out.push_str(body);
+        out.push_str(&crate::syntax::source_mark::without_marks(body));
         out.push('\n');
     }
     if nav {

@@ -256,6 +256,10 @@ fn importing_again_keeps_edits_and_names_what_is_gone_or_superseded() {
         "Never force-push to main.\nUse --force-with-lease on your own branches.\n",
     );
     fs::write(&agents, &edited).expect("edit");
+    // An agent is shown where a decision came from, not import's fingerprint.
+    let o = run(root, &["resolve", "when using postgresql"]);
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(shown.contains("Source: docs/adr/0001-use-postgres.md\n") && !shown.contains("<!--"), "{shown}");
     // Nothing changed in the sources: the edit stays, byte for byte.
     let o = run(root, &["import", "AGENTS.md", "docs/adr"]);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();

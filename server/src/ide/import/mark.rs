@@ -14,18 +14,8 @@
 //!   or an older build wrote the section): the section is the person's, left
 //!   alone unless its text is what the source gives (then the mark is added).
 
-/// The comment around a fingerprint.
-const OPEN: &str = " <!-- import ";
-const CLOSE: &str = " -->";
-
-/// The identity part of a `Source:` line and its fingerprint, if it has one.
-pub fn split(line: &str) -> (&str, Option<&str>) {
-    let line = line.trim_end();
-    match line.strip_suffix(CLOSE).and_then(|l| l.rsplit_once(OPEN)) {
-        Some((id, hash)) if !hash.is_empty() && hash.bytes().all(|b| b.is_ascii_hexdigit()) => (id, Some(hash)),
-        _ => (line, None),
-    }
-}
+pub use crate::syntax::source_mark::split;
+use crate::syntax::source_mark::{CLOSE, OPEN};
 
 /// The fingerprint of a section: its text without its `Source:` line (the
 /// identity, which a person may correct when a record is renamed), `\r` or
@@ -60,6 +50,7 @@ pub fn marked(section: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::source_mark::without_marks;
 
     #[test]
     fn a_mark_is_read_back_and_does_not_count_in_the_fingerprint() {
@@ -73,5 +64,7 @@ mod tests {
         assert_ne!(of(&m.replace("Use Helm.", "Use Helm 3.")), of(s));
         assert_eq!(split("Source: a.md <!-- import zz -->"), ("Source: a.md <!-- import zz -->", None));
         assert_eq!(held("## x\n\nno source\n"), None);
+        assert_eq!(without_marks(&m), s, "shown without the mark");
+        assert!(matches!(without_marks("Source: a.md\n"), std::borrow::Cow::Borrowed(_)));
     }
 }
