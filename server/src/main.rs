@@ -13,7 +13,7 @@ fn main() {
     let code = match cli.command {
         None | Some(Command::Serve) => memory_index_lsp::lsp::run(cli.log_level.as_deref()),
         Some(Command::Mcp(a)) => memory_index_lsp::mcp::run(a.root),
-        Some(Command::Hook(a)) => memory_index_lsp::hook::run(&a.ignored),
+        Some(Command::Hook(a)) => memory_index_lsp::hook::run(&a.words()),
         Some(cmd) => memory_index_lsp::cli::run(cmd),
     };
     std::process::exit(code);

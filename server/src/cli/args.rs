@@ -80,7 +80,10 @@ pub enum Command {
     /// Lines starting with # are comments. The hook's threshold for each
     /// kind decides which first results count as answers: [recall] prompt,
     /// or command / error for kinds starting `command` / `error` (ranked as
-    /// the hook ranks a shell command or a failure).
+    /// the hook ranks a shell command or a failure). In the table, `right`
+    /// counts every case (silence is right for `-`); P@1 and P@3 count only
+    /// the answers given; R@10 and MRR read the ranking whatever the
+    /// confidence.
     Eval(EvalArgs),
     /// Compute the decisions' vectors for semantic recall ([recall] semantic = true).
     ///
@@ -105,9 +108,13 @@ pub enum Command {
     ///
     /// PATHS are files or folders of them (`*.md`, `*.mdc`, not recursive).
     /// ADRs in Nygard's template or MADR become one decision each, a rules
-    /// file one decision per `## ` section: a heading made from the title
-    /// (`Use Helm` → `When Using Helm`), a body that leads with the decision
-    /// and ends with `Source: PATH`, and an entry that resolves to it.
+    /// file one decision per section under its title (a long section with
+    /// sub-sections: one per sub-section): a heading made from the title
+    /// (`Use Helm` → `When Using Helm`, `Running Tests` → `When Running
+    /// Tests`), a body that leads with the decision (at most 24 lines of an
+    /// ADR, 60 of a rules section; the source keeps the rest) and ends with
+    /// `Source: PATH`, and an entry that resolves to it. Text above a rules
+    /// file's first section is named as left out.
     /// Superseded, deprecated, rejected and proposed records are skipped and
     /// listed (or, with --all, imported with their status). Importing the
     /// same sources again changes nothing; a changed source updates its
@@ -323,12 +330,34 @@ pub struct McpArgs {
     pub root: Option<PathBuf>,
 }
 
-/// The hook's words (`--agent NAME`, `--event NAME`), read by the hook
-/// itself so that nothing on its command line can fail it.
-#[derive(Debug, Args)]
+/// The hook's words. `--agent` and `--event` are listed by `hook --help`;
+/// the hook reads its words itself ([`HookArgs::words`]) so that nothing on
+/// its command line can fail it: a word clap cannot read is passed on as
+/// written, and the hook names it on stderr.
+#[derive(Debug, Default, Args)]
 pub struct HookArgs {
+    /// The agent whose payload this is: claude, codex, copilot or gemini (default: detected).
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
+    /// The event, when the payload does not name it (Copilot's camel-case events).
+    #[arg(long, value_name = "NAME")]
+    pub event: Option<String>,
     #[arg(hide = true, trailing_var_arg = true, allow_hyphen_values = true)]
     pub ignored: Vec<String>,
+}
+
+impl HookArgs {
+    /// The words as the hook reads them: `--agent NAME`, `--event NAME`, then the rest as written.
+    pub fn words(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (flag, value) in [("--agent", &self.agent), ("--event", &self.event)] {
+            if let Some(v) = value {
+                out.extend([flag.to_string(), v.clone()]);
+            }
+        }
+        out.extend(self.ignored.iter().cloned());
+        out
+    }
 }
 
 /// A confidence in [0, 1].
@@ -343,7 +372,9 @@ pub fn parse(argv: Vec<String>) -> Cli {
     match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(e) if argv.get(1).is_some_and(|a| a == "hook") && e.use_stderr() => {
-            Cli { command: Some(Command::Hook(HookArgs { ignored: vec![] })), log_level: None }
+            // The hook reads the words itself and names what it cannot use.
+            let hook = HookArgs { ignored: argv[2..].to_vec(), ..HookArgs::default() };
+            Cli { command: Some(Command::Hook(hook)), log_level: None }
         }
         Err(e) if e.use_stderr() => {
             // As the tool's own messages: `memory-index-lsp: what is wrong`, then how to get help.

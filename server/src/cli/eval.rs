@@ -132,6 +132,11 @@ fn human(
             pct(m.false_inject),
         );
     }
+    s.push_str(
+        "\nright: answered right (silence for `-`). P@1, P@3: of the answers given (at or above the \
+         threshold), the share right; a case left silent is a miss, not a wrong answer. R@10, MRR: \
+         where the expected decision ranks, whatever the confidence.\n",
+    );
     s.push_str("\nCalibration (first result of every case that has one)\n\n| confidence | cases | right |\n| --- | --- | --- |\n");
     for (bin, (n, right)) in bins {
         let lo = *bin as f64 / 10.0;

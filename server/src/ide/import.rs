@@ -47,6 +47,7 @@
 
 mod identity;
 mod mark;
+mod outline;
 mod section;
 pub mod source;
 
@@ -55,7 +56,7 @@ use identity::{find_record, gone, stale};
 pub use section::heading_title;
 use section::{body, file_for, keeps_structure, source_line};
 
-use source::{inactive, Record};
+use source::{inactive, Kind, Record};
 
 use super::compress;
 use crate::edit::{self, SourceChange};
@@ -208,18 +209,22 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             .sum();
         let used = base.lines().count().saturating_sub(rewritten);
         let fits = |b: usize| used + mine.iter().map(|p| section_lines(p, b)).sum::<usize>() <= max_lines;
-        let budget = (MIN_CUT..=MAX_BODY).rev().find(|&b| fits(b)).unwrap_or(MIN_CUT);
-        // Why a body is cut, as the user can check it: the file's room, or the cap on every body.
-        let why = if budget == MAX_BODY {
-            format!("an imported body keeps at most {MAX_BODY} lines, the decision first")
-        } else {
-            format!("to keep {path} under `max-lines` ({max_lines})")
+        let most = mine.iter().map(|p| cap(p)).max().unwrap_or(MAX_BODY);
+        let budget = (MIN_CUT..=most).rev().find(|&b| fits(b)).unwrap_or(MIN_CUT);
+        // Why a body is cut, as the user can check it: the cap on every body of its kind, or the file's room.
+        let why = |p: &Planned| {
+            if budget >= cap(p) {
+                let what = if p.record.kind == Kind::Sections { "a rules section" } else { "an ADR" };
+                format!("an imported body of {what} keeps at most {} lines, the decision first", cap(p))
+            } else {
+                format!("to keep {path} under `max-lines` ({max_lines})")
+            }
         };
         let mut appended = String::new();
         for (p, found) in mine.iter().zip(found) {
             let id = source_line(&p.record);
             let make = |strip: bool| {
-                let b = body(&p.record, budget, p.status.as_deref(), strip, &up);
+                let b = body(&p.record, budget.min(cap(p)), p.status.as_deref(), strip, &up);
                 (format!("{} {}{nl}{nl}{}{nl}", "#".repeat(level), p.heading, b.lines.join(nl)), b.cut)
             };
             // A body whose code cannot be cut cleanly (a fence inside a list item) goes without its code.
@@ -231,9 +236,10 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             };
             if cut > 0 {
                 out.cut.push(format!(
-                    "{}: {cut} line{} left out ({why}); the section says so and its source has {}",
+                    "{}: {cut} line{} left out ({}); the section says so and its source has {}",
                     p.heading,
                     if cut == 1 { "" } else { "s" },
+                    why(p),
                     if cut == 1 { "it" } else { "them" }
                 ));
             }
@@ -363,23 +369,41 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     Ok(out)
 }
 
-/// Lines a record's body gets at most, even in a file with room: the
+/// Lines an ADR's body gets at most, even in a file with room: the
 /// decision leads, context and consequences follow as far as this goes, and
-/// the source keeps the rest (a decision is read in full when injected; a
-/// whole ADR of 80 lines would crowd out the others).
+/// the source keeps the rest (a whole ADR of 80 lines is mostly its
+/// context, which `/when` would print in full).
 const MAX_BODY: usize = 24;
 
-/// The lines `p`'s section takes with a body cut to `budget`: its heading,
-/// a blank line, the body and what ends it, and the blank line after it.
+/// Lines a rules section's body gets at most: every line of one is a rule
+/// (`Never amend commits.` 30 lines down), and the cut loses it for recall
+/// too; the hook injects at most a short section whole or its first lines
+/// of any, so a longer body does not crowd the others out. Measured on three
+/// projects' agent instruction files (docs/resolver.md, "Rules files"): at
+/// 24 lines, 2 of 32 sections lost 43 lines of rules; at 60, none.
+const MAX_RULES_BODY: usize = 60;
+
+/// The most lines `p`'s body keeps, however much room its file has.
+fn cap(p: &Planned) -> usize {
+    if p.record.kind == Kind::Sections {
+        MAX_RULES_BODY
+    } else {
+        MAX_BODY
+    }
+}
+
+/// The lines `p`'s section takes with a body cut to `budget` (at most its
+/// [`cap`]): its heading, a blank line, the body and what ends it, and the
+/// blank line after it.
 fn section_lines(p: &Planned, budget: usize) -> usize {
-    2 + body(&p.record, budget, p.status.as_deref(), false, "").lines.len() + 1
+    2 + body(&p.record, budget.min(cap(p)), p.status.as_deref(), false, "").lines.len() + 1
 }
 /// The fewest lines a body is cut to, however full its file.
 const MIN_CUT: usize = 4;
 
 /// Where each record goes: a record imported before stays in the file
 /// that has it; a new one goes to its file (`file_for`) while that file has
-/// room for its whole body (at most [`MAX_BODY`] lines) under `max-lines`,
+/// room for its whole body (at most its [`cap`]) under `max-lines`,
 /// then to `NAME-2.md`, `NAME-3.md`, … (so fifty ADRs are not cut to four
 /// lines each, and a record added later does not cut the others shorter).
 fn spread(ws: &Workspace, planned: &mut [Planned], max_lines: usize) {
@@ -403,8 +427,8 @@ fn spread(ws: &Workspace, planned: &mut [Planned], max_lines: usize) {
                     load.len() - 1
                 }
             };
-            // The lines it takes whole (its body up to MAX_BODY, and what is around it).
-            let needs = section_lines(p, MAX_BODY);
+            // The lines it takes whole (its body up to its cap, and what is around it).
+            let needs = section_lines(p, cap(p));
             if load[at].1 + needs <= max_lines || n >= 100 {
                 load[at].1 += needs;
                 p.file = name;

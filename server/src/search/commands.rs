@@ -4,7 +4,8 @@
 //! "wt"; a decision whose anti-pattern is `git branch -D` shares them with
 //! every decision about branches. Here a command is read as a command:
 //! each segment (split at `&&`, `||`, `;`, `|`) gives its program
-//! (`prog:git`), its sub-command (`sub:git branch`), each flag with its
+//! (`prog:git`), its sub-command (`sub:git branch`, and with the plain
+//! word after it: `sub:npm run flint`), each flag with its
 //! program and sub-command (`flag:git branch -D`), and each path
 //! (`path:.git/index.lock`, `file:index.lock`, `dir:plans/`). A decision
 //! gives the same terms from its inline code spans and fenced code, and
@@ -249,6 +250,8 @@ fn code_spans(body: &str) -> Vec<&str> {
 struct Segment<'a> {
     program: Option<&'a str>,
     sub: Option<&'a str>,
+    /// The plain word right after the sub-command (`npm run flint`, `uv pip install`, `gh pr create`).
+    sub2: Option<&'a str>,
     flags: Vec<&'a str>,
     others: Vec<&'a str>,
 }
@@ -265,7 +268,7 @@ fn segments(text: &str) -> impl Iterator<Item = Segment<'_>> {
             && program.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
             && program.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
             && !program.contains('.');
-        let mut seg = Segment { program: None, sub: None, flags: Vec::new(), others: Vec::new() };
+        let mut seg = Segment { program: None, sub: None, sub2: None, flags: Vec::new(), others: Vec::new() };
         if is_program {
             seg.program = Some(program);
             // `git -C dir worktree …`: the sub-command is the first plain word.
@@ -274,6 +277,7 @@ fn segments(text: &str) -> impl Iterator<Item = Segment<'_>> {
                 j += if matches!(words[j], "-C" | "-c") { 2 } else { 1 };
             }
             seg.sub = words.get(j).copied().filter(|w| is_word(w));
+            seg.sub2 = seg.sub.and(words.get(j + 1).copied()).filter(|w| is_word(w));
         }
         for w in &words[i..] {
             match w.strip_prefix('-').filter(|_| is_program) {
@@ -297,6 +301,9 @@ pub fn command_terms(text: &str, out: &mut HashSet<String>) {
             out.insert(format!("prog:{program}"));
             if let Some(w) = seg.sub {
                 out.insert(format!("sub:{program} {w}"));
+                if let Some(w2) = seg.sub2 {
+                    out.insert(format!("sub:{program} {w} {w2}"));
+                }
             }
             for flag in &seg.flags {
                 out.insert(format!("flag:{program} {flag}"));
@@ -417,6 +424,21 @@ mod tests {
         assert!(terms("uv sync").contains(&"sub:uv sync".into()), "not a runner without `run`");
         assert!(terms("uv run").contains(&"sub:uv run".into()), "a runner alone is the program");
         assert!(terms("npx").contains(&"prog:npx".into()));
+    }
+
+    #[test]
+    fn the_word_after_a_sub_command_names_it_further() {
+        // A script, a sub-command's own sub-command: what a rules file names (`npm run flint`).
+        for (cmd, term) in [
+            ("npm run flint", "sub:npm run flint"),
+            ("uv pip install -e .", "sub:uv pip install"),
+            ("gh pr create --fill", "sub:gh pr create"),
+        ] {
+            assert!(terms(cmd).contains(&term.into()), "{cmd}: {:?}", terms(cmd));
+        }
+        // A flag or a path right after the sub-command is not one.
+        assert!(!terms("git commit --amend x").iter().any(|t| t.starts_with("sub:git commit ")));
+        assert!(!terms("git add src/a.rs").iter().any(|t| t.starts_with("sub:git add ")));
     }
 
     #[test]

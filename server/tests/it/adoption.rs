@@ -176,7 +176,7 @@ fn a_missing_path_exits_1_and_an_empty_folder_says_so() {
     let o = run(root, &["import", "CLAUDE.md", "docs/adr-typo", "docs/empty"]);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(err.contains("imported: When Working On Testing ← CLAUDE.md"), "{err}");
+    assert!(err.contains("imported: When Testing ← CLAUDE.md"), "{err}");
     assert!(err.contains("not read: docs/adr-typo:"), "{err}");
     assert!(err.contains("docs/empty: no .md or .mdc file in this folder"), "{err}");
     assert_eq!(run(root, &["check"]).status.code(), Some(0));

@@ -187,6 +187,34 @@ fn hostile_payloads_from_every_agent_keep_the_fault_contract() {
     let (got, _) = context("codex", &o);
     assert!(got.contains("When Writing Mock Tests"));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown agent `cursor`"));
+    // `--agent=NAME` reads as `--agent NAME`; a flag without its value, or a
+    // word the hook does not know, is named and the prompt still answered.
+    for (i, (args, said)) in [
+        (&["--agent=codex"][..], ""),
+        (&["--event", "UserPromptSubmit", "--agent"][..], "--agent needs a value"),
+        (&["--bogus", "x"][..], "unknown argument `--bogus`"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let session = format!("words-{i}");
+        let stdin = payload("codex/UserPromptSubmit.json", ws.path(), &session, |v| v["prompt"] = PROMPT.into());
+        let o = hook(args, &stdin, state.path(), ws.path());
+        assert!(o.status.success(), "{args:?}");
+        let (got, _) = context("codex", &o);
+        assert!(got.contains("When Writing Mock Tests"), "{args:?}: {got}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(said), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+}
+
+/// `hook --help` lists the hook's two options with the others.
+#[test]
+fn hook_help_lists_its_options() {
+    let o =
+        std::process::Command::new(env!("CARGO_BIN_EXE_memory-index-lsp")).args(["hook", "--help"]).output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    let options = text.split("Options:").nth(1).unwrap_or_default();
+    assert!(options.contains("--agent <NAME>") && options.contains("--event <NAME>"), "{text}");
 }
 
 /// Codex's `Stop` asks once to record what the person settled (its block

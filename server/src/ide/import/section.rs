@@ -25,8 +25,81 @@ pub fn heading_title(kind: Kind, title: &str) -> String {
     if let Some(ing) = gerund(first).filter(|_| !noun_phrase) {
         return format!("When {ing}{}{rest}", if rest.is_empty() { "" } else { " " });
     }
+    // A title that is already a gerund phrase (`Running Tests`, `Adding line
+    // items`) reads as a situation; one whose gerund qualifies a noun
+    // (`Coding Convention`, `Naming conventions for clusters`) does not.
+    if is_gerund(first) && !next.is_some_and(qualified) {
+        return format!("When {title}");
+    }
     let lead = if kind == Kind::Sections { "When Working On" } else { "When Deciding" };
     format!("{lead} {title}")
+}
+
+/// Whether `word` is a gerund (`Running`, `Webscraping`): letters ending in
+/// `ing` after a syllable of its own, not a noun that only ends so.
+fn is_gerund(word: &str) -> bool {
+    const NOT: &[&str] = &[
+        "during",
+        "nothing",
+        "something",
+        "anything",
+        "everything",
+        "morning",
+        "evening",
+        "ceiling",
+        "sibling",
+        "tooling",
+    ];
+    let w = word.to_lowercase();
+    let Some(stem) = w.strip_suffix("ing") else { return false };
+    w.chars().all(|c| c.is_ascii_alphabetic())
+        && stem.len() >= 2
+        && stem.chars().any(|c| "aeiouy".contains(c))
+        && !NOT.contains(&w.as_str())
+}
+
+/// Whether `word` is a noun a gerund qualifies in a title (`Coding
+/// Convention`, `Branching Model`, `Testing Guidelines`): the title names a
+/// subject, not an activity.
+fn qualified(word: &str) -> bool {
+    const NOUNS: &[&str] = &[
+        "checklist",
+        "command",
+        "commands",
+        "convention",
+        "conventions",
+        "environment",
+        "framework",
+        "guide",
+        "guidelines",
+        "guides",
+        "instructions",
+        "library",
+        "model",
+        "notes",
+        "overview",
+        "pattern",
+        "patterns",
+        "policy",
+        "practices",
+        "principles",
+        "process",
+        "requirements",
+        "rule",
+        "rules",
+        "setup",
+        "standard",
+        "standards",
+        "strategy",
+        "structure",
+        "style",
+        "system",
+        "table",
+        "tips",
+        "tools",
+        "workflow",
+    ];
+    NOUNS.contains(&word.to_lowercase().trim_end_matches([':', ',']))
 }
 
 /// `Use` → `Using`, `Split` → `Splitting`, for the verbs decisions start with; None for other words.
@@ -230,9 +303,10 @@ pub(super) fn body(r: &Record, budget: usize, status_note: Option<&str>, strip_c
     }
     lines.push(String::new());
     // A record that is no longer in force says so first: an injected
-    // decision may show only its first lines.
+    // decision may show only its first lines. Its links (`Superseded by
+    // [7](0007-x.md)`) lead where they led from the source.
     if let Some(s) = status_note {
-        lines.splice(0..0, [format!("**Status: {s}**"), String::new()]);
+        lines.splice(0..0, [format!("**Status: {}**", relink(s)), String::new()]);
     }
     if let Some(d) = &r.date {
         lines.push(format!("Date: {d}"));

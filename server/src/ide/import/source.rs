@@ -9,9 +9,12 @@
 //! - **Sections** (anything else): one record per section at the rule
 //!   level, the shallowest heading level once a file's single `# ` title is
 //!   left out (`# Guide` + `## Testing` → `Testing`; several `# ` sections →
-//!   each of them; only `### ` → those), its text the decision. A section of
-//!   more than [`SPLIT_LINES`] lines with two or more sub-sections gives its
-//!   own text and one record per sub-section (identity `§ Parent › Title`).
+//!   each of them; only `### ` → those), its text the decision (a deeper
+//!   section before the first of them, `### Packages` above the first `## `,
+//!   is text under no rule, which `import` names as left out). A section of
+//!   more than [`SPLIT_LINES`] lines with
+//!   sub-sections gives its own text and one record per sub-section
+//!   (identity `§ Parent › Title`): its sub-sections are separate rules.
 //!   A table of contents is not a rule. A Cursor rule (`.mdc`,
 //!   `.cursorrules`) without headings is one record named by its
 //!   `description:` or its file name.
@@ -19,6 +22,8 @@
 //! A file with neither a title nor a headed section is refused with a
 //! message, as are a template (a file named `*template*`) and a folder's
 //! `README.md` or `index.md` (an introduction or a list of records).
+
+use super::outline::{split, Section};
 
 /// One decision read from a source.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,9 +193,10 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
 }
 
 /// Lines of a rules file's text that no record holds, which `import` names
-/// rather than drops in silence: text before its first heading, and under
-/// its one `# ` title before its first section ("Always answer in
-/// English."). 0 for an ADR, and for a file whose title is its only heading.
+/// rather than drops in silence: text before its first section at the rule
+/// level, under its one `# ` title ("Always answer in English.") or in
+/// deeper sections above it (`### Packages` before the first `## `). 0 for
+/// an ADR, and for a file whose title is its only heading.
 pub fn unheaded(path: &str, text: &str) -> usize {
     if parse(path, text).is_ok_and(|r| r.iter().any(|r| r.kind != Kind::Sections)) {
         return 0;
@@ -198,15 +204,28 @@ pub fn unheaded(path: &str, text: &str) -> usize {
     let own = without_own_block(text);
     let (_, body) = front_matter(&own);
     let sections = split(body);
-    let Some(first) = sections.first() else { return 0 };
+    // Before the first section at the rule level (deeper sections there are under no rule).
+    let (ruled, level) = rule_level(&sections);
+    let Some(first) = ruled.iter().find(|s| Some(s.level) == level) else { return 0 };
     let solid = |t: &str| t.lines().filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("<!--")).count();
     let before = body.lines().take(first.from).filter(|l| !l.trim().is_empty()).count();
     let titles: Vec<&Section> = sections.iter().filter(|s| s.level == 1).collect();
-    let under_title = match titles[..] {
-        [title] if sections.len() > 1 => solid(&title.own),
-        _ => 0,
-    };
-    before + under_title
+    match titles[..] {
+        // The title's line is not text; its own text is counted once.
+        [title] if title.from < first.from => before - 1,
+        [title] if sections.len() > 1 => before + solid(&title.own),
+        _ => before,
+    }
+}
+
+/// The sections that can be rules (a single `# ` heading is the file's
+/// title, not a rule, unless nothing else is headed), and the rule level:
+/// the shallowest of theirs.
+fn rule_level(sections: &[Section]) -> (Vec<&Section>, Option<usize>) {
+    let h1s = sections.iter().filter(|s| s.level == 1).count();
+    let ruled: Vec<&Section> = sections.iter().filter(|s| !(s.level == 1 && h1s == 1)).collect();
+    let level = ruled.iter().map(|s| s.level).min();
+    (ruled, level)
 }
 
 /// Lines of a rule section past which it is split into its sub-sections (when it has them).
@@ -221,9 +240,7 @@ fn rules(
     sections: &[Section],
 ) -> Result<Vec<Record>, String> {
     let h1s = sections.iter().filter(|s| s.level == 1).count();
-    // A single `# ` heading is the file's title, not a rule, unless nothing else is headed.
-    let ruled: Vec<&Section> = sections.iter().filter(|s| !(s.level == 1 && h1s == 1)).collect();
-    let level = ruled.iter().map(|s| s.level).min();
+    let (ruled, level) = rule_level(sections);
     let mut picked: Vec<&Section> = match level {
         Some(l) => ruled.into_iter().filter(|s| s.level == l).collect(),
         None => sections.iter().filter(|s| s.level == 1).collect(),
@@ -241,7 +258,7 @@ fn rules(
         let subs: Vec<&Section> =
             sections.iter().filter(|c| c.level == s.level + 1 && c.from > s.from && c.from < s.until).collect();
         let long = s.text.lines().filter(|l| !l.trim().is_empty()).count() > SPLIT_LINES;
-        if long && subs.len() >= 2 {
+        if long && !subs.is_empty() {
             if !s.own.trim().is_empty() {
                 split.push((s.title.clone(), s.own.clone(), file_title.clone(), false));
             }
@@ -341,85 +358,6 @@ fn humane_stem(name: &str) -> String {
 fn is_contents(title: &str) -> bool {
     let t = title.trim().trim_end_matches(':').to_lowercase();
     matches!(t.as_str(), "table of contents" | "contents" | "toc" | "index")
-}
-
-/// A heading's section: level, title and the text up to the next heading of the same or a higher level
-/// (deeper headings kept inside, as text).
-struct Section {
-    level: usize,
-    title: String,
-    text: String,
-    /// The text before its first deeper heading.
-    own: String,
-    /// Line of its heading, and the line its section ends before.
-    from: usize,
-    until: usize,
-}
-
-/// Splits Markdown into headed sections, outside code fences.
-fn split(text: &str) -> Vec<Section> {
-    let mut out: Vec<Section> = Vec::new();
-    let mut open: Vec<usize> = Vec::new(); // indexes of sections still collecting text
-    let mut fence: Option<(char, usize)> = None;
-    let mut deeper: Vec<bool> = Vec::new(); // per section: a deeper heading was seen
-    for (n, line) in text.lines().enumerate() {
-        let t = line.trim_start();
-        let fence_mark =
-            t.chars().next().filter(|c| *c == '`' || *c == '~').map(|c| (c, t.chars().take_while(|x| *x == c).count()));
-        match (fence, fence_mark) {
-            (None, Some((c, n))) if n >= 3 => fence = Some((c, n)),
-            (Some((c, n)), Some((c2, n2))) if c == c2 && n2 >= n && t.trim_end().chars().all(|x| x == c) => {
-                fence = None
-            }
-            _ => {}
-        }
-        let heading = if fence.is_none() && fence_mark.is_none() { atx(t) } else { None };
-        if let Some((level, title)) = heading {
-            for &i in &open {
-                if out[i].level >= level {
-                    out[i].until = n;
-                }
-            }
-            open.retain(|&i| out[i].level < level);
-            for &i in &open {
-                out[i].text.push_str(line);
-                out[i].text.push('\n');
-                deeper[i] = true;
-            }
-            out.push(Section { level, title, text: String::new(), own: String::new(), from: n, until: usize::MAX });
-            deeper.push(false);
-            open.push(out.len() - 1);
-            continue;
-        }
-        for &i in &open {
-            out[i].text.push_str(line);
-            out[i].text.push('\n');
-            if !deeper[i] {
-                out[i].own.push_str(line);
-                out[i].own.push('\n');
-            }
-        }
-    }
-    out
-}
-
-/// `## Title` → (2, "Title").
-fn atx(line: &str) -> Option<(usize, String)> {
-    let level = line.chars().take_while(|c| *c == '#').count();
-    if !(1..=6).contains(&level) {
-        return None;
-    }
-    let rest = &line[level..];
-    if !rest.is_empty() && !rest.starts_with([' ', '\t']) {
-        return None;
-    }
-    // Without HTML comments (MADR's `## Links <!-- optional -->`).
-    let mut title = rest.to_string();
-    while let Some(open) = title.find("<!--") {
-        let close = title[open..].find("-->").map_or(title.len(), |c| open + c + 3);
-        title.replace_range(open..close, "");
-    }
-    Some((level, title.trim().trim_end_matches('#').trim().to_string()))
 }
 
 /// YAML-ish front matter (`---` … `---`) as lowercase keys and unquoted values, and the text after it.

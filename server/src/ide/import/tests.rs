@@ -39,6 +39,24 @@ fn headings_come_from_titles_by_one_rule() {
     );
     assert_eq!(heading_title(Kind::Madr, "Non GOV.UK domain policy"), "When Deciding Non GOV.UK domain policy");
     assert_eq!(heading_title(Kind::Sections, "Code style"), "When Working On Code style");
+    // A gerund phrase is a situation already; a gerund that qualifies a noun, or a noun in -ing, is not.
+    for (kind, title, heading) in [
+        (Kind::Sections, "Running Tests", "When Running Tests"),
+        (Kind::Sections, "Formatting & Type Checking", "When Formatting & Type Checking"),
+        (Kind::Nygard, "Using payments for non-payment operations", "When Using payments for non-payment operations"),
+        (Kind::Nygard, "Webscraping", "When Webscraping"),
+        (Kind::Sections, "Coding Convention", "When Working On Coding Convention"),
+        (Kind::Nygard, "Naming convention for clusters", "When Deciding Naming convention for clusters"),
+        (Kind::Sections, "String handling", "When Working On String handling"),
+        (Kind::Sections, "Nothing else", "When Working On Nothing else"),
+        (
+            Kind::Nygard,
+            "Monitoring/Alerting of ECR Image Counts",
+            "When Deciding Monitoring/Alerting of ECR Image Counts",
+        ),
+    ] {
+        assert_eq!(heading_title(kind, title), heading, "{title}");
+    }
     assert_eq!(heading_title(Kind::Sections, "How to release"), "How to release");
     assert_eq!(heading_title(Kind::Sections, "When tests flake"), "When tests flake");
 }
@@ -88,7 +106,8 @@ fn inactive_records_are_skipped_or_marked() {
     assert!(out.skipped[0].1.starts_with("superseded"), "{:?}", out.skipped);
     let all = plan(&w, parse("adr/0006.md", &old).unwrap(), &Options { all: true, ..Default::default() }).unwrap();
     let text = all.change.text_after("agents/decisions/architecture-decisions.md", None).unwrap();
-    assert!(text.contains("Status: Superseded by"), "{text}");
+    // The link leads where it led from the source's folder.
+    assert!(text.contains("**Status: Superseded by [7. Use Kustomize](../../adr/0007-kustomize.md)**"), "{text}");
 }
 
 #[test]
@@ -107,9 +126,7 @@ fn madr_and_rules_files_and_bad_sources() {
     let out = plan(&ws(&[]), r, &Options::default()).unwrap();
     let text = unmarked(&out.change.text_after("agents/decisions/claude.md", None).unwrap());
     assert!(
-        text.contains(
-            "## When Working On Testing\n\nRun `cargo test` before every commit.\n\nSource: CLAUDE.md § Testing\n"
-        ),
+        text.contains("## When Testing\n\nRun `cargo test` before every commit.\n\nSource: CLAUDE.md § Testing\n"),
         "{text}"
     );
     assert!(parse("x.md", "just words, no heading\n").unwrap_err().contains("nothing to import"));
@@ -220,14 +237,14 @@ fn rules_files_as_written_in_the_wild() {
 #[test]
 fn a_cut_body_says_so_and_never_ends_inside_code() {
     let mut text = String::from("# T\n\n## Rules\n\nFirst paragraph.\n\n```ts\n");
-    for i in 0..30 {
+    for i in 0..70 {
         text.push_str(&format!("  field{i}: string;\n"));
     }
     text.push_str("```\n\nLast words.\n");
     let out = plan(&ws(&[]), parse("CLAUDE.md", &text).unwrap(), &Options::default()).unwrap();
     let body = unmarked(&out.change.text_after("agents/decisions/claude.md", None).unwrap());
     assert!(
-        body.contains("First paragraph.\n\n(33 more lines in the source)\n\nSource: CLAUDE.md § Rules\n"),
+        body.contains("First paragraph.\n\n(73 more lines in the source)\n\nSource: CLAUDE.md § Rules\n"),
         "{body}"
     );
     assert!(!body.contains("field0"), "{body}");
@@ -235,7 +252,9 @@ fn a_cut_body_says_so_and_never_ends_inside_code() {
     // The file has room: the cut is the cap on every body, and the message says so (it said
     // "to keep claude.md under `max-lines` (400)" of a file of 12 lines).
     assert!(
-        out.cut[0].starts_with("When Working On Rules: 33 lines left out (an imported body keeps at most 24 lines"),
+        out.cut[0].starts_with(
+            "When Working On Rules: 73 lines left out (an imported body of a rules section keeps at most 60 lines"
+        ),
         "{:?}",
         out.cut
     );
@@ -455,4 +474,23 @@ fn consequences_inside_the_decision_are_not_copied_again() {
     let r = parse("docs/decisions/0001-use-postgresql.md", madr).unwrap();
     assert!(r[0].decision.contains("Good, because the team knows it."), "{}", r[0].decision);
     assert_eq!(r[0].more.iter().map(|m| m.0.as_str()).collect::<Vec<_>>(), ["Context"], "{:?}", r[0].more);
+}
+
+/// Sections before a file's first rule-level heading are named as left out
+/// (a map of packages is not a rule), and a long section's one sub-section
+/// is a rule of its own.
+#[test]
+fn a_rules_file_loses_no_section() {
+    let mut text =
+        String::from("### Packages\n\n- `core`: the engine.\n\n## Build\n\nRun `npm run build`.\n\n## Commits\n\n");
+    for i in 0..25 {
+        text.push_str(&format!("- Commit rule {i}.\n"));
+    }
+    text.push_str("\n### No attribution\n\nNever add a `Co-Authored-By:` trailer.\n");
+    let r = parse("CLAUDE.md", &text).unwrap();
+    let titles: Vec<_> = r.iter().map(|x| x.title.as_str()).collect();
+    assert_eq!(titles, ["Build", "Commits", "No attribution"]);
+    assert_eq!(r[2].parent.as_deref(), Some("Commits"));
+    assert!(!r[1].decision.contains("Co-Authored-By"), "{}", r[1].decision);
+    assert_eq!(crate::ide::import::source::unheaded("CLAUDE.md", &text), 2);
 }

@@ -1,0 +1,80 @@
+//! A Markdown file's outline for import: its headed sections (outside code fences), each with its own text and the text of its sub-sections.
+
+/// A heading's section: level, title and the text up to the next heading of the same or a higher level
+/// (deeper headings kept inside, as text).
+pub(super) struct Section {
+    pub(super) level: usize,
+    pub(super) title: String,
+    pub(super) text: String,
+    /// The text before its first deeper heading.
+    pub(super) own: String,
+    /// Line of its heading, and the line its section ends before.
+    pub(super) from: usize,
+    pub(super) until: usize,
+}
+
+/// Splits Markdown into headed sections, outside code fences.
+pub(super) fn split(text: &str) -> Vec<Section> {
+    let mut out: Vec<Section> = Vec::new();
+    let mut open: Vec<usize> = Vec::new(); // indexes of sections still collecting text
+    let mut fence: Option<(char, usize)> = None;
+    let mut deeper: Vec<bool> = Vec::new(); // per section: a deeper heading was seen
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        let fence_mark =
+            t.chars().next().filter(|c| *c == '`' || *c == '~').map(|c| (c, t.chars().take_while(|x| *x == c).count()));
+        match (fence, fence_mark) {
+            (None, Some((c, n))) if n >= 3 => fence = Some((c, n)),
+            (Some((c, n)), Some((c2, n2))) if c == c2 && n2 >= n && t.trim_end().chars().all(|x| x == c) => {
+                fence = None
+            }
+            _ => {}
+        }
+        let heading = if fence.is_none() && fence_mark.is_none() { atx(t) } else { None };
+        if let Some((level, title)) = heading {
+            for &i in &open {
+                if out[i].level >= level {
+                    out[i].until = n;
+                }
+            }
+            open.retain(|&i| out[i].level < level);
+            for &i in &open {
+                out[i].text.push_str(line);
+                out[i].text.push('\n');
+                deeper[i] = true;
+            }
+            out.push(Section { level, title, text: String::new(), own: String::new(), from: n, until: usize::MAX });
+            deeper.push(false);
+            open.push(out.len() - 1);
+            continue;
+        }
+        for &i in &open {
+            out[i].text.push_str(line);
+            out[i].text.push('\n');
+            if !deeper[i] {
+                out[i].own.push_str(line);
+                out[i].own.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// `## Title` → (2, "Title").
+fn atx(line: &str) -> Option<(usize, String)> {
+    let level = line.chars().take_while(|c| *c == '#').count();
+    if !(1..=6).contains(&level) {
+        return None;
+    }
+    let rest = &line[level..];
+    if !rest.is_empty() && !rest.starts_with([' ', '\t']) {
+        return None;
+    }
+    // Without HTML comments (MADR's `## Links <!-- optional -->`).
+    let mut title = rest.to_string();
+    while let Some(open) = title.find("<!--") {
+        let close = title[open..].find("-->").map_or(title.len(), |c| open + c + 3);
+        title.replace_range(open..close, "");
+    }
+    Some((level, title.trim().trim_end_matches('#').trim().to_string()))
+}
