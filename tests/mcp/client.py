@@ -6,6 +6,7 @@ Prints one PASS line per check and exits 1 on the first failure.
 """
 import asyncio
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -93,6 +94,16 @@ async def sdk_session(root):
             check("an unknown tool gets an error", refused)
             r = await session.call_tool("resolve", {"query": "..data.md"})
             check("the session goes on after an error", not err(r) and "Refund Cancelled Tickets" in text_of(r), text_of(r))
+
+            # A decision file the memory cannot read (a pipe): the answer names it in a block of its own.
+            os.mkfifo(root / "agents/decisions/pipe.md")
+            r = await session.call_tool("resolve", {"query": "writing mock tests", "operator": "when"})
+            blocks = [getattr(c, "text", "") for c in r.content]
+            check("resolve names a file it cannot read", not err(r) and blocks[0].startswith("# When Writing Mock Tests") and any("cannot read agents/decisions/pipe.md" in b for b in blocks[1:]), blocks)
+            r = await session.call_tool("search", {"text": "how should we store ticket prices, cents or decimal?", "limit": 3})
+            blocks = [getattr(c, "text", "") for c in r.content]
+            check("search stays JSON and names it after", json.loads(blocks[0])[0]["heading"] == "How to Store Ticket Prices" and "left out" in blocks[-1], blocks)
+            os.remove(root / "agents/decisions/pipe.md")
     return True
 
 

@@ -59,10 +59,8 @@ pub(crate) fn load_project(
     require_workspace(&ws, &root)?;
     // A file the memory could not read: its decisions are missing from every answer; say so
     // (found by review: an unreadable decision file gave "No match" and nothing else).
-    for (_, f) in ws.files() {
-        if let Some(crate::model::FileProblem::Unreadable(why)) = &f.problem {
-            eprintln!("memory-index-lsp: note: cannot read {}: {why}; its decisions are left out", f.path);
-        }
+    for note in crate::project::load::unread_notes(&ws) {
+        eprintln!("memory-index-lsp: note: {note}");
     }
     Ok((root, ws))
 }

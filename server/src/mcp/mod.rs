@@ -149,6 +149,20 @@ fn ok(text: impl Into<String>) -> Result<CallToolResult, ErrorData> {
     Ok(CallToolResult::success(vec![ContentBlock::text(text.into())]))
 }
 
+/// `result` with a last block naming each decision file the memory could
+/// not read (its decisions are missing from the answer), when there is one;
+/// the answer's own block stays as it was (search's stays JSON).
+fn noting(ws: &Workspace, result: Result<CallToolResult, ErrorData>) -> Result<CallToolResult, ErrorData> {
+    let notes = crate::project::load::unread_notes(ws);
+    result.map(|mut r| {
+        if !notes.is_empty() {
+            r.content
+                .push(ContentBlock::text(notes.iter().map(|n| format!("note: {n}")).collect::<Vec<_>>().join("\n")));
+        }
+        r
+    })
+}
+
 /// Each call reads the memory afresh (never a stale answer); the ranking's
 /// index comes from the snapshot `resolve`, `search` and the hook keep
 /// (`project::search_cache`) while the files are unchanged.
@@ -188,10 +202,13 @@ impl Memory {
         if let Some(w) = &warm {
             search_cache::keep(&ws, w);
         }
-        match answer {
-            Ok(r) => ok(r.text),
-            Err(e) => failed(bounded(&e, MAX_MESSAGE)),
-        }
+        noting(
+            &ws,
+            match answer {
+                Ok(r) => ok(r.text),
+                Err(e) => failed(bounded(&e, MAX_MESSAGE)),
+            },
+        )
     }
 
     #[tool(description = "Search the project's recorded decisions with any text (a question, the task at hand, an \
@@ -212,7 +229,7 @@ impl Memory {
         if let Some(w) = &warm {
             search_cache::keep(&ws, w);
         }
-        ok(serde_json::to_string_pretty(&found).unwrap_or_else(|_| "[]".into()))
+        noting(&ws, ok(serde_json::to_string_pretty(&found).unwrap_or_else(|_| "[]".into())))
     }
 
     #[tool(description = "Write a decision down so it can be recalled later: adds the section \"When <title>\" (or \

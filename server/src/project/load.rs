@@ -41,6 +41,20 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+/// One line per file of the memory that could not be read (a pipe, a
+/// device, no permission): its decisions are missing from every answer,
+/// which a front end says rather than answering "No match" and nothing else.
+pub fn unread_notes(ws: &crate::model::Workspace) -> Vec<String> {
+    ws.files()
+        .filter_map(|(_, f)| match &f.problem {
+            Some(crate::model::FileProblem::Unreadable(why)) => {
+                Some(format!("cannot read {}: {why}; its decisions are left out", f.path))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// Loads `root` with its own `memory-index.toml`.
 pub fn load(root: &Path) -> Result<Workspace, LoadError> {
     load_with(root, None)
