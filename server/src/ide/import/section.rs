@@ -18,10 +18,16 @@ pub fn heading_title(kind: Kind, title: &str) -> String {
         "store", "support", "switch", "test", "track", "version",
     ];
     let next = rest.split_whitespace().next();
+    // The word that says whether `first` heads a noun phrase: the next one,
+    // or the one after `and` (`Build and Verification Requirements`).
+    let joined = match next {
+        Some(w) if w.eq_ignore_ascii_case("and") || w == "&" => rest.split_whitespace().nth(1),
+        other => other,
+    };
     let noun_phrase = next.is_some_and(|w| w.eq_ignore_ascii_case("of"))
         || (kind == Kind::Sections
             && EITHER.contains(&first.to_lowercase().as_str())
-            && next.is_some_and(|w| w.starts_with(char::is_uppercase)));
+            && joined.is_some_and(|w| w.starts_with(char::is_uppercase)));
     if let Some(ing) = gerund(first).filter(|_| !noun_phrase) {
         return format!("When {ing}{}{rest}", if rest.is_empty() { "" } else { " " });
     }
@@ -369,7 +375,9 @@ fn push_text(
 
 /// `line` with each relative Markdown link (`[t](../x.md#y)`) of a source at
 /// `source` (relative to the root) made relative to a file `up` below the
-/// root; links that are absolute, anchors, URLs or that leave the root stay.
+/// root, and an anchor of the source's own headings (`#setup`) leads to the
+/// source (`../../AGENTS.md#setup`); links that are absolute, URLs or that
+/// leave the root stay.
 pub(super) fn relink(line: &str, source: &str, up: &str) -> String {
     if source.starts_with('/') || source.starts_with("../") || source == ".." || !line.contains("](") {
         return line.to_string();
@@ -383,6 +391,12 @@ pub(super) fn relink(line: &str, source: &str, up: &str) -> String {
         rest = &rest[at + 2..];
         let end = rest.find([')', ' ']).unwrap_or(rest.len());
         let target = &rest[..end];
+        // An anchor of the source's own headings leads to the source.
+        if let Some(anchor) = target.strip_prefix('#').filter(|a| !a.is_empty()) {
+            out.push_str(&format!("{up}{source}#{anchor}"));
+            rest = &rest[end..];
+            continue;
+        }
         let keep = target.is_empty()
             || target.starts_with(['#', '/', '<'])
             || target.contains("://")

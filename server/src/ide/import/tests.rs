@@ -46,6 +46,8 @@ fn headings_come_from_titles_by_one_rule() {
         (Kind::Nygard, "Using payments for non-payment operations", "When Using payments for non-payment operations"),
         (Kind::Nygard, "Webscraping", "When Webscraping"),
         (Kind::Sections, "Coding Convention", "When Working On Coding Convention"),
+        (Kind::Sections, "Build and Verification Requirements", "When Working On Build and Verification Requirements"),
+        (Kind::Sections, "Building and Testing", "When Building and Testing"),
         (Kind::Nygard, "Naming convention for clusters", "When Deciding Naming convention for clusters"),
         (Kind::Sections, "String handling", "When Working On String handling"),
         (Kind::Sections, "Nothing else", "When Working On Nothing else"),
@@ -338,7 +340,7 @@ fn relative_links_still_point_where_they_did() {
     );
     assert_eq!(
         relink("[a](https://x.org/a) [b](#local) [c](/abs)", "docs/adr/1.md", up),
-        "[a](https://x.org/a) [b](#local) [c](/abs)"
+        "[a](https://x.org/a) [b](../../docs/adr/1.md#local) [c](/abs)"
     );
     assert_eq!(
         relink("[out](../../../x.md)", "docs/adr/1.md", up),
@@ -346,6 +348,11 @@ fn relative_links_still_point_where_they_did() {
         "a link out of the root stays"
     );
     assert_eq!(relink("[c](./CHANGELOG.md)", "AGENTS.md", up), "[c](../../CHANGELOG.md)");
+    // An anchor of the source's own headings leads to the source (the heading is not in the decision file).
+    assert_eq!(
+        relink("see [build](#build-requirements).", "AGENTS.md", up),
+        "see [build](../../AGENTS.md#build-requirements)."
+    );
     // In a plan: the decision's body links to the record it names.
     let adr =
         NYGARD.replace("Use Helm charts for every application.", "Use Helm charts, as [ADR 5](0005-k8s.md) expects.");
