@@ -186,57 +186,6 @@ fn a_short_key_of_a_function_word_is_not_an_extra() {
 
 /// Found importing real rules files (CLAUDE.md, AGENTS.md, .cursor/rules) no test had seen.
 #[test]
-fn rules_files_as_written_in_the_wild() {
-    let titles =
-        |path: &str, text: &str| -> Vec<String> { parse(path, text).unwrap().into_iter().map(|r| r.title).collect() };
-    // Several `# ` sections, some with `## ` inside: every `# ` section is a rule (none dropped).
-    let agents =
-        "# Coding Guidelines\n\nPrefer small functions.\n\n# Philosophy\n\nBoring code.\n\n## Examples\n\nSee src/.\n";
-    assert_eq!(titles("AGENTS.md", agents), ["Coding Guidelines", "Philosophy"]);
-    // One `# ` title: its `## ` sections are the rules, as before.
-    let claude = "# Notes\n\nIntro.\n\n## Testing\n\nRun the tests.\n";
-    assert_eq!(titles("CLAUDE.md", claude), ["Testing"]);
-    // Only `### ` sections.
-    assert_eq!(titles("r.mdc", "### React\n\nHooks only.\n\n### Vite\n\nNo CRA.\n"), ["React", "Vite"]);
-    // A Cursor rule without headings: one rule named by its description.
-    let mdc = "---\ndescription: Flutter and Riverpod rules\nglobs: lib/**\n---\nUse Riverpod for state.\n";
-    let r = parse(".cursor/rules/221-flutter.mdc", mdc).unwrap();
-    assert_eq!(
-        (r[0].title.as_str(), r[0].decision.as_str()),
-        ("Flutter and Riverpod rules", "Use Riverpod for state.")
-    );
-    let bare = parse(".cursor/rules/010-style_guide.mdc", "Tabs, not spaces.\n").unwrap();
-    assert_eq!(bare[0].title, "style guide");
-    // A table of contents and a trailing colon.
-    let toc = "# Guide\n\n## Table of Contents\n\n- [Testing](#testing)\n\n## See also:\n\nThe wiki.\n";
-    assert_eq!(titles("CLAUDE.md", toc), ["See also"]);
-    // A noun phrase that starts with a word that can be a verb.
-    assert_eq!(heading_title(Kind::Sections, "Version Control"), "When Working On Version Control");
-    assert_eq!(heading_title(Kind::Sections, "Build Commands"), "When Working On Build Commands");
-    assert_eq!(heading_title(Kind::Sections, "Run tests before pushing"), "When Running tests before pushing");
-    // A long section with sub-sections becomes its own text and one rule per sub-section.
-    let mut long = String::from("# Repo\n\n## Development Guidelines\n\nGeneral advice.\n\n");
-    for (t, n) in [("Testing", 14), ("Performance", 14)] {
-        long.push_str(&format!("### {t}\n\n"));
-        for i in 0..n {
-            long.push_str(&format!("- {t} rule {i}\n"));
-        }
-        long.push('\n');
-    }
-    let r = parse("AGENTS.md", &long).unwrap();
-    let got: Vec<(&str, Option<&str>)> = r.iter().map(|x| (x.title.as_str(), x.context.as_deref())).collect();
-    assert_eq!(
-        got,
-        [
-            ("Development Guidelines", Some("Repo")),
-            ("Testing", Some("Development Guidelines")),
-            ("Performance", Some("Development Guidelines"))
-        ]
-    );
-    assert!(r[1].decision.ends_with("- Testing rule 13"), "{}", r[1].decision);
-}
-
-#[test]
 fn a_cut_body_says_so_and_never_ends_inside_code() {
     let mut text = String::from("# T\n\n## Rules\n\nFirst paragraph.\n\n```ts\n");
     for i in 0..70 {
@@ -471,6 +420,7 @@ fn a_decision_an_older_build_imported_is_updated_not_doubled() {
 }
 
 mod reimport;
+mod rules_files;
 
 /// Found by review: MADR's `### Consequences` under `## Decision Outcome` was copied twice.
 #[test]
@@ -481,23 +431,4 @@ fn consequences_inside_the_decision_are_not_copied_again() {
     let r = parse("docs/decisions/0001-use-postgresql.md", madr).unwrap();
     assert!(r[0].decision.contains("Good, because the team knows it."), "{}", r[0].decision);
     assert_eq!(r[0].more.iter().map(|m| m.0.as_str()).collect::<Vec<_>>(), ["Context"], "{:?}", r[0].more);
-}
-
-/// Sections before a file's first rule-level heading are named as left out
-/// (a map of packages is not a rule), and a long section's one sub-section
-/// is a rule of its own.
-#[test]
-fn a_rules_file_loses_no_section() {
-    let mut text =
-        String::from("### Packages\n\n- `core`: the engine.\n\n## Build\n\nRun `npm run build`.\n\n## Commits\n\n");
-    for i in 0..25 {
-        text.push_str(&format!("- Commit rule {i}.\n"));
-    }
-    text.push_str("\n### No attribution\n\nNever add a `Co-Authored-By:` trailer.\n");
-    let r = parse("CLAUDE.md", &text).unwrap();
-    let titles: Vec<_> = r.iter().map(|x| x.title.as_str()).collect();
-    assert_eq!(titles, ["Build", "Commits", "No attribution"]);
-    assert_eq!(r[2].parent.as_deref(), Some("Commits"));
-    assert!(!r[1].decision.contains("Co-Authored-By"), "{}", r[1].decision);
-    assert_eq!(crate::ide::import::source::unheaded("CLAUDE.md", &text), 2);
 }
