@@ -3,7 +3,9 @@
 //! Prints `TITLE<TAB>TRIGGER` per title (the trigger with its operator); with
 //! no title, for every semantic heading of the workspace. Keys are unique
 //! among the titles given as well as in the index, so two headings the index
-//! does not list yet never get the same key. Exit 0, or 2 for
+//! does not list yet never get the same key. A title no decision file has
+//! (a heading about to be written) gets its key with a note on stderr that
+//! nothing resolves to it yet. Exit 0, or 2 for
 //! usage errors (a title without `When `/`How to ` is reported on stderr and
 //! makes the exit code 1).
 
@@ -25,12 +27,23 @@ pub fn run(a: CompressKeyArgs) -> i32 {
             .flat_map(|(_, _, d)| d.headings.iter().filter(|h| h.is_semantic()).map(|h| h.title.clone()))
             .collect();
     }
+    let written: std::collections::HashSet<String> =
+        ws.decisions().flat_map(|(_, _, d)| d.headings.iter().map(|h| crate::syntax::normalize(&h.title))).collect();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut code = 0;
     for t in &titles {
         match compress::compress_among(&ws, t, &titles) {
             Some((op, trigger)) => {
+                // A title no decision file has yet gets the key it would get once written;
+                // say so, since nothing resolves to it now.
+                if !written.contains(&crate::syntax::normalize(t)) {
+                    eprintln!(
+                        "memory-index-lsp: note: no heading `{t}` in the decision files: `{} {trigger}` is its key \
+                         once it is written",
+                        op.token()
+                    );
+                }
                 if let Err(e) = writeln!(out, "{t}\t{} {trigger}", op.token()) {
                     return super::output_failed(&e).unwrap_or(code);
                 }

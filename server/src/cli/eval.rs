@@ -10,7 +10,8 @@
 //! `--features OUT` writes each case's
 //! first-result features as TSV for `tests/tools/fit_recall.py` (with a
 //! `cos` column under `--semantic`, which ranks as `[recall] semantic =
-//! true` does). Exit 0;
+//! true` does). An expected title that is no heading of the memory is
+//! named on stderr (a typo in the labels). Exit 0;
 //! 2 when the file is unreadable or malformed (the line is named), or
 //! `--semantic` was given and the model cannot be loaded (only configured:
 //! ranked by words, as the hook then is, with a note on stderr).
@@ -51,6 +52,10 @@ pub fn run(a: EvalArgs) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
+    // A label that names no heading is counted as missed or wrong: say which, once each.
+    for (line, title) in eval::unknown_titles(&ws, &cases) {
+        eprintln!("memory-index-lsp: note: {file}:{line}: `{title}` is no heading of this memory (a typo?); the case cannot be answered right");
+    }
     // The semantic tier, as the hook would use it, with every decision embedded first.
     let tier = if semantic || ws.config().recall.semantic {
         match crate::project::semantic::Tier::open(&ws, &root, true) {

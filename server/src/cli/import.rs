@@ -5,8 +5,9 @@
 //! the rest still imports), then, under the memory's lock, loads the
 //! project, plans with `ide::import` and writes the change through
 //! `project::change`. Exit 0 when the import was written (or had nothing to
-//! change), 1 when it was refused (the reason on stderr) or a PATH given
-//! does not exist (the rest is still imported), 2 for usage errors. Files
+//! change), 1 when it was refused (the reason on stderr) or a file given
+//! could not be read: missing, not UTF-8, a FIFO, an empty folder (the rest
+//! is still imported; each is named under "not read"), 2 for usage errors. Files
 //! read but holding no decision (a template, a folder's README) are "not
 //! imported"; files that could not be read are "not read".
 
@@ -26,8 +27,6 @@ pub fn run(a: ImportArgs) -> i32 {
     let canon = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
     let mut stderr = std::io::stderr();
     let (files, mut problems) = read::expand(&a.paths, &["md", "mdc"]);
-    // A path that is not there is a mistake in the command: reported, and the exit code says so.
-    let missing = a.paths.iter().filter(|p| std::fs::symlink_metadata(p).is_err()).count();
     for dir in a.paths.iter().filter(|p| p.is_dir()) {
         if !files.iter().any(|f| f.parent() == Some(dir.as_path())) {
             problems.push(format!(
@@ -168,7 +167,9 @@ pub fn run(a: ImportArgs) -> i32 {
         refused.len(),
         problems.len()
     );
-    i32::from(missing > 0)
+    // A file given that could not be read (missing, not UTF-8, …) is reported, and the exit code
+    // says so, whatever the reason (found by review: a missing file exited 1, a Latin-1 one 0).
+    i32::from(!problems.is_empty())
 }
 
 /// `path` relative to the project root, with `/` (`docs/adr/1.md`, or

@@ -11,7 +11,9 @@
 //! the decisions the hook injected, how many the agent used (then each
 //! injected decision, used or not, and how). See
 //! `ide::recall_stats` for exactly what counts. Unreadable files and
-//! malformed lines are counted and skipped. Exit 0; 2 for usage errors.
+//! malformed lines are counted and skipped. Exit 0; 1 when a transcript
+//! could not be read at all (a PATH missing, not a file, unreadable: the
+//! figures leave it out); 2 for usage errors.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -42,6 +44,7 @@ pub fn run(a: RecallStatsArgs) -> i32 {
         }
     }
     let (files, mut unreadable) = read::expand(&paths, &["jsonl"]);
+    let mut lost = unreadable.len();
     let mut sessions: Vec<Stats> = Vec::new();
     for f in &files {
         let name = f.file_stem().map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into_owned());
@@ -52,7 +55,10 @@ pub fn run(a: RecallStatsArgs) -> i32 {
                 }
                 sessions.push(session.finish(&ws, threshold));
             }
-            Err(e) => unreadable.push(format!("{}: {e}", f.display())),
+            Err(e) => {
+                unreadable.push(format!("{}: {e}", f.display()));
+                lost += 1;
+            }
         }
     }
     let mut total = Stats { session: "total".into(), ..Default::default() };
@@ -69,9 +75,9 @@ pub fn run(a: RecallStatsArgs) -> i32 {
             "used_rate": total.used_rate(),
             "skipped": unreadable,
         });
-        super::emit(&format!("{v}\n")).unwrap_or(0)
+        super::emit(&format!("{v}\n")).unwrap_or(0).max(i32::from(lost > 0))
     } else {
-        super::emit(&table(&sessions, &total, threshold)).unwrap_or(0)
+        super::emit(&table(&sessions, &total, threshold)).unwrap_or(0).max(i32::from(lost > 0))
     }
 }
 

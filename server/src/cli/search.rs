@@ -60,11 +60,12 @@ pub fn run(a: SearchArgs) -> i32 {
             .iter()
             .enumerate()
             .map(|(i, f)| {
+                // Rounded down: a weak 0.048 shown as 0.05 would contradict the header's "0.05 or more".
                 format!(
                     "{}. {}  ({:.2})\n   {} ({}:{})\n   {}",
                     i + 1,
                     f.entry,
-                    f.confidence,
+                    ((f.confidence * 100.0) + 1e-9).floor() / 100.0,
                     f.heading,
                     f.file,
                     f.line,

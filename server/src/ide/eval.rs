@@ -43,6 +43,17 @@ pub struct Case {
     pub line: usize,
 }
 
+/// The expected titles that are no heading of `ws` (line, title as
+/// normalized): a typo in the labels, which no ranking can answer right.
+pub fn unknown_titles(ws: &Workspace, cases: &[Case]) -> Vec<(usize, String)> {
+    let titles: std::collections::HashSet<String> =
+        ws.decisions().flat_map(|(_, _, d)| d.headings.iter().map(|h| normalize(&h.title))).collect();
+    cases
+        .iter()
+        .flat_map(|c| c.expected.iter().filter(|t| !titles.contains(*t)).map(move |t| (c.line, t.clone())))
+        .collect()
+}
+
 /// Parses an eval file; the error names the first malformed line.
 pub fn parse(text: &str) -> Result<Vec<Case>, String> {
     let mut out = Vec::new();

@@ -122,8 +122,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             // Imported before, when it was in force: the memory still says it is.
             if let Some((path, h)) = find_record(ws, &r, &ids) {
                 // Marked so already (imported with --all): nothing to say.
-                let text = ws.file_id(&path).and_then(|id| ws.file(id)).zip(ws.heading(h));
-                let section = text.and_then(|(f, hd)| f.text.get(hd.section.start..hd.section.end)).unwrap_or("");
+                let section = section_text(ws, &path, h).unwrap_or("");
                 if section.contains(&format!("**Status: {status}**")) {
                     out.unchanged += 1;
                     continue;
@@ -204,7 +203,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             .iter()
             .flatten()
             .filter(|(p, _)| *p == path)
-            .filter_map(|(_, h)| ws.heading(*h).and_then(|hd| existing?.text.get(hd.section.start..hd.section.end)))
+            .filter_map(|(_, h)| section_text(ws, &path, *h))
             .map(|t| t.lines().count())
             .sum();
         let used = base.lines().count().saturating_sub(rewritten);
@@ -367,6 +366,12 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     }
     out.change.replace_text(&index_path, &index_old, &index);
     Ok(out)
+}
+
+/// The text of heading `h`'s section in the file at `path` (None when either is gone).
+fn section_text<'a>(ws: &'a Workspace, path: &str, h: HeadingId) -> Option<&'a str> {
+    let hd = ws.heading(h)?;
+    ws.file_id(path).and_then(|id| ws.file(id))?.text.get(hd.section.start..hd.section.end)
 }
 
 /// Lines an ADR's body gets at most, even in a file with room: the

@@ -108,10 +108,10 @@ fn trigger_entry(ws: &Workspace, q: &TriggerQuery) -> Option<EntryId> {
     }
     // An exact trigger or extra is the ranking's first answer at confidence
     // 1.0 or 0.98: answered from the binding's table, without building BM25.
+    // An exact entry wins even when its heading is gone (renamed, deleted):
+    // the caller says so, rather than printing whatever else ranks first.
     if let Some((entry, _)) = ws.bindings().exact_match(q.op, &crate::syntax::normalize(&q.text)) {
-        if triggers::entry_target(ws, ws.bindings().entry(entry)).is_some() {
-            return Some(entry);
-        }
+        return Some(entry);
     }
     let threshold = ws.config().recall.resolve;
     ranked(ws, q).first().filter(|&&(_, c)| c >= threshold).map(|&(e, _)| e)
@@ -135,7 +135,8 @@ fn trigger(ws: &Workspace, q: &TriggerQuery, nav: bool) -> Result<Resolved, Stri
     let Some(hid) = triggers::entry_target(ws, e) else {
         let line = e.line + 1;
         return Err(format!(
-            "The entry `{}` ({}:{line}) has no heading to print; run `memory-index-lsp check` to see why",
+            "The entry `{}` ({}:{line}) has no heading to print (its heading was renamed or deleted?); run \
+             `memory-index-lsp check` to see why",
             written(ws, hit),
             ws.config().index
         ));
@@ -168,7 +169,9 @@ fn no_match(ws: &Workspace, q: &TriggerQuery) -> String {
     // The one ranking's candidates first (they fell under the threshold), then
     // entries that share a word or the letters, so a query that shares any
     // word with the index gets a suggestion.
-    let mut picks: Vec<EntryId> = ranked(ws, q).into_iter().map(|(e, _)| e).collect();
+    // Only entries that lead somewhere: an entry without its heading would fail the same way.
+    let leads = |e: EntryId| triggers::entry_target(ws, b.entry(e)).is_some();
+    let mut picks: Vec<EntryId> = ranked(ws, q).into_iter().map(|(e, _)| e).filter(|&e| leads(e)).collect();
     // Both scorers prepared once for every entry.
     let (resembler, letters) = (similar::Resembler::new(&q.text), fuzzy::Prepared::new(&q.text));
     let mut sugg: Vec<(u32, usize)> = b
@@ -186,7 +189,7 @@ fn no_match(ws: &Workspace, q: &TriggerQuery) -> String {
         if picks.len() >= 3 {
             break;
         }
-        if !picks.contains(&EntryId(i as u32)) {
+        if !picks.contains(&EntryId(i as u32)) && leads(EntryId(i as u32)) {
             picks.push(EntryId(i as u32));
         }
     }

@@ -5,7 +5,8 @@
 //! fails that on the renamed word. Here each trigger word is scored on its own
 //! with the fuzzy engine, and a title resembles the trigger when a strict
 //! majority of the trigger's words match it (all of them for one- or two-word
-//! triggers). The score is the sum of the matching words' scores; ties keep
+//! triggers); words that carry no topic ([`STOP`], or under three letters)
+//! are left out of the count unless the trigger has no other. The score is the sum of the matching words' scores; ties keep
 //! the candidates' order.
 
 use super::fuzzy;
@@ -28,7 +29,11 @@ pub struct Resembler {
 
 impl Resembler {
     pub fn new(trigger: &str) -> Self {
-        let words: Vec<fuzzy::Prepared> = trigger.split_whitespace().map(fuzzy::Prepared::new).collect();
+        // Words that carry no topic (`on`, `to`, `the`) do not make a majority:
+        // `working on fixtures` does not resemble `Working On Test Structure`.
+        let topical: Vec<&str> = trigger.split_whitespace().filter(|w| key(w).is_some()).collect();
+        let words: Vec<&str> = if topical.is_empty() { trigger.split_whitespace().collect() } else { topical };
+        let words: Vec<fuzzy::Prepared> = words.into_iter().map(fuzzy::Prepared::new).collect();
         let needed = if words.len() <= 2 { words.len() } else { words.len() / 2 + 1 };
         Self { words, needed }
     }

@@ -97,7 +97,8 @@ fn recall_stats_counts_injected_and_fetched_turns() {
         .arg(dir.path().join("missing.jsonl"))
         .output()
         .expect("run");
-    assert_eq!(o.status.code(), Some(0));
+    // The figures of what could be read, and exit 1: a transcript given is missing from them.
+    assert_eq!(o.status.code(), Some(1));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("| total | 4 | 3 | 1 | 1 | 2 | 67% | 1 | 0 | 0% | 2 |"), "{text}");
     assert!(text.contains("- s-1: /when writing mock tests \u{2192} When Writing Mock Tests (not used)"), "{text}");

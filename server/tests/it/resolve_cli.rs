@@ -236,6 +236,15 @@ fn eval_prints_metrics_and_names_a_malformed_line() {
     let o = cli(&["eval", "/nonexistent/set.tsv"], &demo);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read /nonexistent/set.tsv"));
+    // A label with a typo is named (found by review: it only counted as a wrong answer).
+    std::fs::write(&set, "exact\twhen writing mock tests\tWhen Writing Mock Testz\n").expect("write");
+    let o = cli(&["eval", set.to_str().expect("path")], &demo);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(":1: `when writing mock testz` is no heading"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 #[test]
@@ -272,6 +281,11 @@ fn compress_key_never_gives_two_new_headings_one_key() {
     let keys: Vec<String> = out(&o).lines().map(|l| l.split('\t').nth(1).unwrap_or("").to_string()).collect();
     assert_eq!(keys.len(), 2);
     assert_ne!(keys[0], keys[1], "{keys:?}");
+    // Neither heading is written yet: the keys come with a note that nothing resolves to them now.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no heading `How to Encode Parameters` in the decision files"), "{err}");
+    let o = cli(&["compress-key", "How to Paginate List Responses"], &demo);
+    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
 #[test]

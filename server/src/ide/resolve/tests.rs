@@ -132,3 +132,16 @@ fn exact_triggers_sections_and_files_never_build_bm25() {
     assert!(resolve(&w, "when writing mocks for tests", false).is_ok());
     assert!(search_index::of(&w).bm25_built());
 }
+
+/// Found by review: an entry whose heading was renamed printed another
+/// section (exit 0), and "Did you mean" offered the entry that had just failed.
+#[test]
+fn an_entry_without_its_heading_says_so_and_is_never_suggested() {
+    let index = "# Memory Index\n\n## agents/decisions/testing.md\n\n/when working on test structure\n/when working on fixtures\n\n## agents/decisions/ops.md\n\n/when scaling workers\n";
+    let testing = "# Testing\n\n## When Working On Test Structure\n\nMirror the source tree.\n\n## When Building Test Fixtures\n\nOne factory per model.\n";
+    let w = ws(&[("agents/memory-index.md", index), ("agents/decisions/testing.md", testing)]);
+    let err = resolve(&w, "when working on fixtures", false).unwrap_err();
+    assert!(err.contains("`/when working on fixtures`") && err.contains("has no heading to print"), "{err}");
+    let err = resolve(&w, "when scaling worker", false).unwrap_err();
+    assert!(!err.contains("/when scaling workers"), "{err}");
+}
