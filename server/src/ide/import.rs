@@ -48,11 +48,14 @@
 mod identity;
 mod mark;
 mod outline;
+mod room;
+mod same_text;
 mod section;
 pub mod source;
 
 use super::remember::{added_findings, decision_level, entry_resolves_to, file_title};
 use identity::{find_record, gone, stale};
+use room::{cap, cap_of, section_lines, spread, MAX_BODY, MIN_CUT};
 pub use section::heading_title;
 use section::{body, file_for, keeps_structure, source_line};
 
@@ -103,6 +106,8 @@ struct Planned {
     status: Option<String>,
     /// The decision it was imported as before (its file and heading), if any.
     found: Option<(String, HeadingId)>,
+    /// Its text as [`same_text::key`] compares it (a new record's).
+    same: Option<String>,
 }
 
 /// Plans the import of `records` into `ws` (see the module docs); Err says why nothing can be written.
@@ -116,6 +121,9 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     out.stale.extend(gone(ws, &opts.folders));
     let ids: Vec<String> = records.iter().map(source_line).collect();
     let mut planned: Vec<Planned> = Vec::new();
+    // The memory's decisions by their text, and how a decision file links back to the root.
+    let memory = same_text::in_memory(ws);
+    let up = "../".repeat(ws.decision_path("x.md").matches('/').count());
     for r in records {
         let status = r.status.as_deref().and_then(|s| inactive(s).map(|why| (s.to_string(), why)));
         if let (Some((status, why)), false) = (&status, opts.all) {
@@ -151,6 +159,34 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             out.skipped.push((r.source.clone(), format!("a second section with its `{id}`: rename one of them")));
             continue;
         }
+        // A new record whose words a decision already has (a copied AGENTS.md, a renamed
+        // section): imported once, the copy named (`same_text`).
+        let found = find_record(ws, &r, &ids);
+        let same = found
+            .is_none()
+            .then(|| {
+                let b = body(&r, cap_of(r.kind), status.as_ref().map(|s| s.0.as_str()), false, &up);
+                same_text::key(b.lines.iter().map(String::as_str))
+            })
+            .flatten();
+        if let Some(k) = &same {
+            let here = planned.iter().find(|p| p.same.as_ref() == Some(k));
+            let there = memory.get(k).and_then(|&h| Some((ws.file(h.file)?.path.clone(), ws.heading(h)?.name())));
+            let twin = match (here, there) {
+                (Some(p), _) => Some(format!("`{}`, which this run imports from {}", p.heading, p.record.source)),
+                (None, Some((path, title))) => Some(format!("`{title}` in {path}")),
+                _ => None,
+            };
+            if let Some(twin) = twin {
+                let what = source_line(&r);
+                let what = what.trim_start_matches("Source: ");
+                out.skipped.push((
+                    r.source.clone(),
+                    format!("{what} has the same text as {twin}: imported once (two copies would split recall between them)"),
+                ));
+                continue;
+            }
+        }
         let mut heading = heading_title(r.kind, &r.title);
         if taken(&heading) {
             if let Some(ctx) = r.context.as_deref().filter(|c| normalize(c) != normalize(&r.title)) {
@@ -162,8 +198,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             continue;
         }
         let file = file_for(&r, opts);
-        let found = find_record(ws, &r, &ids);
-        planned.push(Planned { record: r, file, heading, status: status.map(|s| s.0), found });
+        planned.push(Planned { record: r, file, heading, status: status.map(|s| s.0), found, same });
     }
     // Line budgets: each file's room shared by the records it receives.
     let max_lines = ws.config().option("max-lines", 400) as usize;
@@ -372,75 +407,6 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
 fn section_text<'a>(ws: &'a Workspace, path: &str, h: HeadingId) -> Option<&'a str> {
     let hd = ws.heading(h)?;
     ws.file_id(path).and_then(|id| ws.file(id))?.text.get(hd.section.start..hd.section.end)
-}
-
-/// Lines an ADR's body gets at most, even in a file with room: the
-/// decision leads, context and consequences follow as far as this goes, and
-/// the source keeps the rest (a whole ADR of 80 lines is mostly its
-/// context, which `/when` would print in full).
-const MAX_BODY: usize = 24;
-
-/// Lines a rules section's body gets at most: every line of one is a rule
-/// (`Never amend commits.` 30 lines down), and the cut loses it for recall
-/// too; the hook injects at most a short section whole or its first lines
-/// of any, so a longer body does not crowd the others out. Measured on three
-/// projects' agent instruction files (docs/resolver.md, "Rules files"): at
-/// 24 lines, 2 of 32 sections lost 43 lines of rules; at 60, none.
-const MAX_RULES_BODY: usize = 60;
-
-/// The most lines `p`'s body keeps, however much room its file has.
-fn cap(p: &Planned) -> usize {
-    if p.record.kind == Kind::Sections {
-        MAX_RULES_BODY
-    } else {
-        MAX_BODY
-    }
-}
-
-/// The lines `p`'s section takes with a body cut to `budget` (at most its
-/// [`cap`]): its heading, a blank line, the body and what ends it, and the
-/// blank line after it.
-fn section_lines(p: &Planned, budget: usize) -> usize {
-    2 + body(&p.record, budget.min(cap(p)), p.status.as_deref(), false, "").lines.len() + 1
-}
-/// The fewest lines a body is cut to, however full its file.
-const MIN_CUT: usize = 4;
-
-/// Where each record goes: a record imported before stays in the file
-/// that has it; a new one goes to its file (`file_for`) while that file has
-/// room for its whole body (at most its [`cap`]) under `max-lines`,
-/// then to `NAME-2.md`, `NAME-3.md`, … (so fifty ADRs are not cut to four
-/// lines each, and a record added later does not cut the others shorter).
-fn spread(ws: &Workspace, planned: &mut [Planned], max_lines: usize) {
-    let dir = format!("{}/", ws.config().decisions);
-    let lines_of = |name: &str| {
-        ws.file_id(&ws.decision_path(name)).and_then(|id| ws.file(id)).map_or(2, |f| f.text.lines().count())
-    };
-    let mut load: Vec<(String, usize)> = Vec::new(); // (file name, lines it will have)
-    for p in planned.iter_mut() {
-        if let Some((path, _)) = &p.found {
-            p.file = path.strip_prefix(&dir).unwrap_or(path).to_string();
-            continue;
-        }
-        let stem = p.file.trim_end_matches(".md").to_string();
-        for n in 1usize.. {
-            let name = if n == 1 { format!("{stem}.md") } else { format!("{stem}-{n}.md") };
-            let at = match load.iter().position(|(f, _)| *f == name) {
-                Some(i) => i,
-                None => {
-                    load.push((name.clone(), lines_of(&name)));
-                    load.len() - 1
-                }
-            };
-            // The lines it takes whole (its body up to its cap, and what is around it).
-            let needs = section_lines(p, cap(p));
-            if load[at].1 + needs <= max_lines || n >= 100 {
-                load[at].1 += needs;
-                p.file = name;
-                break;
-            }
-        }
-    }
 }
 
 /// `/when trigger` (with the shortest unique key as an extra when shorter) for heading `h`.

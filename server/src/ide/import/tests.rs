@@ -214,9 +214,10 @@ fn a_cut_body_says_so_and_never_ends_inside_code() {
     let mut config = small.config().clone();
     config.options.insert("max-lines".into(), 60);
     small.set_config(config, Vec::new());
-    let plain: String = (0..30).map(|i| format!("- Rule {i}.\n")).collect();
-    let many: Vec<_> =
-        (0..3).flat_map(|i| parse(&format!("R{i}.md"), &format!("# T\n\n## Rules {i}\n\n{plain}")).unwrap()).collect();
+    let plain = |n: usize| -> String { (0..30).map(|i| format!("- Rule {n}.{i}.\n")).collect() };
+    let many: Vec<_> = (0..3)
+        .flat_map(|i| parse(&format!("R{i}.md"), &format!("# T\n\n## Rules {i}\n\n{}", plain(i))).unwrap())
+        .collect();
     let out = plan(&small, many, &Options { file: Some("rules.md".into()), ..Options::default() }).unwrap();
     assert_eq!(out.cut.len(), 3, "{:?}", out.cut);
     assert!(out.cut.iter().all(|c| c.contains("under `max-lines` (60)")), "{:?}", out.cut);

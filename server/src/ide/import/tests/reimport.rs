@@ -3,7 +3,7 @@
 use super::*;
 
 /// The memory after `out` is written over `w`.
-fn applied(w: &Workspace, out: &Outcome) -> Workspace {
+pub(super) fn applied(w: &Workspace, out: &Outcome) -> Workspace {
     let mut after = w.clone();
     for p in out.change.paths() {
         let before = w.file_id(p).and_then(|id| w.file(id)).map(|f| f.text.to_string());

@@ -71,3 +71,46 @@ fn a_rules_file_loses_no_section() {
     assert!(!r[1].decision.contains("Co-Authored-By"), "{}", r[1].decision);
     assert_eq!(crate::ide::import::source::unheaded("CLAUDE.md", &text), 2);
 }
+
+/// Found by review: CLAUDE.md and an AGENTS.md copied from it made every rule
+/// two decisions, and recall split between them went silent; a renamed
+/// section did the same beside its stale self.
+#[test]
+fn the_same_text_is_imported_once() {
+    let claude =
+        "# Claude\n\n## Git Workflow\n\nNever `git push --force` to main.\n\n## Testing\n\nRun `cargo test`.\n";
+    let agents = "# Agents\n\n## Git Workflow\n\nNever `git push --force` to main.\n\n## Style\n\nTabs.\n";
+    let mut records = parse("CLAUDE.md", claude).unwrap();
+    records.extend(parse("AGENTS.md", agents).unwrap());
+    let w = ws(&[]);
+    let out = plan(&w, records, &Options::default()).unwrap();
+    let mut names = out.imported.clone();
+    names.sort();
+    assert_eq!(
+        names,
+        ["When Testing ← CLAUDE.md", "When Working On Git Workflow ← CLAUDE.md", "When Working On Style ← AGENTS.md"],
+        "{:?}",
+        out.skipped
+    );
+    assert_eq!(out.skipped.len(), 1, "{:?}", out.skipped);
+    assert!(
+        out.skipped[0].1.starts_with("AGENTS.md § Git Workflow has the same text as `When Working On Git Workflow`, which this run imports from CLAUDE.md"),
+        "{:?}",
+        out.skipped
+    );
+    // Later, the section is renamed in its source: the new name's text is the old decision's.
+    let after = super::reimport::applied(&w, &out);
+    let renamed = claude.replace("## Git Workflow", "## Git Conventions");
+    let again = plan(&after, parse("CLAUDE.md", &renamed).unwrap(), &Options::default()).unwrap();
+    assert!(again.imported.is_empty(), "{:?}", again.imported);
+    assert!(
+        again.skipped[0].1.contains("same text as `When Working On Git Workflow` in agents/decisions/"),
+        "{:?}",
+        again.skipped
+    );
+    // A section that says something else is a decision of its own.
+    let other = claude.replace("to main.", "to main or release branches.");
+    let other =
+        plan(&after, parse("AGENTS.md", &other.replace("# Claude", "# Agents")).unwrap(), &Options::default()).unwrap();
+    assert!(other.imported.iter().any(|h| h.starts_with("When Working On Git Workflow")), "{:?}", other.skipped);
+}

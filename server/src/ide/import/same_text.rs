@@ -1,0 +1,41 @@
+//! Decisions import would write twice: a record whose text is, word for word, a decision the memory (or this run) already has, from another source or a renamed section.
+//!
+//! Found by review: `CLAUDE.md` and an `AGENTS.md` copied from it, imported
+//! together, made every rule two decisions of the same words; the ranking
+//! then splits its confidence between them and the hook stays silent on
+//! both (`git push --force` from 0.98 to 0.28). The text compared is the
+//! body as import writes it (without its `Source:` and `Date:` lines),
+//! whitespace collapsed; a near copy (one word changed) is two decisions,
+//! as its words say two things.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::model::{HeadingId, Workspace};
+
+/// The comparable text of a body's lines (its `Source:`/`Date:` lines and
+/// fingerprints left out, whitespace collapsed); None when nothing is left.
+pub(super) fn key<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let words: Vec<&str> = lines
+        .into_iter()
+        .filter(|l| !l.starts_with("Source: ") && !l.starts_with("Date: "))
+        .flat_map(str::split_whitespace)
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// Every decision of `ws` by the [`key`] of its section's body (the first of
+/// two with the same text).
+pub(super) fn in_memory(ws: &Workspace) -> HashMap<String, HeadingId> {
+    let mut out = HashMap::default();
+    for (fid, f, d) in ws.decisions() {
+        for (i, h) in d.headings.iter().enumerate().filter(|(_, h)| h.is_semantic()) {
+            let Some(text) = f.text.get(h.section.start..h.section.end) else { continue };
+            // The body: the section without its heading line.
+            let body = text.split_once('\n').map_or("", |x| x.1);
+            if let Some(k) = key(body.lines()) {
+                out.entry(k).or_insert(HeadingId { file: fid, idx: i as u32 });
+            }
+        }
+    }
+    out
+}
