@@ -52,26 +52,25 @@ pub(super) fn spread(ws: &Workspace, planned: &mut [Planned], max_lines: usize) 
     let lines_of = |name: &str| {
         ws.file_id(&ws.decision_path(name)).and_then(|id| ws.file(id)).map_or(2, |f| f.text.lines().count())
     };
-    let mut load: Vec<(String, usize)> = Vec::new(); // (file name, lines it will have)
+    // Per file name: the lines it will have, and whether it holds any section yet.
+    let mut load: rustc_hash::FxHashMap<String, (usize, bool)> = rustc_hash::FxHashMap::default();
     for p in planned.iter_mut() {
         if let Some((path, _)) = &p.found {
             p.file = path.strip_prefix(&dir).unwrap_or(path).to_string();
             continue;
         }
         let stem = p.file.trim_end_matches(".md").to_string();
+        // The lines it takes whole (its body up to its cap, and what is around it).
+        let needs = section_lines(p, cap(p));
         for n in 1usize.. {
             let name = if n == 1 { format!("{stem}.md") } else { format!("{stem}-{n}.md") };
-            let at = match load.iter().position(|(f, _)| *f == name) {
-                Some(i) => i,
-                None => {
-                    load.push((name.clone(), lines_of(&name)));
-                    load.len() - 1
-                }
-            };
-            // The lines it takes whole (its body up to its cap, and what is around it).
-            let needs = section_lines(p, cap(p));
-            if load[at].1 + needs <= max_lines || n >= 100 {
-                load[at].1 += needs;
+            let exists = ws.file_id(&ws.decision_path(&name)).is_some();
+            let slot = load.entry(name.clone()).or_insert_with(|| (lines_of(&name), exists));
+            // A file that holds nothing yet takes it even when it is longer than `max-lines`
+            // allows (its budget then cuts it): no number of files is ever given up on.
+            if slot.0 + needs <= max_lines || !slot.1 {
+                slot.0 += needs;
+                slot.1 = true;
                 p.file = name;
                 break;
             }

@@ -114,3 +114,30 @@ fn the_same_text_is_imported_once() {
         plan(&after, parse("AGENTS.md", &other.replace("# Claude", "# Agents")).unwrap(), &Options::default()).unwrap();
     assert!(other.imported.iter().any(|h| h.starts_with("When Working On Git Workflow")), "{:?}", other.skipped);
 }
+
+/// Found by review: past a hundred files, every other record went to the
+/// hundredth, cut to four lines, which grew to 11,463 lines while each cut
+/// said it kept the file under `max-lines`.
+#[test]
+fn a_huge_source_fills_as_many_files_as_it_needs_each_under_max_lines() {
+    let mut w = ws(&[]);
+    let mut config = w.config().clone();
+    config.options.insert("max-lines".into(), 60);
+    w.set_config(config, Vec::new());
+    let mut text = String::from("# Huge\n\n");
+    for i in 0..150 {
+        text.push_str(&format!("## Rule {i}\n\n"));
+        for l in 0..30 {
+            text.push_str(&format!("- Line {l} of rule {i}.\n"));
+        }
+        text.push('\n');
+    }
+    let out = plan(&w, parse("huge.md", &text).unwrap(), &Options::default()).unwrap();
+    assert_eq!(out.imported.len(), 150, "{:?}", out.skipped);
+    let paths: Vec<&str> = out.change.paths().filter(|p| p.starts_with("agents/decisions/")).collect();
+    assert!(paths.len() > 100, "{}", paths.len());
+    for p in paths {
+        let t = out.change.text_after(p, None).unwrap();
+        assert!(t.lines().count() <= 60, "{p}: {} lines", t.lines().count());
+    }
+}
