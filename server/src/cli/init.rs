@@ -123,6 +123,16 @@ pub fn run(a: InitArgs) -> i32 {
             names.join(", ")
         );
         agents::say_trust(&agents, &root);
+        // What init wrote runs the program by name: say so when that name finds nothing (found by
+        // review: every hook and skill would fail with "command not found", and init said nothing).
+        if !dry_run && !on_path("memory-index-lsp") {
+            let me = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "it".into());
+            let _ = writeln!(
+                stderr,
+                "note: `memory-index-lsp` is not on PATH, and the hooks, skills and MCP server just written run it by \
+             that name: put it there (`cargo install --path server`, or copy {me} to a folder on PATH)"
+            );
+        }
         return 0;
     }
     if let Some(dir) = &folder {
@@ -182,6 +192,16 @@ pub fn run(a: InitArgs) -> i32 {
         );
     }
     agents::say_trust(&agents, &root);
+    // What init wrote runs the program by name: say so when that name finds nothing (found by
+    // review: every hook and skill would fail with "command not found", and init said nothing).
+    if !dry_run && !on_path("memory-index-lsp") {
+        let me = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "it".into());
+        let _ = writeln!(
+            stderr,
+            "note: `memory-index-lsp` is not on PATH, and the hooks, skills and MCP server just written run it by \
+             that name: put it there (`cargo install --path server`, or copy {me} to a folder on PATH)"
+        );
+    }
     // A new memory in a project that wrote decisions down elsewhere: say how to bring them in.
     let new_memory = folder.is_some() || changes.iter().any(|c| c.old.is_none() && c.what == NEW_INDEX);
     // Never the memory's own folder (`decisions = "decisions"` in memory-index.toml).
@@ -341,4 +361,21 @@ fn read_inside(canon_root: &Path, path: &Path, rel: &str) -> Result<Option<Strin
         Err(ReadError::NotFound) => Ok(None),
         Err(e) => Err(format!("cannot read {rel}: {e}")),
     }
+}
+
+/// Whether `name` is an executable file in a folder of `$PATH`.
+fn on_path(name: &str) -> bool {
+    let Some(path) = std::env::var_os("PATH") else { return false };
+    std::env::split_paths(&path).any(|dir| {
+        let f = dir.join(name);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(&f).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        }
+        #[cfg(not(unix))]
+        {
+            f.with_extension("exe").is_file() || f.is_file()
+        }
+    })
 }

@@ -93,7 +93,8 @@ struct RememberArgs {
     title: String,
     /// What was decided and why: the section's text (Markdown).
     body: String,
-    /// The decision file inside the decisions directory (e.g. "cli.md"); omitted: the closest one.
+    /// The decision file inside the decisions directory (e.g. "cli.md"); omitted: the file clearly about
+    /// the subject, or, when none is, a refusal naming the closest files and a new file name to pass.
     file: Option<String>,
     /// Other words an agent may search with, e.g. ["rust-toolchain", "msrv"].
     extras: Option<Vec<String>>,

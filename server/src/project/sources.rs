@@ -24,7 +24,10 @@ const FILES: &[&str] = &["CLAUDE.md", "AGENTS.md", ".github/copilot-instructions
 
 /// The folders (with at least one `.md` or `.mdc` file) and files of
 /// [`FOLDERS`] and [`FILES`] that exist under `root`, as `import` takes
-/// them. Only metadata and folder listings are read.
+/// them: a file holding nothing but the block `init` writes in it (an
+/// instructions file it created) is not one (found by review: `init --agent
+/// all` suggested importing the `copilot-instructions.md` it had just
+/// written). Folder listings are read, and files up to 1 MiB.
 pub fn existing(root: &Path) -> Vec<String> {
     let mut out = Vec::new();
     for dir in FOLDERS {
@@ -39,7 +42,14 @@ pub fn existing(root: &Path) -> Vec<String> {
         }
     }
     for file in FILES {
-        if std::fs::symlink_metadata(root.join(file)).is_ok_and(|m| m.is_file() && m.len() > 0) {
+        let path = root.join(file);
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() > 0) {
+            continue;
+        }
+        // Unreadable or large: suggested, and `import` says what it finds.
+        let only_ours = super::read::read_text(None, &path, 1 << 20)
+            .is_ok_and(|t| crate::ide::import::source::without_own_block(&t).trim().is_empty());
+        if !only_ours {
             out.push((*file).to_string());
         }
     }

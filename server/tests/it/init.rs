@@ -143,3 +143,30 @@ fn the_demo_index_already_says_how_to_recall_and_an_empty_folder_gets_a_memory()
     let index = fs::read_to_string(empty.path().join("agents/memory-index.md")).expect("a new index");
     assert!(index.starts_with("# Memory Index\n") && index.contains("/when <situation>"), "{index}");
 }
+
+/// Found by review: what init writes runs `memory-index-lsp` by name, and
+/// init said nothing when that name found nothing; `init --agent all`
+/// suggested importing the instructions file it had just written.
+#[test]
+fn init_says_when_its_program_is_not_on_path_and_never_suggests_its_own_files() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_memory-index-lsp"));
+    let with_path = |path: &std::ffi::OsStr| {
+        Command::new(bin).args(["init", "--agent", "all"]).current_dir(root).env("PATH", path).output().expect("run")
+    };
+    let o = with_path(std::ffi::OsStr::new("/nonexistent"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("`memory-index-lsp` is not on PATH"), "{err}");
+    assert!(!err.contains("bring them in"), "its own files are not decisions to import: {err}");
+    // In a second project, with the program's folder on PATH: no note.
+    let other = tempfile::tempdir().expect("tmp");
+    let o = Command::new(bin)
+        .arg("init")
+        .current_dir(other.path())
+        .env("PATH", bin.parent().expect("folder"))
+        .output()
+        .expect("run");
+    assert!(!stderr(&o).contains("not on PATH"), "{}", stderr(&o));
+}

@@ -327,7 +327,7 @@ pub const OWN_BLOCK_END: &str = "<!-- memory-index:end -->";
 
 /// `text` without the blocks `init` wrote (they tell the agent about the
 /// memory; they are not the project's rules).
-fn without_own_block(text: &str) -> std::borrow::Cow<'_, str> {
+pub fn without_own_block(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains(OWN_BLOCK_START) {
         return text.into();
     }
