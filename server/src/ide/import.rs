@@ -117,6 +117,11 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         Some((_, f, _)) => return Err(format!("{} cannot be read as UTF-8 text; fix it first", f.path)),
         None => return Err(format!("no index at {}: run `memory-index-lsp init` first", ws.config().index)),
     };
+    // `--file` names a file of the decisions directory, as `remember --file` does (found by review:
+    // `--file ../../evil.md` was refused with a message about headings).
+    if let Some(f) = &opts.file {
+        super::remember::file_name(f)?;
+    }
     let mut out = Outcome { stale: stale(ws, &records), ..Default::default() };
     out.stale.extend(gone(ws, &opts.folders));
     let ids: Vec<String> = records.iter().map(source_line).collect();
@@ -413,18 +418,23 @@ fn section_text<'a>(ws: &'a Workspace, path: &str, h: HeadingId) -> Option<&'a s
 fn entry_line(ws: &Workspace, h: HeadingId, title: &str) -> Option<String> {
     let (op, trigger) = placement::trigger_from_title(title)?;
     // The short key, when it helps: not the trigger itself, not its lead word alone (`using`,
-    // `deciding`: every imported title starts so), and plain words.
-    let lead = trigger.split_whitespace().next().unwrap_or("").to_lowercase();
-    let short = compress::compress_heading(ws, h).map(|(_, k)| k).filter(|k| {
-        normalize(k) != normalize(&trigger)
-            && normalize(k) != lead
-            && k.chars().all(|c| c.is_alphanumeric() || c.is_whitespace() || matches!(c, '-' | '/' | '.'))
-            && k.split_whitespace().any(informative)
-    });
+    // `deciding`: every imported title starts so), plain words, starting and ending with one
+    // that says something (`code in`, found by review, is no key).
+    let short = compress::compress_heading(ws, h).map(|(_, k)| k).filter(|k| short_key_helps(k, &trigger));
     Some(match short {
         Some(k) if !k.contains(['|', ',']) => format!("{} {trigger} | {k}", op.token()),
         _ => format!("{} {trigger}", op.token()),
     })
+}
+
+/// Whether the short key `k` of `trigger` is worth an extra (see [`entry_line`]).
+fn short_key_helps(k: &str, trigger: &str) -> bool {
+    let lead = trigger.split_whitespace().next().unwrap_or("").to_lowercase();
+    normalize(k) != normalize(trigger)
+        && normalize(k) != lead
+        && k.chars().all(|c| c.is_alphanumeric() || c.is_whitespace() || matches!(c, '-' | '/' | '.'))
+        && k.split_whitespace().next().is_some_and(informative)
+        && k.split_whitespace().last().is_some_and(informative)
 }
 
 /// Whether a word of a short key says something on its own: not a stop word

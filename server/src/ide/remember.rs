@@ -51,8 +51,9 @@ use crate::syntax::index::Op;
 use crate::syntax::normalize;
 pub use checks::invisible;
 use checks::{keeps_structure, plain_text, shown};
+pub(crate) use files::file_name;
 pub(crate) use files::file_title;
-use files::{choose_file, elsewhere, file_name, first_words};
+use files::{choose_file, elsewhere, first_words};
 
 /// The decision file of a memory's first decision when none is named.
 pub const FIRST_FILE: &str = "general.md";

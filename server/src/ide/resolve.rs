@@ -250,6 +250,8 @@ fn section(ws: &Workspace, title: &str) -> Result<Resolved, String> {
         [one] => {
             let (path, h) = heading(ws, *one).ok_or("the heading is gone")?;
             let text = ws.file(one.file).map_or("", |f| h.section.slice(&f.text)).trim_end();
+            // As trigger mode shows it: without import's fingerprints (found by review).
+            let text = crate::syntax::source_mark::without_marks(text);
             Ok(Resolved {
                 text: format!("{text}\n\nSource: {path}"),
                 heading: Some(*one),

@@ -310,6 +310,14 @@ fn rules(
             more: vec![],
         });
     }
+    // A Cursor rule scoped to some files says so first: imported, it would read as global
+    // (found by review: `globs: src/**/*.ts` was dropped).
+    let globs = front.iter().find(|(k, _)| k == "globs").map(|(_, v)| v.trim()).filter(|v| !v.is_empty());
+    if let Some(g) = globs {
+        for r in &mut records {
+            r.decision = format!("Applies to files matching `{g}`.\n\n{}", r.decision);
+        }
+    }
     if records.is_empty() {
         return Err(if !sections.is_empty() {
             "its headed sections hold no text (only headings or a table of contents): nothing to import".into()

@@ -182,6 +182,9 @@ fn a_short_key_of_a_function_word_is_not_an_extra() {
     let out = plan(&w, records, &Options::default()).unwrap();
     let index = out.change.text_after("agents/memory-index.md", Some(INDEX)).unwrap();
     assert!(!index.contains("| using"), "{index}");
+    // Found by review: `| code in` (a key that ends on a stop word) was an extra.
+    assert!(!short_key_helps("code in", "working on code style in agents"));
+    assert!(short_key_helps("code style", "working on code style in agents"));
 }
 
 /// Found importing real rules files (CLAUDE.md, AGENTS.md, .cursor/rules) no test had seen.
@@ -298,6 +301,16 @@ fn relative_links_still_point_where_they_did() {
         "a link out of the root stays"
     );
     assert_eq!(relink("[c](./CHANGELOG.md)", "AGENTS.md", up), "[c](../../CHANGELOG.md)");
+    // Found by review: text inside inline code is not a link; a reference definition is one.
+    assert_eq!(
+        relink("see `[not a link](x.md)` and [y](y.md)", "sub/r.md", up),
+        "see `[not a link](x.md)` and [y](../../sub/y.md)"
+    );
+    assert_eq!(
+        relink("[rb]: ops/runbook.md \"Runbook\"", "sub/r.md", up),
+        "[rb]: ../../sub/ops/runbook.md \"Runbook\""
+    );
+    assert_eq!(relink("[^1]: a footnote", "sub/r.md", up), "[^1]: a footnote");
     // An anchor of the source's own headings leads to the source (the heading is not in the decision file).
     assert_eq!(
         relink("see [build](#build-requirements).", "AGENTS.md", up),

@@ -6,7 +6,7 @@ use crate::model::Workspace;
 use crate::search::recall::recall;
 
 /// `name` as a file of the decisions directory: a plain `*.md` name, nothing else.
-pub(super) fn file_name(name: &str) -> Result<String, String> {
+pub(crate) fn file_name(name: &str) -> Result<String, String> {
     let n = name.trim();
     let n = if n.ends_with(".md") { n.to_string() } else { format!("{n}.md") };
     plain_text("the file name", &n)?;

@@ -145,3 +145,13 @@ fn an_entry_without_its_heading_says_so_and_is_never_suggested() {
     let err = resolve(&w, "when scaling worker", false).unwrap_err();
     assert!(!err.contains("/when scaling workers"), "{err}");
 }
+
+/// Found by review: `.Title` showed import's fingerprint, which `/when` leaves out.
+#[test]
+fn section_mode_leaves_out_import_fingerprints() {
+    let index = "# Memory Index\n\n## agents/decisions/a.md\n\n/when testing\n";
+    let a = "# A\n\n## When Testing\n\nRun it.\n\nSource: CLAUDE.md § Testing <!-- import 1f2e3d4c -->\n";
+    let w = ws(&[("agents/memory-index.md", index), ("agents/decisions/a.md", a)]);
+    let r = resolve(&w, ".When Testing", false).expect("section");
+    assert!(r.text.contains("Source: CLAUDE.md § Testing\n") && !r.text.contains("<!--"), "{}", r.text);
+}

@@ -20,7 +20,7 @@ fn rules_files_as_written_in_the_wild() {
     let r = parse(".cursor/rules/221-flutter.mdc", mdc).unwrap();
     assert_eq!(
         (r[0].title.as_str(), r[0].decision.as_str()),
-        ("Flutter and Riverpod rules", "Use Riverpod for state.")
+        ("Flutter and Riverpod rules", "Applies to files matching `lib/**`.\n\nUse Riverpod for state.")
     );
     let bare = parse(".cursor/rules/010-style_guide.mdc", "Tabs, not spaces.\n").unwrap();
     assert_eq!(bare[0].title, "style guide");
@@ -140,4 +140,12 @@ fn a_huge_source_fills_as_many_files_as_it_needs_each_under_max_lines() {
         let t = out.change.text_after(p, None).unwrap();
         assert!(t.lines().count() <= 60, "{p}: {} lines", t.lines().count());
     }
+}
+
+/// Found by review: `--file ../../evil.md` was refused with a message about headings.
+#[test]
+fn file_names_a_file_of_the_decisions_directory() {
+    let r = parse("CLAUDE.md", "# C\n\n## Testing\n\nRun it.\n").unwrap();
+    let err = plan(&ws(&[]), r, &Options { file: Some("../../evil.md".into()), ..Options::default() }).unwrap_err();
+    assert!(err.contains("is not a file name inside the decisions directory"), "{err}");
 }
