@@ -128,6 +128,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     let mut planned: Vec<Planned> = Vec::new();
     // The memory's decisions by their text, and how a decision file links back to the root.
     let memory = same_text::in_memory(ws);
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     let up = "../".repeat(ws.decision_path("x.md").matches('/').count());
     for r in records {
         let status = r.status.as_deref().and_then(|s| inactive(s).map(|why| (s.to_string(), why)));
@@ -159,8 +160,11 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             planned.iter().any(|p| normalize(&p.heading) == normalize(h))
                 || ws.bindings().headings_titled(&normalize(h)).iter().any(|&id| Some(id) != mine)
         };
-        if planned.iter().any(|p| source_line(&p.record) == source_line(&r)) {
-            let id = source_line(&r);
+        // Every identity once, whether its first record is written or skipped for its text (a
+        // second one would be written under the first's identity, and the next run would read
+        // the first into it: found by the import properties).
+        let id = source_line(&r);
+        if !seen.insert(id.clone()) {
             out.skipped.push((r.source.clone(), format!("a second section with its `{id}`: rename one of them")));
             continue;
         }
@@ -170,7 +174,12 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         let same = found
             .is_none()
             .then(|| {
-                let b = body(&r, cap_of(r.kind), status.as_ref().map(|s| s.0.as_str()), false, &up);
+                // The body as it will be written: without its code when the code would change
+                // the file's structure (what the memory then holds, and a later run compares).
+                let make = |strip| body(&r, cap_of(r.kind), status.as_ref().map(|s| s.0.as_str()), strip, &up);
+                let whole = make(false);
+                let probe = format!("## Probe\n\n{}\n", whole.lines.join("\n"));
+                let b = if keeps_structure(&probe, 2, "\n") { whole } else { make(true) };
                 same_text::key(b.lines.iter().map(String::as_str))
             })
             .flatten();

@@ -20,6 +20,7 @@ mod embed_model;
 mod hook;
 mod hostile;
 mod ide_snapshots;
+mod import_properties;
 mod init;
 mod init_agents;
 mod lsp_navigation;
