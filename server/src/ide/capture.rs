@@ -268,6 +268,9 @@ fn instruction(lower: &str) -> bool {
         "want",
         "like",
         "need",
+        // A prediction, not an instruction: `never gonna give you up`, `always going to fail`.
+        "gonna",
+        "going",
     ];
     let mut words = lower.split_whitespace();
     let mut first = words.next().unwrap_or("");
