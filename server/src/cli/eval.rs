@@ -52,8 +52,12 @@ pub fn run(a: EvalArgs) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    // A label that names no heading is counted as missed or wrong: say which, once each.
+    // A label that names no heading is counted as missed or wrong: say which, once each (at its first line).
+    let mut said = std::collections::HashSet::new();
     for (line, title) in eval::unknown_titles(&ws, &cases) {
+        if !said.insert(title.clone()) {
+            continue;
+        }
         eprintln!("memory-index-lsp: note: {file}:{line}: `{title}` is no heading of this memory (a typo?); the case cannot be answered right");
     }
     // The semantic tier, as the hook would use it, with every decision embedded first.

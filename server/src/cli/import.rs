@@ -72,8 +72,8 @@ pub fn run(a: ImportArgs) -> i32 {
                     let n = source::unheaded(&rel, &text);
                     if n > 0 {
                         left_out.push(format!(
-                            "{rel}: {n} line{} before its first section, under no `## ` heading (give {} one to \
-                             import {})",
+                            "{rel}: {n} line{} before its first section, under no rule's heading (give {} a \
+                             heading at the level of the file's sections to import {})",
                             if n == 1 { "" } else { "s" },
                             if n == 1 { "it" } else { "them" },
                             if n == 1 { "it" } else { "them" },

@@ -129,7 +129,7 @@ pub fn run(a: InitArgs) -> i32 {
             let me = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "it".into());
             let _ = writeln!(
                 stderr,
-                "note: `memory-index-lsp` is not on PATH, and the hooks, skills and MCP server just written run it by \
+                "note: `memory-index-lsp` is not on PATH, and the hooks, skills and MCP server init sets up run it by \
              that name: put it there (`cargo install --path server`, or copy {me} to a folder on PATH)"
             );
         }

@@ -37,6 +37,9 @@ pub fn run(a: RecallStatsArgs) -> i32 {
         Err(code) => return code,
     };
     let threshold = threshold.unwrap_or(ws.config().recall.prompt);
+    // A transcript named and not read makes the exit code 1; the default folder missing does not
+    // (a project without sessions yet).
+    let explicit = !paths.is_empty();
     if paths.is_empty() {
         match default_dir(&root) {
             Some(d) => paths.push(d),
@@ -44,7 +47,7 @@ pub fn run(a: RecallStatsArgs) -> i32 {
         }
     }
     let (files, mut unreadable) = read::expand(&paths, &["jsonl"]);
-    let mut lost = unreadable.len();
+    let mut lost = if explicit { unreadable.len() } else { 0 };
     let mut sessions: Vec<Stats> = Vec::new();
     for f in &files {
         let name = f.file_stem().map_or_else(|| f.display().to_string(), |s| s.to_string_lossy().into_owned());

@@ -12,8 +12,9 @@
 //!   file's line budget (the room `max-lines` leaves besides the file's
 //!   other sections, filled so that the most any record loses is least; a
 //!   new record goes where its whole body fits, spilling into `NAME-2.md`,
-//!   …, rather than cut the others shorter: see `spread`) and to at most 24
-//!   lines, relative links rewritten to point
+//!   …, rather than cut the others shorter: see `room::spread`) and to at
+//!   most 24 lines for an ADR, 60 for a rules section; a section whose text a
+//!   decision already has is imported once (`same_text`); relative links rewritten to point
 //!   where they pointed from the source, sub-headings turned into bold lines
 //!   (they would end the section), and ends with `Source: PATH` (`Source:
 //!   PATH § Title` for a section of a rules file): the record's identity.
@@ -46,6 +47,7 @@
 //!   finding the workspace did not have.
 
 mod identity;
+mod links;
 mod mark;
 mod outline;
 mod room;
@@ -202,6 +204,14 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             }
         }
         let mut heading = heading_title(r.kind, &r.title);
+        // Imported before under the heading an earlier build made of the same title (the rules
+        // that make a heading of a title change between builds): it keeps that heading, rather
+        // than be reported as retitled on every run (found by review).
+        if let Some(old) = found.as_ref().and_then(|(_, h)| ws.heading(*h)).map(|h| h.title.clone()) {
+            if earlier_heading_of(&old, &r) {
+                heading = old;
+            }
+        }
         if taken(&heading) {
             if let Some(ctx) = r.context.as_deref().filter(|c| normalize(c) != normalize(&r.title)) {
                 heading = heading_title(r.kind, &format!("{} in {ctx}", r.title));
@@ -415,6 +425,21 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     }
     out.change.replace_text(&index_path, &index_old, &index);
     Ok(out)
+}
+
+/// Whether `heading`, found by `r`'s identity, was made from `r`'s title as
+/// it is now: always for a rules section (its identity is its title); for
+/// an ADR, when the heading ends with the title's words after the first
+/// (`When Deciding Using X` and `When Using X` for `Using X`; a verb made a
+/// gerund, `Build X` as `When Building X`). An ADR retitled beyond its first
+/// word is reported, and its heading left for the person to rename.
+fn earlier_heading_of(heading: &str, r: &Record) -> bool {
+    if r.kind == Kind::Sections {
+        return true;
+    }
+    let title = normalize(&r.title);
+    let rest = title.split_once(' ').map_or(title.as_str(), |(_, rest)| rest);
+    normalize(heading).ends_with(rest)
 }
 
 /// The text of heading `h`'s section in the file at `path` (None when either is gone).

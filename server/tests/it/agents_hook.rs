@@ -190,7 +190,7 @@ fn hostile_payloads_from_every_agent_keep_the_fault_contract() {
     // `--agent=NAME` reads as `--agent NAME`; a flag without its value, or a
     // word the hook does not know, is named and the prompt still answered.
     for (i, (args, said)) in [
-        (&["--agent=codex"][..], ""),
+        (&["--agent=cursor"][..], "unknown agent `cursor`"),
         (&["--event", "UserPromptSubmit", "--agent"][..], "--agent needs a value"),
         (&["--bogus", "x"][..], "unknown argument `--bogus`"),
     ]

@@ -12,15 +12,21 @@ use rustc_hash::FxHashMap as HashMap;
 
 use crate::model::{HeadingId, Workspace};
 
+/// Fewest words a body needs to be called a copy: two sections that both say
+/// `TODO` or `See CONTRIBUTING.md.` are two rules with their own titles
+/// (found by review).
+const MIN_WORDS: usize = 8;
+
 /// The comparable text of a body's lines (its `Source:`/`Date:` lines and
-/// fingerprints left out, whitespace collapsed); None when nothing is left.
+/// fingerprints left out, whitespace collapsed); None when fewer than
+/// [`MIN_WORDS`] words are left.
 pub(super) fn key<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let words: Vec<&str> = lines
         .into_iter()
         .filter(|l| !l.starts_with("Source: ") && !l.starts_with("Date: "))
         .flat_map(str::split_whitespace)
         .collect();
-    (!words.is_empty()).then(|| words.join(" "))
+    (words.len() >= MIN_WORDS).then(|| words.join(" "))
 }
 
 /// Every decision of `ws` by the [`key`] of its section's body (the first of

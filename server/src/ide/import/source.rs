@@ -208,7 +208,7 @@ pub fn unheaded(path: &str, text: &str) -> usize {
     let (ruled, level) = rule_level(&sections);
     let Some(first) = ruled.iter().find(|s| Some(s.level) == level) else { return 0 };
     let solid = |t: &str| t.lines().filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("<!--")).count();
-    let before = body.lines().take(first.from).filter(|l| !l.trim().is_empty()).count();
+    let before = solid(&body.lines().take(first.from).collect::<Vec<_>>().join("\n"));
     let titles: Vec<&Section> = sections.iter().filter(|s| s.level == 1).collect();
     match titles[..] {
         // The title's line is not text; its own text is counted once.
@@ -312,7 +312,9 @@ fn rules(
     }
     // A Cursor rule scoped to some files says so first: imported, it would read as global
     // (found by review: `globs: src/**/*.ts` was dropped).
-    let globs = front.iter().find(|(k, _)| k == "globs").map(|(_, v)| v.trim()).filter(|v| !v.is_empty());
+    // (Cursor applies a rule with `alwaysApply: true` everywhere, whatever its globs say.)
+    let always = front.iter().any(|(k, v)| k == "alwaysapply" && v.trim() == "true");
+    let globs = front.iter().find(|(k, _)| k == "globs").map(|(_, v)| v.trim()).filter(|v| !v.is_empty() && !always);
     if let Some(g) = globs {
         for r in &mut records {
             r.decision = format!("Applies to files matching `{g}`.\n\n{}", r.decision);
@@ -350,6 +352,10 @@ pub fn without_own_block(text: &str) -> std::borrow::Cow<'_, str> {
         } else if !inside {
             out.push_str(line);
         }
+    }
+    // A block that never ends is not one init wrote whole: the text stays (found by review).
+    if inside {
+        return text.into();
     }
     out.into()
 }

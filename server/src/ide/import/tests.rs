@@ -285,7 +285,7 @@ fn many_records_spread_over_files_instead_of_being_cut_to_nothing() {
 
 #[test]
 fn relative_links_still_point_where_they_did() {
-    use super::section::relink;
+    use super::links::relink;
     let up = "../../";
     assert_eq!(
         relink("see [19](019-shared.md#why) and [x](../README.md)", "docs/adr/0018.md", up),
@@ -311,6 +311,7 @@ fn relative_links_still_point_where_they_did() {
         "[rb]: ../../sub/ops/runbook.md \"Runbook\""
     );
     assert_eq!(relink("[^1]: a footnote", "sub/r.md", up), "[^1]: a footnote");
+    assert_eq!(relink("[BREAKING]: v2.0 drops Node 14", "sub/r.md", up), "[BREAKING]: v2.0 drops Node 14");
     // An anchor of the source's own headings leads to the source (the heading is not in the decision file).
     assert_eq!(
         relink("see [build](#build-requirements).", "AGENTS.md", up),
@@ -329,7 +330,7 @@ fn relative_links_still_point_where_they_did() {
 fn review_cases() {
     // A dot-folder source's links are rewritten too; `.cursorrules` has a title.
     assert_eq!(
-        super::section::relink("[x](docs/a.md)", ".github/copilot-instructions.md", "../../"),
+        super::links::relink("[x](docs/a.md)", ".github/copilot-instructions.md", "../../"),
         "[x](../../.github/docs/a.md)"
     );
     assert_eq!(parse(".cursorrules", "Tabs, not spaces.\n").unwrap()[0].title, "cursorrules");

@@ -103,3 +103,33 @@ fn a_record_added_later_goes_where_it_fits_and_cuts_no_other() {
     assert!(more.cut.is_empty(), "{:?}", more.cut);
     assert!(more.change.paths().any(|p| p.ends_with("architecture-decisions-2.md")), "{:?}", more.change);
 }
+
+/// Found by review: a section an earlier build imported under the heading its
+/// rules then made (`When Working On Running Tests`) was reported as retitled
+/// on every run once the rules made `When Running Tests`, and never updated.
+#[test]
+fn a_heading_an_earlier_build_made_is_kept_and_the_section_still_updates() {
+    let claude = "# Notes\n\n## Running Tests\n\nRun `cargo test`.\n";
+    let w = ws(&[]);
+    let out = plan(&w, parse("CLAUDE.md", claude).unwrap(), &Options::default()).unwrap();
+    let mut earlier = applied(&w, &out);
+    // As the earlier build wrote it: its heading, its entry, its fingerprint.
+    let path = "agents/decisions/claude.md";
+    let text = earlier.file(earlier.file_id(path).unwrap()).unwrap().text.to_string();
+    let unmarked = crate::syntax::source_mark::without_marks(&text)
+        .replace("## When Running Tests", "## When Working On Running Tests");
+    let section = &unmarked[unmarked.find("## When").unwrap()..];
+    let old_text = format!("{}{}", &unmarked[..unmarked.find("## When").unwrap()], super::super::mark::marked(section));
+    earlier.set_file(path, FileText::from(old_text.as_str()));
+    let index = earlier.file(earlier.file_id("agents/memory-index.md").unwrap()).unwrap().text.to_string();
+    earlier.set_file(
+        "agents/memory-index.md",
+        FileText::from(index.replace("/when running tests", "/when working on running tests").as_str()),
+    );
+    let again = plan(&earlier, parse("CLAUDE.md", claude).unwrap(), &Options::default()).unwrap();
+    assert!(again.skipped.is_empty() && again.change.is_empty(), "{:?} {:?}", again.skipped, again.updated);
+    // The source changes: the section is updated under the heading it has.
+    let changed = claude.replace("Run `cargo test`.", "Run `cargo nextest run`.");
+    let upd = plan(&earlier, parse("CLAUDE.md", &changed).unwrap(), &Options::default()).unwrap();
+    assert_eq!(upd.updated, ["When Working On Running Tests ← CLAUDE.md"], "{:?}", upd.skipped);
+}

@@ -22,6 +22,9 @@ fn rules_files_as_written_in_the_wild() {
         (r[0].title.as_str(), r[0].decision.as_str()),
         ("Flutter and Riverpod rules", "Applies to files matching `lib/**`.\n\nUse Riverpod for state.")
     );
+    // Applied always: its globs say nothing of its scope.
+    let always = "---\nalwaysApply: true\nglobs: lib/**\n---\nUse Riverpod.\n";
+    assert_eq!(parse(".cursor/rules/a.mdc", always).unwrap()[0].decision, "Use Riverpod.");
     let bare = parse(".cursor/rules/010-style_guide.mdc", "Tabs, not spaces.\n").unwrap();
     assert_eq!(bare[0].title, "style guide");
     // A table of contents and a trailing colon.
@@ -70,6 +73,12 @@ fn a_rules_file_loses_no_section() {
     assert_eq!(r[2].parent.as_deref(), Some("Commits"));
     assert!(!r[1].decision.contains("Co-Authored-By"), "{}", r[1].decision);
     assert_eq!(crate::ide::import::source::unheaded("CLAUDE.md", &text), 2);
+    // An HTML comment above the first section is not text left out (found by review).
+    let commented = "# Project\n<!-- markdownlint-disable -->\n## Testing\n\nRun it.\n";
+    assert_eq!(crate::ide::import::source::unheaded("CLAUDE.md", commented), 0);
+    // A block that init's marker opens and nothing closes hides nothing.
+    let open = "# P\n\n<!-- memory-index:start by init -->\n\n## Testing\n\nRun it.\n";
+    assert_eq!(parse("CLAUDE.md", open).unwrap().len(), 1);
 }
 
 /// Found by review: CLAUDE.md and an AGENTS.md copied from it made every rule
@@ -78,8 +87,8 @@ fn a_rules_file_loses_no_section() {
 #[test]
 fn the_same_text_is_imported_once() {
     let claude =
-        "# Claude\n\n## Git Workflow\n\nNever `git push --force` to main.\n\n## Testing\n\nRun `cargo test`.\n";
-    let agents = "# Agents\n\n## Git Workflow\n\nNever `git push --force` to main.\n\n## Style\n\nTabs.\n";
+        "# Claude\n\n## Git Workflow\n\nNever `git push --force` to main; open a pull request instead.\n\n## Testing\n\nRun `cargo test`.\n";
+    let agents = "# Agents\n\n## Git Workflow\n\nNever `git push --force` to main; open a pull request instead.\n\n## Style\n\nTabs.\n";
     let mut records = parse("CLAUDE.md", claude).unwrap();
     records.extend(parse("AGENTS.md", agents).unwrap());
     let w = ws(&[]);
@@ -108,8 +117,12 @@ fn the_same_text_is_imported_once() {
         "{:?}",
         again.skipped
     );
+    // Two rules that say only `TODO` are two rules (found by review).
+    let todo = "# T\n\n## Deployment\n\nTODO\n\n## Monitoring\n\nTODO\n";
+    let both = plan(&w, parse("CLAUDE.md", todo).unwrap(), &Options::default()).unwrap();
+    assert_eq!(both.imported.len(), 2, "{:?}", both.skipped);
     // A section that says something else is a decision of its own.
-    let other = claude.replace("to main.", "to main or release branches.");
+    let other = claude.replace("to main;", "to main or release branches;");
     let other =
         plan(&after, parse("AGENTS.md", &other.replace("# Claude", "# Agents")).unwrap(), &Options::default()).unwrap();
     assert!(other.imported.iter().any(|h| h.starts_with("When Working On Git Workflow")), "{:?}", other.skipped);
