@@ -259,8 +259,11 @@ fn rules(
             sections.iter().filter(|c| c.level == s.level + 1 && c.from > s.from && c.from < s.until).collect();
         let long = s.text.lines().filter(|l| !l.trim().is_empty()).count() > SPLIT_LINES;
         if long && !subs.is_empty() {
-            if !s.own.trim().is_empty() {
-                split.push((s.title.clone(), s.own.clone(), file_title.clone(), false));
+            // Its own text runs to its first sub-section, deeper headings before it included
+            // (`#### Note` under `## A` before `### Sub`: found by review, it was lost).
+            let own: String = s.text.lines().take(subs[0].from - s.from - 1).map(|l| format!("{l}\n")).collect();
+            if !own.trim().is_empty() {
+                split.push((s.title.clone(), own, file_title.clone(), false));
             }
             for c in subs {
                 split.push((c.title.clone(), c.text.clone(), s.title.clone(), true));
@@ -380,11 +383,21 @@ fn front_matter(text: &str) -> (Vec<(String, String)>, &str) {
     let Some(rest) = t.strip_prefix("---\n").or_else(|| t.strip_prefix("---\r\n")) else { return (vec![], t) };
     let Some(end) = rest.find("\n---") else { return (vec![], t) };
     let body = rest[end + 4..].trim_start_matches(['\r']).strip_prefix('\n').unwrap_or(&rest[end + 4..]);
-    let pairs = rest[..end]
-        .lines()
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_lowercase(), v.trim().trim_matches(['"', '\'']).to_string()))
-        .collect();
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    // Whether the last key had no value of its own: a YAML list may follow (`globs:` then `  - src/**`).
+    let mut listing = false;
+    for l in rest[..end].lines() {
+        if let (Some(item), Some(last), true) = (l.trim_start().strip_prefix("- "), pairs.last_mut(), listing) {
+            let item = item.trim().trim_matches(['"', '\'']);
+            last.1 = if last.1.is_empty() { item.to_string() } else { format!("{}, {item}", last.1) };
+            continue;
+        }
+        if let Some((k, v)) = l.split_once(':') {
+            let v = v.trim().trim_matches(['"', '\'']).to_string();
+            listing = v.is_empty();
+            pairs.push((k.trim().to_lowercase(), v));
+        }
+    }
     (pairs, body)
 }
 

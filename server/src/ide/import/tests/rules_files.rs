@@ -22,6 +22,11 @@ fn rules_files_as_written_in_the_wild() {
         (r[0].title.as_str(), r[0].decision.as_str()),
         ("Flutter and Riverpod rules", "Applies to files matching `lib/**`.\n\nUse Riverpod for state.")
     );
+    // Globs as a YAML list (found by review: the scope was dropped).
+    let listed = "---\nglobs:\n  - src/**/*.ts\n  - test/**\n---\nUse strict mode.\n";
+    assert!(parse(".cursor/rules/b.mdc", listed).unwrap()[0]
+        .decision
+        .starts_with("Applies to files matching `src/**/*.ts, test/**`."));
     // Applied always: its globs say nothing of its scope.
     let always = "---\nalwaysApply: true\nglobs: lib/**\n---\nUse Riverpod.\n";
     assert_eq!(parse(".cursor/rules/a.mdc", always).unwrap()[0].decision, "Use Riverpod.");
@@ -73,6 +78,15 @@ fn a_rules_file_loses_no_section() {
     assert_eq!(r[2].parent.as_deref(), Some("Commits"));
     assert!(!r[1].decision.contains("Co-Authored-By"), "{}", r[1].decision);
     assert_eq!(crate::ide::import::source::unheaded("CLAUDE.md", &text), 2);
+    // A deeper heading before the first sub-section stays in its section's own text (found by review).
+    let mut skipped = String::from("# T\n\n## A\n\n");
+    for i in 0..25 {
+        skipped.push_str(&format!("- A rule {i}.\n"));
+    }
+    skipped.push_str("\n#### Note\n\nKeep this note.\n\n### Sub\n\nSub rule.\n");
+    let r = parse("CLAUDE.md", &skipped).unwrap();
+    assert_eq!(r.iter().map(|x| x.title.as_str()).collect::<Vec<_>>(), ["A", "Sub"]);
+    assert!(r[0].decision.contains("Keep this note."), "{}", r[0].decision);
     // An HTML comment above the first section is not text left out (found by review).
     let commented = "# Project\n<!-- markdownlint-disable -->\n## Testing\n\nRun it.\n";
     assert_eq!(crate::ide::import::source::unheaded("CLAUDE.md", commented), 0);
