@@ -287,36 +287,33 @@ fn many_records_spread_over_files_instead_of_being_cut_to_nothing() {
 fn relative_links_still_point_where_they_did() {
     use super::links::relink;
     let up = "../../";
-    assert_eq!(
-        relink("see [19](019-shared.md#why) and [x](../README.md)", "docs/adr/0018.md", up),
-        "see [19](../../docs/adr/019-shared.md#why) and [x](../../docs/README.md)"
-    );
-    assert_eq!(
-        relink("[a](https://x.org/a) [b](#local) [c](/abs)", "docs/adr/1.md", up),
-        "[a](https://x.org/a) [b](../../docs/adr/1.md#local) [c](/abs)"
-    );
-    assert_eq!(
-        relink("[out](../../../x.md)", "docs/adr/1.md", up),
-        "[out](../../../x.md)",
-        "a link out of the root stays"
-    );
-    assert_eq!(relink("[c](./CHANGELOG.md)", "AGENTS.md", up), "[c](../../CHANGELOG.md)");
-    // Found by review: text inside inline code is not a link; a reference definition is one.
-    assert_eq!(
-        relink("see `[not a link](x.md)` and [y](y.md)", "sub/r.md", up),
-        "see `[not a link](x.md)` and [y](../../sub/y.md)"
-    );
-    assert_eq!(
-        relink("[rb]: ops/runbook.md \"Runbook\"", "sub/r.md", up),
-        "[rb]: ../../sub/ops/runbook.md \"Runbook\""
-    );
-    assert_eq!(relink("[^1]: a footnote", "sub/r.md", up), "[^1]: a footnote");
-    assert_eq!(relink("[BREAKING]: v2.0 drops Node 14", "sub/r.md", up), "[BREAKING]: v2.0 drops Node 14");
-    // An anchor of the source's own headings leads to the source (the heading is not in the decision file).
-    assert_eq!(
-        relink("see [build](#build-requirements).", "AGENTS.md", up),
-        "see [build](../../AGENTS.md#build-requirements)."
-    );
+    // (line, the source it is in, what it becomes in a decision file two folders down)
+    let cases = [
+        (
+            "see [19](019-shared.md#why) and [x](../README.md)",
+            "docs/adr/0018.md",
+            "see [19](../../docs/adr/019-shared.md#why) and [x](../../docs/README.md)",
+        ),
+        (
+            "[a](https://x.org/a) [b](#local) [c](/abs)",
+            "docs/adr/1.md",
+            "[a](https://x.org/a) [b](../../docs/adr/1.md#local) [c](/abs)",
+        ),
+        // A link out of the root stays.
+        ("[out](../../../x.md)", "docs/adr/1.md", "[out](../../../x.md)"),
+        ("[c](./CHANGELOG.md)", "AGENTS.md", "[c](../../CHANGELOG.md)"),
+        // Found by review: text inside inline code is not a link; a reference definition is one,
+        // when a title or nothing follows its target (else it is prose); a footnote is not.
+        ("see `[not a link](x.md)` and [y](y.md)", "sub/r.md", "see `[not a link](x.md)` and [y](../../sub/y.md)"),
+        ("[rb]: ops/runbook.md \"Runbook\"", "sub/r.md", "[rb]: ../../sub/ops/runbook.md \"Runbook\""),
+        ("[^1]: a footnote", "sub/r.md", "[^1]: a footnote"),
+        ("[BREAKING]: v2.0 drops Node 14", "sub/r.md", "[BREAKING]: v2.0 drops Node 14"),
+        // An anchor of the source's own headings leads to the source (the heading is not in the decision file).
+        ("see [build](#build-requirements).", "AGENTS.md", "see [build](../../AGENTS.md#build-requirements)."),
+    ];
+    for (line, source, want) in cases {
+        assert_eq!(relink(line, source, up), want, "{line} in {source}");
+    }
     // In a plan: the decision's body links to the record it names.
     let adr =
         NYGARD.replace("Use Helm charts for every application.", "Use Helm charts, as [ADR 5](0005-k8s.md) expects.");
