@@ -118,8 +118,9 @@ pub enum Command {
     /// Superseded, deprecated, rejected and proposed records are skipped and
     /// listed (or, with --all, imported with their status). Importing the
     /// same sources again changes nothing; a changed source updates its
-    /// decision in place. A file that cannot be read is reported; the rest
-    /// still imports.
+    /// decision in place; a section whose text a decision already has (a
+    /// copied AGENTS.md) is imported once. A file that cannot be read is
+    /// reported and makes the exit code 1; the rest still imports.
     Import(ImportArgs),
     /// Run the MCP server on stdin/stdout (tools: resolve, search, remember, check).
     Mcp(McpArgs),
