@@ -46,6 +46,7 @@
 //! - Nothing is planned when the result would have an error-severity
 //!   finding the workspace did not have.
 
+mod entry;
 mod identity;
 mod links;
 mod mark;
@@ -56,7 +57,8 @@ mod section;
 pub mod source;
 
 use super::remember::{added_findings, decision_level, entry_resolves_to, file_title};
-use identity::{find_record, gone, stale};
+use entry::entry_line;
+use identity::{earlier_heading_of, find_record, gone, stale};
 use room::{cap, cap_of, section_lines, spread, MAX_BODY, MIN_CUT};
 pub use section::heading_title;
 use section::{body, file_for, keeps_structure, source_line};
@@ -110,6 +112,8 @@ struct Planned {
     found: Option<(String, HeadingId)>,
     /// Its text as [`same_text::key`] compares it (a new record's).
     same: Option<String>,
+    /// The identity line of the decision it is, imported under the title its source had before.
+    renamed: Option<String>,
 }
 
 /// Plans the import of `records` into `ws` (see the module docs); Err says why nothing can be written.
@@ -155,13 +159,6 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                 .push((r.source.clone(), format!("{why} (status: {status}); pass --all to import it marked as such")));
             continue;
         }
-        // A title another record has (now or in the memory) is told apart by where it sits.
-        // (the decision this record was imported as before, if any, is not in its way)
-        let mine = find_record(ws, &r, &ids).map(|x| x.1);
-        let taken = |h: &str| {
-            planned.iter().any(|p| normalize(&p.heading) == normalize(h))
-                || ws.bindings().headings_titled(&normalize(h)).iter().any(|&id| Some(id) != mine)
-        };
         // Every identity once, whether its first record is written or skipped for its text (a
         // second one would be written under the first's identity, and the next run would read
         // the first into it: found by the import properties).
@@ -172,7 +169,8 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         }
         // A new record whose words a decision already has (a copied AGENTS.md, a renamed
         // section): imported once, the copy named (`same_text`).
-        let found = find_record(ws, &r, &ids);
+        let mut found = find_record(ws, &r, &ids);
+        let mut renamed = None;
         let same = found
             .is_none()
             .then(|| {
@@ -185,7 +183,20 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                 same_text::key(b.lines.iter().map(String::as_str))
             })
             .flatten();
-        if let Some(k) = &same {
+        // A section renamed in its source: its words are a decision imported from the same file
+        // under a title the file no longer has. That decision is this record: its `Source:` line
+        // takes the new title (found by review: it was listed stale, to delete, and the next edit
+        // imported a second copy beside it).
+        if let Some(&h) =
+            same.as_ref().filter(|k| !planned.iter().any(|p| p.same.as_ref() == Some(*k))).and_then(|k| memory.get(k))
+        {
+            if let Some((path, old)) = same_text::renamed_from(ws, h, &r, &ids) {
+                out.stale.retain(|m| !m.contains(&format!("`{old}`")));
+                found = Some((path, h));
+                renamed = Some(old);
+            }
+        }
+        if let Some(k) = same.as_ref().filter(|_| renamed.is_none()) {
             let here = planned.iter().find(|p| p.same.as_ref() == Some(k));
             let there = memory.get(k).and_then(|&h| Some((ws.file(h.file)?.path.clone(), ws.heading(h)?.name())));
             let twin = match (here, there) {
@@ -203,6 +214,13 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                 continue;
             }
         }
+        // A title another record has (now or in the memory) is told apart by where it sits.
+        // (the decision this record was imported as before, if any, is not in its way)
+        let mine = found.as_ref().map(|x| x.1);
+        let taken = |h: &str| {
+            planned.iter().any(|p| normalize(&p.heading) == normalize(h))
+                || ws.bindings().headings_titled(&normalize(h)).iter().any(|&id| Some(id) != mine)
+        };
         let mut heading = heading_title(r.kind, &r.title);
         // Imported before under the heading an earlier build made of the same title (the rules
         // that make a heading of a title change between builds): it keeps that heading, rather
@@ -222,7 +240,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             continue;
         }
         let file = file_for(&r, opts);
-        planned.push(Planned { record: r, file, heading, status: status.map(|s| s.0), found, same });
+        planned.push(Planned { record: r, file, heading, status: status.map(|s| s.0), found, same, renamed });
     }
     // Line budgets: each file's room shared by the records it receives.
     let max_lines = ws.config().option("max-lines", 400) as usize;
@@ -308,6 +326,19 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                         continue;
                     };
                     let current = f.text.get(hd.section.start..hd.section.end).unwrap_or("");
+                    // Renamed in its source: the section as it is (a person's edits kept), its
+                    // `Source:` line naming the new title (its fingerprint leaves that line out).
+                    if let Some(old) = &p.renamed {
+                        let id = source_line(&p.record);
+                        let text = same_text::with_source_line(current, old, &id);
+                        let e = edit::TextEdit::replace(hd.section, text);
+                        match edits.iter_mut().find(|x| x.0 == h_path) {
+                            Some(x) => x.2.push(e),
+                            None => edits.push((h_path.clone(), Some(f.text.to_string()), vec![e])),
+                        }
+                        out.updated.push(format!("{} ← {} (renamed from `{}`)", p.heading, p.record.source, old));
+                        continue;
+                    }
                     let wanted =
                         if current.ends_with(&format!("{nl}{nl}")) { format!("{section}{nl}") } else { section };
                     // As import would write it now, or as a person edited it from a source that has
@@ -427,61 +458,10 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     Ok(out)
 }
 
-/// Whether `heading`, found by `r`'s identity, was made from `r`'s title as
-/// it is now: always for a rules section (its identity is its title); for
-/// an ADR, when the heading ends with the title's words after the first
-/// (`When Deciding Using X` and `When Using X` for `Using X`; a verb made a
-/// gerund, `Build X` as `When Building X`). An ADR retitled beyond its first
-/// word is reported, and its heading left for the person to rename.
-fn earlier_heading_of(heading: &str, r: &Record) -> bool {
-    if r.kind == Kind::Sections {
-        return true;
-    }
-    let title = normalize(&r.title);
-    let rest = title.split_once(' ').map_or(title.as_str(), |(_, rest)| rest);
-    normalize(heading).ends_with(rest)
-}
-
 /// The text of heading `h`'s section in the file at `path` (None when either is gone).
 fn section_text<'a>(ws: &'a Workspace, path: &str, h: HeadingId) -> Option<&'a str> {
     let hd = ws.heading(h)?;
     ws.file_id(path).and_then(|id| ws.file(id))?.text.get(hd.section.start..hd.section.end)
-}
-
-/// `/when trigger` (with the shortest unique key as an extra when shorter) for heading `h`.
-fn entry_line(ws: &Workspace, h: HeadingId, title: &str) -> Option<String> {
-    let (op, trigger) = placement::trigger_from_title(title)?;
-    // The short key, when it helps: not the trigger itself, not its lead word alone (`using`,
-    // `deciding`: every imported title starts so), plain words, starting and ending with one
-    // that says something (`code in`, found by review, is no key).
-    let short = compress::compress_heading(ws, h).map(|(_, k)| k).filter(|k| short_key_helps(k, &trigger));
-    Some(match short {
-        Some(k) if !k.contains(['|', ',']) => format!("{} {trigger} | {k}", op.token()),
-        _ => format!("{} {trigger}", op.token()),
-    })
-}
-
-/// Whether the short key `k` of `trigger` is worth an extra (see [`entry_line`]).
-fn short_key_helps(k: &str, trigger: &str) -> bool {
-    let lead = trigger.split_whitespace().next().unwrap_or("").to_lowercase();
-    normalize(k) != normalize(trigger)
-        && normalize(k) != lead
-        && k.chars().all(|c| c.is_alphanumeric() || c.is_whitespace() || matches!(c, '-' | '/' | '.'))
-        && k.split_whitespace().next().is_some_and(informative)
-        && k.split_whitespace().last().is_some_and(informative)
-}
-
-/// Whether a word of a short key says something on its own: not a stop word
-/// and not a function word (`our`, `one`, `all`, `new` are unique keys of
-/// some titles but no one types `/when our`).
-fn informative(word: &str) -> bool {
-    const FUNCTION: &[&str] = &[
-        "about", "across", "all", "any", "between", "each", "every", "few", "just", "more", "most", "new", "off",
-        "old", "one", "only", "our", "out", "over", "own", "per", "same", "some", "their", "them", "they", "up", "us",
-        "using", "very", "via", "why", "within", "without",
-    ];
-    let w = word.to_lowercase();
-    !crate::search::bm25::is_stop(&w) && !FUNCTION.contains(&w.as_str())
 }
 
 /// Refuses when `next` has more error-severity findings of a rule in a file than `ws`.

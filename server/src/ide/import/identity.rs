@@ -91,3 +91,18 @@ fn find_source(ws: &Workspace, id: &str) -> Option<(String, HeadingId)> {
     }
     None
 }
+
+/// Whether `heading`, found by `r`'s identity, was made from `r`'s title as
+/// it is now: always for a rules section (its identity is its title); for
+/// an ADR, when the heading ends with the title's words after the first
+/// (`When Deciding Using X` and `When Using X` for `Using X`; a verb made a
+/// gerund, `Build X` as `When Building X`). An ADR retitled beyond its first
+/// word is reported, and its heading left for the person to rename.
+pub(super) fn earlier_heading_of(heading: &str, r: &Record) -> bool {
+    if r.kind == source::Kind::Sections {
+        return true;
+    }
+    let title = crate::syntax::normalize(&r.title);
+    let rest = title.split_once(' ').map_or(title.as_str(), |(_, rest)| rest);
+    crate::syntax::normalize(heading).ends_with(rest)
+}

@@ -45,3 +45,38 @@ pub(super) fn in_memory(ws: &Workspace) -> HashMap<String, HeadingId> {
     }
     out
 }
+
+/// When the decision `h` (the same text as `r`) was imported from `r`'s
+/// source file under a title that file no longer has (none of `ids`, the
+/// identities read now): its file and that identity line. The section was
+/// renamed in its source, and the decision is `r`'s.
+pub(super) fn renamed_from(
+    ws: &Workspace,
+    h: HeadingId,
+    r: &super::source::Record,
+    ids: &[String],
+) -> Option<(String, String)> {
+    let f = ws.file(h.file)?;
+    let hd = ws.heading(h)?;
+    let text = f.text.get(hd.section.start..hd.section.end)?;
+    let prefix = format!("Source: {} § ", r.source);
+    let old = text.lines().map(|l| super::mark::split(l).0).find(|l| l.starts_with(&prefix))?;
+    (!ids.iter().any(|id| id == old)).then(|| (f.path.clone(), old.to_string()))
+}
+
+/// `section` with its identity line `old` (fingerprint kept) naming `id` instead.
+pub(super) fn with_source_line(section: &str, old: &str, id: &str) -> String {
+    use crate::syntax::source_mark::{split, CLOSE, OPEN};
+    section
+        .split_inclusive('\n')
+        .map(|l| {
+            let line = l.trim_end_matches(['\n', '\r']);
+            let end = &l[line.len()..];
+            match split(line) {
+                (was, Some(hash)) if was == old => format!("{id}{OPEN}{hash}{CLOSE}{end}"),
+                (was, None) if was == old => format!("{id}{end}"),
+                _ => l.to_string(),
+            }
+        })
+        .collect()
+}

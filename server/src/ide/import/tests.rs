@@ -183,8 +183,8 @@ fn a_short_key_of_a_function_word_is_not_an_extra() {
     let index = out.change.text_after("agents/memory-index.md", Some(INDEX)).unwrap();
     assert!(!index.contains("| using"), "{index}");
     // Found by review: `| code in` (a key that ends on a stop word) was an extra.
-    assert!(!short_key_helps("code in", "working on code style in agents"));
-    assert!(short_key_helps("code style", "working on code style in agents"));
+    assert!(!super::entry::short_key_helps("code in", "working on code style in agents"));
+    assert!(super::entry::short_key_helps("code style", "working on code style in agents"));
 }
 
 /// Found importing real rules files (CLAUDE.md, AGENTS.md, .cursor/rules) no test had seen.

@@ -125,12 +125,20 @@ fn the_same_text_is_imported_once() {
     let after = super::reimport::applied(&w, &out);
     let renamed = claude.replace("## Git Workflow", "## Git Conventions");
     let again = plan(&after, parse("CLAUDE.md", &renamed).unwrap(), &Options::default()).unwrap();
-    assert!(again.imported.is_empty(), "{:?}", again.imported);
-    assert!(
-        again.skipped[0].1.contains("same text as `When Working On Git Workflow` in agents/decisions/"),
-        "{:?}",
-        again.skipped
+    assert!(again.imported.is_empty() && again.skipped.is_empty(), "{:?} {:?}", again.imported, again.skipped);
+    // Found by review: it was listed stale, to delete, and its next edit imported a second copy.
+    // The decision is the renamed section's: its `Source:` line names the new title.
+    assert_eq!(
+        again.updated,
+        ["When Working On Git Workflow ← CLAUDE.md (renamed from `Source: CLAUDE.md § Git Workflow`)"]
     );
+    assert!(again.stale.is_empty(), "{:?}", again.stale);
+    let renamed_memory = super::reimport::applied(&after, &again);
+    let third = plan(&renamed_memory, parse("CLAUDE.md", &renamed).unwrap(), &Options::default()).unwrap();
+    assert!(third.change.is_empty() && third.stale.is_empty(), "{:?} {:?}", third.updated, third.stale);
+    let edited = renamed.replace("open a pull request instead", "open a pull request and ask for review");
+    let fourth = plan(&renamed_memory, parse("CLAUDE.md", &edited).unwrap(), &Options::default()).unwrap();
+    assert_eq!(fourth.updated, ["When Working On Git Workflow ← CLAUDE.md"], "{:?}", fourth.imported);
     // Two rules that say only `TODO` are two rules (found by review).
     let todo = "# T\n\n## Deployment\n\nTODO\n\n## Monitoring\n\nTODO\n";
     let both = plan(&w, parse("CLAUDE.md", todo).unwrap(), &Options::default()).unwrap();
