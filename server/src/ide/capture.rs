@@ -364,8 +364,8 @@ pub fn reason(statements: &[String]) -> Option<String> {
     };
     Some(format!(
         "memory-index: in this session the person settled something the project's memory does not hold yet{also}:\n{}\n\
-Record each as a decision with the remember skill (`memory-index-lsp remember --when \"<title>\" --body-file -`, \
-or the MCP tool `remember`): the title says when it applies, the body says what was decided and why. If one is a \
+Record each as a decision with `memory-index-lsp remember --when \"<title>\" --body-file -` (the remember skill, \
+where the agent has it) or the MCP tool `remember`: the title says when it applies, the body says what was decided and why. If one is a \
 one-off or is already recorded elsewhere, say so in one line instead. This reminder comes once per session.",
         quotes.join("\n")
     ))

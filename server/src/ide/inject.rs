@@ -173,7 +173,10 @@ fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64) -> O
         return Some(out);
     }
     out.push('\n');
-    if confidence >= FULL_CONFIDENCE && body.chars().count() <= FULL_BODY_CHARS {
+    // Past the first lines, only where it came from (`Source: …`): nothing left to run `/when` for
+    // (found by review: "Run … for the rest." after every rule line had been shown).
+    let rest = body.lines().skip(PREVIEW_LINES).any(|l| !l.trim().is_empty() && !l.starts_with("Source: "));
+    if confidence >= FULL_CONFIDENCE && body.chars().count() <= FULL_BODY_CHARS || !rest {
         out.push_str(body);
     } else {
         let lines: Vec<&str> = body.lines().take(PREVIEW_LINES).collect();

@@ -105,6 +105,21 @@ fn a_long_section_shows_its_first_lines_and_how_to_get_the_rest() {
     let confidence = short.text.split("confidence ").nth(1).and_then(|c| c.get(..4)).unwrap_or("");
     assert!(confidence.parse::<f64>().is_ok_and(|c| c < FULL_CONFIDENCE), "a preview: {}", short.text);
     assert!(short.text.contains("Prefer fakes") && !short.text.contains("for the rest"), "{}", short.text);
+    // Found by review: three lines and an imported decision's `Source:` line are no rest either.
+    let mut ws = ws_with("");
+    let testing = TESTING.replace(
+        "Prefer fakes with real behaviour over mocks.\n",
+        "Prefer fakes with real behaviour over mocks.\nName fakes after what they stand for.\n\nSource: CLAUDE.md § Testing\n",
+    );
+    ws.set_file("agents/decisions/testing.md", FileText::from(testing));
+    let imported = recalled(&ws, "we patch things in tests", limits(0.0), &never, None).unwrap();
+    let confidence = imported.text.split("confidence ").nth(1).and_then(|c| c.get(..4)).unwrap_or("");
+    assert!(confidence.parse::<f64>().is_ok_and(|c| c < FULL_CONFIDENCE), "a preview: {}", imported.text);
+    assert!(
+        imported.text.contains("Source: CLAUDE.md") && !imported.text.contains("for the rest"),
+        "{}",
+        imported.text
+    );
 }
 
 #[test]
