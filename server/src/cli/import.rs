@@ -157,9 +157,14 @@ pub fn run(a: ImportArgs) -> i32 {
     for p in &problems {
         let _ = writeln!(stderr, "not read: {p}");
     }
+    // Sections a person owns (no import mark) are not called unchanged: their source may have moved on.
+    let yours = match out.yours {
+        0 => String::new(),
+        n => format!(", {n} kept as yours (no import mark: not updated from the source)"),
+    };
     let _ = writeln!(
         stderr,
-        "{} new, {} updated, {} unchanged, {} skipped, {} not imported, {} not read",
+        "{} new, {} updated, {} unchanged{yours}, {} skipped, {} not imported, {} not read",
         out.imported.len(),
         out.updated.len(),
         out.unchanged,

@@ -93,6 +93,9 @@ pub struct Outcome {
     /// `heading ← source` of each decision updated in place.
     pub updated: Vec<String>,
     pub unchanged: usize,
+    /// Sections without an import mark whose text is not what the source gives: the person's
+    /// (they took the mark away), never updated; counted apart from `unchanged`, which they may not be.
+    pub yours: usize,
     /// (source, why) of each record not imported.
     pub skipped: Vec<(String, String)>,
     /// Each decision whose body was cut to its file's line budget, and by how much.
@@ -353,7 +356,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                     // after merging a change by hand): left alone, quietly.
                     let now = mark::of(current);
                     if was.is_none() && now != want {
-                        out.unchanged += 1;
+                        out.yours += 1;
                         continue;
                     }
                     // Edited here since it was imported, and what import would write changed too

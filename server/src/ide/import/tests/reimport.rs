@@ -52,6 +52,8 @@ fn a_person_s_edit_is_never_overwritten_by_importing_again() {
     merged.set_file(path, FileText::from(merged_text.as_str()));
     let after = plan(&merged, parse(adr, &changed).unwrap(), &Options::default()).unwrap();
     assert!(after.change.is_empty() && after.skipped.is_empty(), "{:?} {:?}", after.change, after.skipped);
+    // Counted as the person's, not as unchanged (found by review: "unchanged" hid a source change).
+    assert_eq!((after.yours, after.unchanged), (1, 0));
     // Not edited, source changed: updated from the source, fingerprint and all.
     let upd = plan(&first, parse(adr, &changed).unwrap(), &Options::default()).unwrap();
     assert_eq!(upd.updated.len(), 1, "{:?}", upd.skipped);
