@@ -27,8 +27,6 @@ pub fn run(a: CompressKeyArgs) -> i32 {
             .flat_map(|(_, _, d)| d.headings.iter().filter(|h| h.is_semantic()).map(|h| h.title.clone()))
             .collect();
     }
-    let written: std::collections::HashSet<String> =
-        ws.decisions().flat_map(|(_, _, d)| d.headings.iter().map(|h| crate::syntax::normalize(&h.title))).collect();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut code = 0;
@@ -37,7 +35,7 @@ pub fn run(a: CompressKeyArgs) -> i32 {
             Some((op, trigger)) => {
                 // A title no decision file has yet gets the key it would get once written;
                 // say so, since nothing resolves to it now.
-                if !written.contains(&crate::syntax::normalize(t)) {
+                if ws.bindings().headings_titled(&crate::syntax::normalize(t)).is_empty() {
                     eprintln!(
                         "memory-index-lsp: note: no heading `{t}` in the decision files: `{} {trigger}` is its key \
                          once it is written",

@@ -46,11 +46,10 @@ pub struct Case {
 /// The expected titles that are no heading of `ws` (line, title as
 /// normalized): a typo in the labels, which no ranking can answer right.
 pub fn unknown_titles(ws: &Workspace, cases: &[Case]) -> Vec<(usize, String)> {
-    let titles: std::collections::HashSet<String> =
-        ws.decisions().flat_map(|(_, _, d)| d.headings.iter().map(|h| normalize(&h.title))).collect();
+    let b = ws.bindings();
     cases
         .iter()
-        .flat_map(|c| c.expected.iter().filter(|t| !titles.contains(*t)).map(move |t| (c.line, t.clone())))
+        .flat_map(|c| c.expected.iter().filter(|t| b.headings_titled(t).is_empty()).map(move |t| (c.line, t.clone())))
         .collect()
 }
 

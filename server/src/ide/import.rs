@@ -61,7 +61,7 @@ use entry::entry_line;
 use identity::{earlier_heading_of, find_record, gone, stale};
 use room::{cap, cap_of, section_lines, spread, MAX_BODY, MIN_CUT};
 pub use section::heading_title;
-use section::{body, file_for, keeps_structure, source_line};
+use section::{file_for, source_line, written, Body};
 
 use source::{inactive, Kind, Record};
 
@@ -179,10 +179,8 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             .then(|| {
                 // The body as it will be written: without its code when the code would change
                 // the file's structure (what the memory then holds, and a later run compares).
-                let make = |strip| body(&r, cap_of(r.kind), status.as_ref().map(|s| s.0.as_str()), strip, &up);
-                let whole = make(false);
-                let probe = format!("## Probe\n\n{}\n", whole.lines.join("\n"));
-                let b = if keeps_structure(&probe, 2, "\n") { whole } else { make(true) };
+                let status = status.as_ref().map(|s| s.0.as_str());
+                let (_, b) = written(&r, cap_of(r.kind), status, &up, 2, "Probe", "\n")?;
                 same_text::key(b.lines.iter().map(String::as_str))
             })
             .flatten();
@@ -302,13 +300,8 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         let mut appended = String::new();
         for (p, found) in mine.iter().zip(found) {
             let id = source_line(&p.record);
-            let make = |strip: bool| {
-                let b = body(&p.record, budget.min(cap(p)), p.status.as_deref(), strip, &up);
-                (format!("{} {}{nl}{nl}{}{nl}", "#".repeat(level), p.heading, b.lines.join(nl)), b.cut)
-            };
-            // A body whose code cannot be cut cleanly (a fence inside a list item) goes without its code.
-            let Some((section, cut)) = [make(false), make(true)].into_iter().find(|t| keeps_structure(&t.0, level, nl))
-            else {
+            let written = written(&p.record, budget.min(cap(p)), p.status.as_deref(), &up, level, &p.heading, nl);
+            let Some((section, Body { cut, .. })) = written else {
                 out.skipped
                     .push((p.record.source.clone(), "its text would change the decision file's structure".into()));
                 continue;

@@ -374,6 +374,26 @@ fn push_text(
     }
 }
 
+/// The section import writes for `r` under `heading` at `level`, and its
+/// body: with its code when that keeps the decision file's structure, else
+/// without it (a fence inside a list item cannot be cut cleanly); None when
+/// neither does.
+pub(super) fn written(
+    r: &Record,
+    budget: usize,
+    status: Option<&str>,
+    up: &str,
+    level: usize,
+    heading: &str,
+    nl: &str,
+) -> Option<(String, Body)> {
+    [false, true].into_iter().find_map(|strip| {
+        let b = body(r, budget, status, strip, up);
+        let section = format!("{} {heading}{nl}{nl}{}{nl}", "#".repeat(level), b.lines.join(nl));
+        keeps_structure(&section, level, nl).then_some((section, b))
+    })
+}
+
 /// Whether `section` (one heading of `level` and its body) is read as exactly that
 /// heading and ends closed: a probe heading after it is read as a heading.
 pub(super) fn keeps_structure(section: &str, level: usize, nl: &str) -> bool {
