@@ -18,6 +18,8 @@ turns against mock_api.py (a fresh mock per turn, every request body recorded):
                    decision reaches the model after the command
   stop-settled     (Codex) the person settles a rule: the Stop hook's request to record it
                    reaches the model as the next turn, once; an everyday turn ends with one request
+  beside-claude    (Copilot) with Claude Code's hooks written too (`init --agent claude`), which
+                   Copilot also runs: the SessionStart note and the decision reach the model once
 Prints one PASS/FAIL line per check and a summary; exits 1 if any check failed.
 Every wait is bounded.
 """
@@ -354,6 +356,18 @@ def run_agent(agent):
           after_call[:400])
     check(agent, "failure: 'How to Store Ticket Prices' reached the model after `bash fail.sh` failed",
           PRICES_HEADER in after_call, excerpt(after_call, "[memory-index]") or after_call[:600])
+
+    if agent == "copilot":
+        # g. Copilot runs .claude/settings.json's hooks too, which `init --agent all` writes beside
+        # its own: each hook runs twice, and the model still gets the note and the decision once.
+        p = init("claude", proj)
+        check(agent, "init --agent claude beside it exits 0", p.returncode == 0, (p.stdout + p.stderr)[-400:])
+        bodies = turn(agent, base, proj, "beside-claude", MOCK_PROMPT)
+        first = with_prompt(bodies, MOCK_PROMPT)
+        check(agent, "beside-claude: the SessionStart note reached the model once", first.count(SESSION_NOTE) == 1,
+              f"{first.count(SESSION_NOTE)} times: {excerpt(first, 'memory-index')}")
+        check(agent, "beside-claude: the decision reached the model once", first.count(MOCK_HEADER) == 1,
+              f"{first.count(MOCK_HEADER)} times: {excerpt(first)}")
     return time.time() - t0
 
 

@@ -42,7 +42,10 @@ fn maps_every_agents_prompt_and_shell_events_to_ours() {
     let as_string =
         parsed(Some(Agent::Copilot), r#"{"sessionId":"s","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#);
     assert_eq!(as_string.event, Event::PreToolUse { tool_name: "Bash".into(), command: Some("ls".into()) });
-    assert_eq!(parsed(Some(Agent::Copilot), r#"{"sessionId":"s","source":"new"}"#).event, Event::SessionStart);
+    assert_eq!(
+        parsed(Some(Agent::Copilot), r#"{"sessionId":"s","source":"new"}"#).event,
+        Event::SessionStart { source: Some("new".into()) }
+    );
     // Gemini's BeforeTool cannot carry context: silent, so no decision is spent on it.
     let before = parsed(
         None,

@@ -8,8 +8,9 @@ use crate::project::agents::Agent;
 /// What the hook was called for, with the text each event is ranked by.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// A session starts (or resumes, clears, compacts).
-    SessionStart,
+    /// A session starts (or resumes, clears, compacts): `source` as the
+    /// agent names why (`startup`, `resume`, `clear`, `compact`; Copilot's `new`).
+    SessionStart { source: Option<String> },
     /// The person sent a prompt.
     UserPromptSubmit { prompt: String },
     /// A tool is about to run; `command` is a Bash call's command line.
@@ -28,7 +29,7 @@ impl Event {
     /// The event's name as Claude Code spells it (`hookEventName` in the output).
     pub fn name(&self) -> &str {
         match self {
-            Event::SessionStart => "SessionStart",
+            Event::SessionStart { .. } => "SessionStart",
             Event::UserPromptSubmit { .. } => "UserPromptSubmit",
             Event::PreToolUse { .. } => "PreToolUse",
             Event::PostToolUseFailure { .. } => "PostToolUseFailure",
@@ -78,7 +79,7 @@ pub fn parse(bytes: &[u8], agent: Option<Agent>, event: Option<&str>) -> Result<
         }
     };
     let event = match name.as_str() {
-        "SessionStart" => Event::SessionStart,
+        "SessionStart" => Event::SessionStart { source: string(&v, "source")? },
         "UserPromptSubmit" => Event::UserPromptSubmit { prompt: string(&v, "prompt")?.unwrap_or_default() },
         "PreToolUse" => Event::PreToolUse { tool_name: tool_name()?, command: command()? },
         "PostToolUseFailure" => Event::PostToolUseFailure {

@@ -10,7 +10,8 @@
 //! anything that goes wrong (empty or malformed input, input over
 //! [`MAX_INPUT`] bytes, no workspace, a panic) is one line on stderr.
 //!
-//! - `SessionStart`: how to recall, and the index's size.
+//! - `SessionStart`: how to recall, and the index's size; once a session,
+//!   and again after a clear or a compaction ([`note_once`]).
 //! - `UserPromptSubmit`: decisions for the prompt at `[recall] prompt`
 //!   confidence or more (not for slash commands: `/when …` is the skill's);
 //!   while the memory's files are as the last hook saw them, a prompt of
@@ -43,8 +44,12 @@ use crate::project::agents::Agent;
 use crate::project::load;
 use crate::project::semantic;
 
-/// Larger input is ignored (a hook's JSON is a few kilobytes).
-pub const MAX_INPUT: usize = 1 << 20;
+/// Larger input is ignored. A hook's JSON is a few kilobytes, but a
+/// failure's payload carries the tool's whole output (a test run's log) and
+/// a prompt may hold a pasted file: those are answered (the ranking reads
+/// their first 16 KiB). At 1 MiB such a failure was ignored whole (found by
+/// review); reading and parsing 16 MiB costs tens of milliseconds.
+pub const MAX_INPUT: usize = 16 << 20;
 
 /// Runs the hook with its command-line words (`--agent NAME`, `--event
 /// NAME`; anything else is named on stderr and ignored); always returns exit code 0.
@@ -137,7 +142,7 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
         Event::PostToolUseFailure { error, command, interrupted: false, .. } => {
             Some(command.as_ref().map_or_else(|| error.clone(), |c| format!("{error}\n{c}")))
         }
-        Event::SessionStart | Event::Stop { active: false, transcript_path: Some(_) } => None,
+        Event::SessionStart { .. } | Event::Stop { active: false, transcript_path: Some(_) } => None,
         _ => return Ok(None),
     };
     // The project is the agent's ($CLAUDE_PROJECT_DIR), not wherever it `cd`ed to.
@@ -184,7 +189,8 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
         note_settled(prompt, input.session_id.as_deref(), state_dir);
     }
     let context = match text {
-        None => Some(inject::session_note(&ws, input.agent == Agent::Claude)),
+        None => note_once(&input.event, input.session_id.as_deref(), state_dir)
+            .then(|| inject::session_note(&ws, input.agent == Agent::Claude)),
         Some(text) => {
             // The ranking's index from the snapshot of this very memory, or built and kept for the next hook.
             let warm = crate::project::search_cache::warm(&ws, &root);
@@ -364,6 +370,35 @@ fn from_view(input: &Input, whole: &str, root: &Path, state_dir: Option<&Path>) 
         Ok(context) => Fast::Answered(context),
         Err(inject::Stale) => Fast::Stale,
     }
+}
+
+/// The session key that says the session's note was given.
+const NOTE_KEY: &str = "\tsession-note";
+
+/// Whether a session start gives its note: once per session for a start or
+/// a resume (the note is in the context already), every time after a clear
+/// or a compaction (the context lost it). An agent that runs the same hook
+/// twice gives it once: Copilot CLI runs the hooks of `.github/hooks/` and
+/// those of `.claude/settings.json`, both written by `init --agent all`
+/// (found by review: two notes at every start). Without a session to
+/// remember it by, the note is given.
+fn note_once(event: &Event, session_id: Option<&str>, state_dir: Option<&Path>) -> bool {
+    let Event::SessionStart { source } = event else { return true };
+    if matches!(source.as_deref(), Some("clear" | "compact")) {
+        return true;
+    }
+    let (Some(id), Some(dir)) = (session_id, state_dir) else { return true };
+    let mut session = match crate::project::session::Session::open(dir, id) {
+        Ok(s) => s,
+        Err(_) => return true,
+    };
+    if session.seen(NOTE_KEY) {
+        return false;
+    }
+    if let Err(e) = session.record(&[NOTE_KEY.to_string()]) {
+        note(&format!("cannot remember that the session's note was given ({e}); it may be given again"));
+    }
+    true
 }
 
 /// The session key that says the stop was blocked once already.

@@ -95,6 +95,30 @@ fn session_start_says_how_to_recall() {
 }
 
 #[test]
+fn session_start_gives_its_note_once_a_session_and_again_after_a_compaction() {
+    let ws = workspace(CONFIG);
+    let state = tempfile::tempdir().unwrap();
+    let start = |session: &str, source: &str| {
+        let i = input(serde_json::json!({"hook_event_name": "SessionStart", "session_id": session,
+            "source": source, "cwd": ws.path()}));
+        respond(&i, None, Some(state.path())).unwrap()
+    };
+    assert!(context(start("s1", "startup"), "SessionStart").contains("/when"));
+    // Copilot runs the hooks of .github/hooks/ and of .claude/settings.json: the second is silent.
+    assert_eq!(start("s1", "startup"), None, "the note twice in one session");
+    assert_eq!(start("s1", "resume"), None, "a resumed session has the note already");
+    // The context lost it: given again, each time.
+    assert!(context(start("s1", "compact"), "SessionStart").contains("/when"));
+    assert!(context(start("s1", "clear"), "SessionStart").contains("/when"));
+    assert!(context(start("s2", "startup"), "SessionStart").contains("/when"), "another session");
+    // Without a session to remember it by (no id, or no state), the note is given.
+    let no_id = input(serde_json::json!({"hook_event_name": "SessionStart", "cwd": ws.path()}));
+    for _ in 0..2 {
+        assert!(respond(&no_id, None, Some(state.path())).unwrap().is_some());
+    }
+}
+
+#[test]
 fn pre_tool_use_bash_injects_the_decision_governing_the_command() {
     let ws = workspace(CONFIG);
     let i = input(serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s",
@@ -119,6 +143,20 @@ fn post_tool_use_failure_ranks_the_error_and_the_command() {
         *interrupted = true;
     }
     assert_eq!(respond(&stopped, None, None), Ok(None), "an interrupt is not a failure to explain");
+}
+
+#[test]
+fn a_failure_with_megabytes_of_output_is_answered() {
+    let ws = workspace(CONFIG);
+    let log = format!("Exit code 1\nE       fixture 'sailing' not found\n{}", "collected 1 item\n".repeat(200_000));
+    let json = serde_json::json!({"hook_event_name": "PostToolUseFailure", "tool_name": "Bash",
+        "tool_input": {"command": "pytest -k booking"}, "cwd": ws.path(), "error": log})
+    .to_string();
+    assert!(json.len() > 3 << 20, "{}", json.len());
+    let bytes = read_input(&mut json.as_bytes()).unwrap();
+    let i = event::parse(&bytes, None, None).unwrap();
+    let ctx = context(respond(&i, None, None).unwrap(), "PostToolUseFailure");
+    assert!(ctx.contains("\u{2192} When Pytest Fails With Fixture Not Found"), "{ctx}");
 }
 
 #[test]

@@ -101,8 +101,11 @@ fn every_agents_session_start_says_how_to_recall_without_skills() {
         ("copilot", "copilot/pascal/SessionStart.json"),
         ("gemini", "gemini/SessionStart.json"),
     ] {
-        let (note, _) =
-            context(agent, &hook(&["--agent", agent], &payload(file, ws.path(), "s", |_| ()), state.path(), ws.path()));
+        // Each its own session: a session gives its note once.
+        let (note, _) = context(
+            agent,
+            &hook(&["--agent", agent], &payload(file, ws.path(), file, |_| ()), state.path(), ws.path()),
+        );
         assert!(note.contains("memory-index-lsp resolve") && note.contains("MCP"), "{agent}: {note}");
         assert!(!note.contains("skills"), "{agent} has no /when skill: {note}");
     }

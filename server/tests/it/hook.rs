@@ -150,7 +150,7 @@ fn faults_exit_0_with_empty_stdout_and_one_line_on_stderr() {
     let state = tempfile::tempdir().expect("state");
     let nowhere = tempfile::tempdir().expect("nowhere");
     let mut big = br#"{"hook_event_name":"UserPromptSubmit","prompt":""#.to_vec();
-    big.resize(10 * 1024 * 1024, b'a');
+    big.resize(17 * 1024 * 1024, b'a');
     big.extend_from_slice(br#""}"#);
     let cases: Vec<(&str, Vec<u8>, &Path)> = vec![
         ("empty", Vec::new(), ws.path()),
@@ -159,7 +159,7 @@ fn faults_exit_0_with_empty_stdout_and_one_line_on_stderr() {
         ("wrong types", br#"{"hook_event_name":"UserPromptSubmit","prompt":{"a":1}}"#.to_vec(), ws.path()),
         ("wrong cwd type", br#"{"hook_event_name":"SessionStart","cwd":7}"#.to_vec(), ws.path()),
         ("an array", b"[]".to_vec(), ws.path()),
-        ("10 MB", big, ws.path()),
+        ("17 MB", big, ws.path()),
         ("no workspace", prompt("s", nowhere.path(), "writing mock tests"), nowhere.path()),
     ];
     for (name, input, cwd) in cases {

@@ -8,7 +8,10 @@ fn reads_every_event() {
     let i = p(r#"{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":"/p","prompt":"mock tests"}"#);
     assert_eq!(i.event, Event::UserPromptSubmit { prompt: "mock tests".into() });
     assert_eq!((i.session_id.as_deref(), i.cwd.as_deref()), (Some("s1"), Some("/p")));
-    assert_eq!(p(r#"{"hook_event_name":"SessionStart","source":"startup"}"#).event, Event::SessionStart);
+    assert_eq!(
+        p(r#"{"hook_event_name":"SessionStart","source":"startup"}"#).event,
+        Event::SessionStart { source: Some("startup".into()) }
+    );
     let pre = p(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push"}}"#);
     assert_eq!(pre.event, Event::PreToolUse { tool_name: "Bash".into(), command: Some("git push".into()) });
     let post = p(r#"{"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"pytest"},
