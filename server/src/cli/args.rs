@@ -316,6 +316,11 @@ pub struct ImportArgs {
     /// Import superseded, deprecated, rejected and proposed records too, marked with their status.
     #[arg(long)]
     pub all: bool,
+    /// Remove each decision whose record is gone from the sources given (a section deleted from
+    /// the rules file, an ADR gone from its folder, one superseded since) with its entries, when
+    /// nobody edited it since it was imported; edited ones are kept and listed.
+    #[arg(long)]
+    pub prune: bool,
     /// Print the diff without writing.
     #[arg(long)]
     pub dry_run: bool,

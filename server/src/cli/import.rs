@@ -1,4 +1,4 @@
-//! `memory-index-lsp import PATHS... [--file NAME] [--all] [--dry-run] [--root DIR]`: existing decisions brought into the memory.
+//! `memory-index-lsp import PATHS... [--file NAME] [--all] [--prune] [--dry-run] [--root DIR]`: existing decisions brought into the memory.
 //!
 //! This edge reads the sources (through the guarded reader: a FIFO, a
 //! device, a file over `max-file-bytes` or not UTF-8 is reported by name and
@@ -104,7 +104,7 @@ pub fn run(a: ImportArgs) -> i32 {
             (dir.clone(), inside.collect())
         })
         .collect();
-    let opts = Options { file: a.file, all: a.all, folders };
+    let opts = Options { file: a.file, all: a.all, folders, prune: a.prune };
     let out = match import::plan(&ws, records, &opts) {
         Ok(o) => o,
         Err(why) => {
@@ -145,6 +145,13 @@ pub fn run(a: ImportArgs) -> i32 {
     for line in &out.cut {
         let _ = writeln!(stderr, "cut: {line}");
     }
+    for line in &out.removed {
+        let _ = writeln!(
+            stderr,
+            "{}: {line} (its record is gone from its source)",
+            if a.dry_run { "would remove" } else { "removed" }
+        );
+    }
     for line in &out.stale {
         let _ = writeln!(stderr, "stale: {line}");
     }
@@ -162,9 +169,10 @@ pub fn run(a: ImportArgs) -> i32 {
         0 => String::new(),
         n => format!(", {n} kept as yours (no import mark: not updated from the source)"),
     };
+    let removed = if a.prune { format!(", {} removed", out.removed.len()) } else { String::new() };
     let _ = writeln!(
         stderr,
-        "{} new, {} updated, {} unchanged{yours}, {} skipped, {} not imported, {} not read",
+        "{} new, {} updated{removed}, {} unchanged{yours}, {} skipped, {} not imported, {} not read",
         out.imported.len(),
         out.updated.len(),
         out.unchanged,

@@ -33,7 +33,8 @@
 //! - **Stale**: a decision imported from a section its source no longer
 //!   has, from a file no longer in a folder imported whole, or from a record
 //!   that is no longer in force (superseded, …) is listed in
-//!   [`Outcome::stale`], never deleted.
+//!   [`Outcome::stale`]; with [`Options::prune`] it is removed, section and
+//!   entries, when nobody edited it since it was imported (`prune`).
 //! - **Edits are kept**: the `Source:` line carries a fingerprint of the
 //!   section as written ([`mark`]); a section a person edited is never
 //!   overwritten (see `mark` for how an edit is told from a source change).
@@ -51,6 +52,7 @@ mod identity;
 mod links;
 mod mark;
 mod outline;
+mod prune;
 mod room;
 mod same_text;
 mod section;
@@ -82,6 +84,8 @@ pub struct Options {
     /// not): a decision imported from a file of the folder that is no
     /// longer there is listed as stale.
     pub folders: Vec<(String, Vec<String>)>,
+    /// Remove each stale decision that is as import wrote it (`prune`).
+    pub prune: bool,
 }
 
 /// What [`plan`] found and decided.
@@ -102,6 +106,8 @@ pub struct Outcome {
     pub cut: Vec<String>,
     /// Each decision imported before from a source section that is no longer there.
     pub stale: Vec<String>,
+    /// `heading in path` of each stale decision removed (`--prune`).
+    pub removed: Vec<String>,
 }
 
 /// One record's place: the file, its heading and the section text to write.
@@ -131,8 +137,9 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     if let Some(f) = &opts.file {
         super::remember::file_name(f)?;
     }
-    let mut out = Outcome { stale: stale(ws, &records), ..Default::default() };
-    out.stale.extend(gone(ws, &opts.folders));
+    let mut out = Outcome::default();
+    let mut gones = stale(ws, &records);
+    gones.extend(gone(ws, &opts.folders));
     let ids: Vec<String> = records.iter().map(source_line).collect();
     let mut planned: Vec<Planned> = Vec::new();
     // The memory's decisions by their text, and how a decision file links back to the root.
@@ -151,11 +158,12 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                     continue;
                 }
                 let title = ws.heading(h).map_or("", |h| h.name());
-                out.stale.push(format!(
+                let why = format!(
                     "{path}: `{title}` was imported from {}, which is {why} now (status: {status}): delete that \
                      decision and its entry, or import with --all to mark it so",
                     r.source
-                ));
+                );
+                gones.push(prune::Gone { at: Some((path, h)), why });
                 continue;
             }
             out.skipped
@@ -192,7 +200,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             same.as_ref().filter(|k| !planned.iter().any(|p| p.same.as_ref() == Some(*k))).and_then(|k| memory.get(k))
         {
             if let Some((path, old)) = same_text::renamed_from(ws, h, &r, &ids) {
-                out.stale.retain(|m| !m.contains(&format!("`{old}`")));
+                gones.retain(|g| !g.why.contains(&format!("`{old}`")));
                 found = Some((path, h));
                 renamed = Some(old);
             }
@@ -410,6 +418,19 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             }
         }
     }
+    // Stale decisions: listed, or removed (`--prune`) with their entries.
+    let settled = prune::settle(ws, gones, opts.prune);
+    (out.stale, out.removed) = (settled.stale, settled.removed);
+    for (path, e) in settled.files {
+        match edits.iter_mut().find(|x| x.0 == path) {
+            Some(x) => x.2.push(e),
+            None => edits.push((
+                path.clone(),
+                ws.file_id(&path).and_then(|i| ws.file(i)).map(|f| f.text.to_string()),
+                vec![e],
+            )),
+        }
+    }
     let mut texts: Vec<(String, Option<String>, String)> = Vec::new(); // (path, old, new)
     for (path, old, e) in edits {
         let base =
@@ -423,8 +444,10 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     for (path, _, new) in &texts {
         next.set_file(path, new.clone().into());
     }
-    // The entries, one by one at their place (each placed in the index as it is after the last).
-    let mut index = index_old.clone();
+    // The removed decisions' entries out, then the new ones, one by one at their place (each
+    // placed in the index as it is after the last).
+    let mut index = edit::apply(&index_old, &settled.index).0;
+    next.set_file(&index_path, index.clone().into());
     for (path, title, source) in &new_headings {
         let key = normalize(title);
         let Some(&hid) =

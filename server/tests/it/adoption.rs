@@ -323,3 +323,59 @@ fn init_says_what_to_run_from_where_it_was_run() {
     let o = run(&repo, &["import", "--root", "services/api", "services/api/decisions"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("1 new"), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// Found by review: an ADR deleted from its folder, or superseded, stayed in
+/// the memory and the hook kept injecting it; `import --prune` removes it,
+/// section and entry, when nobody edited it.
+#[test]
+fn prune_removes_what_the_sources_dropped_and_the_hook_stops_injecting_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    assert_eq!(run(root, &["init"]).status.code(), Some(0));
+    let adr = root.join("docs/adr");
+    fs::create_dir_all(&adr).expect("dir");
+    let record = |n: u32, title: &str, status: &str, why: &str| {
+        format!("# {n}. {title}\n\n## Status\n\n{status}\n\n## Decision\n\n{title}: {why}\n")
+    };
+    fs::write(
+        adr.join("0001-use-postgres.md"),
+        record(1, "Use PostgreSQL", "Accepted", "one database for all services"),
+    )
+    .expect("adr");
+    let helm = record(2, "Use Helm", "Accepted", "package every Kubernetes deployment as a Helm chart");
+    fs::write(adr.join("0002-use-helm.md"), &helm).expect("adr");
+    let redis = |status| record(3, "Use Redis", status, "cache sessions in Redis with a one hour expiry");
+    fs::write(adr.join("0003-use-redis.md"), redis("Accepted")).expect("adr");
+    assert_eq!(run(root, &["import", "docs/adr"]).status.code(), Some(0));
+    let hook = |prompt: &str| {
+        let mut c = bin_in(root);
+        c.arg("hook").env("CLAUDE_PROJECT_DIR", root).env("MEMORY_INDEX_LSP_CACHE_DIR", root.join(".cache"));
+        let event = serde_json::json!({"hook_event_name": "UserPromptSubmit", "cwd": root, "prompt": prompt});
+        String::from_utf8_lossy(&run_with_stdin(c, event.to_string().as_bytes()).stdout).into_owned()
+    };
+    let prompt = "should I package the new Kubernetes deployment as a Helm chart?";
+    assert!(hook(prompt).contains("When Using Helm"), "{}", hook(prompt));
+    // The team deleted the Helm record and superseded the Redis one.
+    fs::remove_file(adr.join("0002-use-helm.md")).expect("rm");
+    fs::write(adr.join("0003-use-redis.md"), redis("Superseded by ADR 9")).expect("adr");
+    let o = run(root, &["import", "docs/adr"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(err.contains("is no longer in docs/adr") && err.contains("--prune to remove it"), "{err}");
+    assert!(hook(prompt).contains("When Using Helm"), "listed, still there: {err}");
+    let before = snapshot(root);
+    let o = run(root, &["import", "--prune", "--dry-run", "docs/adr"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("would remove: When Using Helm"), "{o:?}");
+    assert_eq!(snapshot(root), before, "a dry run writes nothing");
+    let o = run(root, &["import", "--prune", "docs/adr"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("removed: When Using Helm in agents/decisions/architecture-decisions.md"), "{err}");
+    assert!(err.contains("removed: When Using Redis in agents/decisions/architecture-decisions.md"), "{err}");
+    assert!(err.contains("0 new, 0 updated, 2 removed, 1 unchanged"), "{err}");
+    let index = fs::read_to_string(root.join("agents/memory-index.md")).expect("index");
+    assert!(!index.contains("helm") && !index.contains("redis") && index.contains("/when using PostgreSQL"), "{index}");
+    assert_eq!(run(root, &["check"]).status.code(), Some(0));
+    assert!(!hook(prompt).contains("Helm"), "{}", hook(prompt));
+    let o = run(root, &["import", "--prune", "docs/adr"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("0 new, 0 updated, 0 removed, 1 unchanged"), "{o:?}");
+}

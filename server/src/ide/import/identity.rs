@@ -1,13 +1,14 @@
 //! Which decision a record was imported as before (by the identity on its `Source:` line, or one an older build wrote), and which imported decisions no longer have a record.
 
 use super::mark;
+use super::prune::Gone;
 use super::section::source_line;
 use super::source::{self, Record};
 use crate::model::{HeadingId, Workspace};
 
 /// Decisions imported before from a section of a source read now that no longer has it
-/// (renamed or removed there): listed, never deleted (the decision may have been edited since).
-pub(super) fn stale(ws: &Workspace, records: &[Record]) -> Vec<String> {
+/// (renamed or removed there): listed, removed only by `--prune` ([`super::prune`]).
+pub(super) fn stale(ws: &Workspace, records: &[Record]) -> Vec<Gone> {
     let mut sources: Vec<&str> =
         records.iter().filter(|r| r.kind == source::Kind::Sections).map(|r| r.source.as_str()).collect();
     sources.sort();
@@ -19,11 +20,12 @@ pub(super) fn stale(ws: &Workspace, records: &[Record]) -> Vec<String> {
             for line in f.text.lines().map(|l| mark::split(l).0).filter(|l| l.starts_with(&prefix)) {
                 let ids: Vec<String> = records.iter().map(source_line).collect();
                 if !records.iter().any(|r| source_line(r) == line || legacy_ids(r, &ids).iter().any(|l| l == line)) {
-                    out.push(format!(
+                    let why = format!(
                         "{} has `{line}`, but {src} no longer has a section `{}`: delete or rename that decision",
                         f.path,
                         &line[prefix.len()..]
-                    ));
+                    );
+                    out.push(Gone { at: find_source(ws, line), why });
                 }
             }
         }
@@ -32,19 +34,20 @@ pub(super) fn stale(ws: &Workspace, records: &[Record]) -> Vec<String> {
 }
 
 /// Decisions imported from a file of a folder imported whole now, whose
-/// file is no longer in it (deleted or renamed there): listed, never deleted.
-pub(super) fn gone(ws: &Workspace, folders: &[(String, Vec<String>)]) -> Vec<String> {
+/// file is no longer in it (deleted or renamed there): listed, removed only by `--prune`.
+pub(super) fn gone(ws: &Workspace, folders: &[(String, Vec<String>)]) -> Vec<Gone> {
     let mut out = Vec::new();
     for (_, f, _) in ws.decisions() {
         for line in f.text.lines().map(|l| mark::split(l).0) {
             let Some(src) = line.strip_prefix("Source: ").filter(|s| !s.contains(" § ")) else { continue };
             let Some((dir, _)) = src.rsplit_once('/') else { continue };
             if folders.iter().any(|(d, files)| d.trim_end_matches('/') == dir && !files.iter().any(|x| x == src)) {
-                out.push(format!(
+                let why = format!(
                     "{} has `{line}`, but {src} is no longer in {dir}: delete that decision and its entry, or \
                      rename it to the record it became",
                     f.path
-                ));
+                );
+                out.push(Gone { at: find_source(ws, line), why });
             }
         }
     }

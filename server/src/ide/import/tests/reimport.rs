@@ -135,3 +135,49 @@ fn a_heading_an_earlier_build_made_is_kept_and_the_section_still_updates() {
     let upd = plan(&earlier, parse("CLAUDE.md", &changed).unwrap(), &Options::default()).unwrap();
     assert_eq!(upd.updated, ["When Working On Running Tests ← CLAUDE.md"], "{:?}", upd.skipped);
 }
+
+/// Found by review: a rule deleted from CLAUDE.md stayed in the memory, and the hook kept injecting it.
+#[test]
+fn prune_removes_a_decision_whose_section_is_gone_unless_it_was_edited() {
+    let src = "CLAUDE.md";
+    let rules = "# Project\n\n## Testing\n\nRun the suite with `uv run pytest -q`.\n\n## Commits\n\n\
+                 Never amend a pushed commit.\n\n## Releases\n\nTag releases from main only.\n";
+    let w = ws(&[]);
+    let first = applied(&w, &plan(&w, parse(src, rules).unwrap(), &Options::default()).unwrap());
+    let path = "agents/decisions/claude.md";
+    let text = |w: &Workspace, p: &str| w.file(w.file_id(p).unwrap()).unwrap().text.to_string();
+    assert!(text(&first, "agents/memory-index.md").contains("/when working on commits"));
+    // Commits and Releases deleted from the source; a person edited Releases since.
+    let now = "# Project\n\n## Testing\n\nRun the suite with `uv run pytest -q`.\n";
+    let mut edited = first.clone();
+    edited.set_file(
+        path,
+        FileText::from(text(&first, path).replace("from main only.", "from main only, signed.").as_str()),
+    );
+    let listed = plan(&edited, parse(src, now).unwrap(), &Options::default()).unwrap();
+    assert!(listed.change.is_empty() && listed.removed.is_empty(), "{:?}", listed.removed);
+    assert_eq!(listed.stale.len(), 2, "{:?}", listed.stale);
+    assert!(
+        listed.stale.iter().any(|m| m.contains("`Commits`") && m.contains("--prune to remove it")),
+        "{:?}",
+        listed.stale
+    );
+    assert!(listed.stale.iter().any(|m| m.contains("`Releases`") && !m.contains("--prune")), "{:?}", listed.stale);
+    // With --prune: Commits goes, section and entry; the edited Releases stays, listed.
+    let prune = Options { prune: true, ..Default::default() };
+    let out = plan(&edited, parse(src, now).unwrap(), &prune).unwrap();
+    assert_eq!(out.removed, ["When Working On Commits in agents/decisions/claude.md"]);
+    assert_eq!(out.stale.len(), 1, "{:?}", out.stale);
+    assert!(out.stale[0].contains("`Releases`") && out.stale[0].contains("--prune keeps it"), "{:?}", out.stale);
+    let after = applied(&edited, &out);
+    let (decisions, index) = (text(&after, path), text(&after, "agents/memory-index.md"));
+    assert!(!decisions.contains("Commits") && decisions.contains("## When Working On Releases"), "{decisions}");
+    assert!(decisions.contains("## When Testing\n") && !decisions.contains("\n\n\n"), "{decisions}");
+    assert!(!index.contains("commits") && index.contains("/when working on releases"), "{index}");
+    let errors: Vec<_> =
+        crate::rules::check(&after).into_iter().filter(|f| f.severity == crate::rules::Severity::Error).collect();
+    assert!(errors.is_empty(), "{errors:?}\n{index}\n{decisions}");
+    // Again: nothing left to remove, nothing changes.
+    let again = plan(&after, parse(src, now).unwrap(), &prune).unwrap();
+    assert!(again.change.is_empty() && again.removed.is_empty(), "{:?}", again.removed);
+}
