@@ -367,11 +367,23 @@ fn push_text(
         };
         let open = fence.clone();
         match (first, label) {
+            // A list keeps its first item on a line of its own (`Considered options:`, then `- …`).
+            (true, Some(l)) if list_item(t) => {
+                all.push((format!("{l}:"), None));
+                all.push((line, open));
+            }
             (true, Some(l)) => all.push((format!("{l}: {}", line.trim_start()), open)),
             _ => all.push((line, open)),
         }
         first = false;
     }
+}
+
+/// Whether a line (without its indent) starts a list item: `- `, `* `, `+ `, `1. `, `1) `.
+fn list_item(t: &str) -> bool {
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    t.starts_with(['-', '*', '+']) && t[1..].starts_with(' ')
+        || (1..=9).contains(&digits) && (t[digits..].starts_with(". ") || t[digits..].starts_with(") "))
 }
 
 /// The section import writes for `r` under `heading` at `level`, and its

@@ -5,7 +5,8 @@
 //!   `## Status`.
 //! - **MADR** (front matter with `status:`, or a `## Decision Outcome`
 //!   section; older MADR's `* Status: accepted` line): one record; the
-//!   decision is `## Decision Outcome`.
+//!   decision is `## Decision Outcome`, followed by the considered options,
+//!   the context, the decision drivers and the consequences.
 //! - **Sections** (anything else): one record per section at the rule
 //!   level, the shallowest heading level once a file's single `# ` title is
 //!   left out (`# Guide` + `## Testing` → `Testing`; several `# ` sections →
@@ -168,13 +169,17 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
             .or_else(|| front.iter().find(|(k, _)| k == "title").map(|(_, v)| v.clone()))
             .ok_or("an ADR without a `# ` title")?;
         let decision = section(&["Decision Outcome", "Decision"]).ok_or("no Decision Outcome section")?;
-        let more =
-            [("Context", &["Context and Problem Statement", "Context"][..]), ("Consequences", &["Consequences"][..])]
-                .iter()
-                .filter_map(|(label, names)| {
-                    beside(names, &["Decision Outcome", "Decision"]).map(|t| (label.to_string(), t))
-                })
-                .collect();
+        // The options weighed (the ones not chosen are what an agent would otherwise propose
+        // again) and what drove the choice, then the context (found by review: MADR's
+        // Considered Options were dropped).
+        let more = [
+            ("Considered options", &["Considered Options"][..]),
+            ("Context", &["Context and Problem Statement", "Context"][..]),
+            ("Consequences", &["Consequences"][..]),
+        ]
+        .iter()
+        .filter_map(|(label, names)| beside(names, &["Decision Outcome", "Decision"]).map(|t| (label.to_string(), t)))
+        .collect();
         let status = front_status.or(list_status);
         return Ok(vec![Record {
             source: path.into(),

@@ -122,6 +122,17 @@ fn madr_and_rules_files_and_bad_sources() {
         (Kind::Madr, "Use PostgreSQL", Some("accepted"))
     );
     assert!(r[0].decision.starts_with("Chosen option"));
+    // The options weighed come with the decision, a list under its label (found by review: dropped).
+    let weighed = madr.replace(
+        "## Decision Outcome",
+        "## Considered Options <!-- optional -->\n\n* MySQL\n* PostgreSQL\n\n## Decision Outcome",
+    );
+    let out = plan(&ws(&[]), parse("docs/decisions/0001-use-postgresql.md", &weighed).unwrap(), &Options::default());
+    let text = unmarked(&out.unwrap().change.text_after("agents/decisions/architecture-decisions.md", None).unwrap());
+    assert!(
+        text.contains("because the team knows it.\n\nConsidered options:\n* MySQL\n* PostgreSQL\n\nContext: We need"),
+        "{text}"
+    );
     let claude = "# Project notes\n\n## Testing\n\nRun `cargo test` before every commit.\n\n## Commit messages\n\nImperative mood, one line.\n";
     let r = parse("CLAUDE.md", claude).unwrap();
     assert_eq!(r.iter().map(|x| x.title.as_str()).collect::<Vec<_>>(), ["Testing", "Commit messages"]);
