@@ -89,7 +89,7 @@ fn session_start_says_how_to_recall() {
     let ws = workspace(CONFIG);
     let i = input(serde_json::json!({"hook_event_name": "SessionStart", "source": "startup", "cwd": ws.path()}));
     let ctx = context(respond(&i, None, None).unwrap(), "SessionStart");
-    assert!(ctx.contains("(3 entries, 1 decision files)") && ctx.contains("/when"), "{ctx}");
+    assert!(ctx.contains("(3 entries, 1 decision file)") && ctx.contains("/when"), "{ctx}");
     // The skills by the names the model is offered, with `init` and with the plugin.
     assert!(ctx.contains("`when` and `how`") && ctx.contains("`memory-index:when`"), "{ctx}");
 }

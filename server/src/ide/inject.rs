@@ -292,8 +292,10 @@ decision file; in a shell, `memory-index-lsp resolve \"when <words>\"`"
 (`\"when .Section Title\"` for one section, `\"when ..file.md\"` for a whole decision file), or the MCP server \
 `memory-index` (tools resolve, search, remember)"
     };
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let (entries, files) = (plural(entries, "entry", "entries"), plural(files, "decision file", "decision files"));
     let mut note = format!(
-        "memory-index: this project records its decisions in {index} ({entries} entries, {files} decision files). \
+        "memory-index: this project records its decisions in {index} ({entries}, {files}). \
 Before deciding how to do something, recall what was decided: {how}, or `memory-index-lsp search <any words>` for a \
 ranked list when you do not know the trigger. Decisions that match a prompt or command are injected on their own, \
 each headed `[memory-index]`."
