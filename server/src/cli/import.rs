@@ -64,10 +64,18 @@ pub fn run(a: ImportArgs) -> i32 {
     }
     let mut records = Vec::new();
     let mut left_out: Vec<String> = Vec::new();
+    // Sources given that hold no decision now: their decisions imported before are stale.
+    let mut emptied: Vec<(String, &str)> = a
+        .paths
+        .iter()
+        .filter(|p| p.symlink_metadata().is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound))
+        .map(|p| (relative(&canon, p), "is missing"))
+        .collect();
     for f in &files {
         let rel = relative(&canon, f);
+        let split = import::split_parents(&ws, &rel);
         match read::read_text(None, f, max) {
-            Ok(text) => match source::parse(&rel, &text) {
+            Ok(text) => match source::parse_with(&rel, &text, &|p| split.iter().any(|s| s == p)) {
                 Ok(r) => {
                     let n = source::unheaded(&rel, &text);
                     if n > 0 {
@@ -81,7 +89,12 @@ pub fn run(a: ImportArgs) -> i32 {
                     }
                     records.extend(r)
                 }
-                Err(why) => refused.push(format!("{rel}: {why}")),
+                Err(why) => {
+                    if source::is_empty_source(&why) {
+                        emptied.push((rel.clone(), "holds no decision now"));
+                    }
+                    refused.push(format!("{rel}: {why}"))
+                }
             },
             Err(ReadError::TooLarge { len, max }) => {
                 problems.push(format!("{rel}: {len} bytes or more, over `max-file-bytes` ({max}); not imported"))
@@ -104,7 +117,7 @@ pub fn run(a: ImportArgs) -> i32 {
             (dir.clone(), inside.collect())
         })
         .collect();
-    let opts = Options { file: a.file, all: a.all, folders, prune: a.prune };
+    let opts = Options { file: a.file, all: a.all, folders, prune: a.prune, emptied };
     let out = match import::plan(&ws, records, &opts) {
         Ok(o) => o,
         Err(why) => {
@@ -146,11 +159,7 @@ pub fn run(a: ImportArgs) -> i32 {
         let _ = writeln!(stderr, "cut: {line}");
     }
     for line in &out.removed {
-        let _ = writeln!(
-            stderr,
-            "{}: {line} (its record is gone from its source)",
-            if a.dry_run { "would remove" } else { "removed" }
-        );
+        let _ = writeln!(stderr, "{}: {line}", if a.dry_run { "would remove" } else { "removed" });
     }
     for line in &out.stale {
         let _ = writeln!(stderr, "stale: {line}");
@@ -190,7 +199,13 @@ pub fn run(a: ImportArgs) -> i32 {
 /// is the same on every machine that has the same layout); as given when it
 /// shares no folder with the root (another drive).
 fn relative(canon_root: &Path, path: &Path) -> String {
-    let abs = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    // A path that is not there (a source deleted since): its folder's, and its name.
+    let missing = || {
+        let name = path.file_name()?;
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Some(std::fs::canonicalize(parent).ok()?.join(name))
+    };
+    let abs = std::fs::canonicalize(path).ok().or_else(missing).unwrap_or_else(|| path.to_path_buf());
     let (a, r): (Vec<_>, Vec<_>) = (abs.components().collect(), canon_root.components().collect());
     let common = a.iter().zip(&r).take_while(|(x, y)| x == y).count();
     if common == 0 || !abs.is_absolute() {

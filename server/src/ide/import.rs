@@ -60,6 +60,7 @@ pub mod source;
 
 use super::remember::{added_findings, decision_level, entry_resolves_to, file_title};
 use entry::entry_line;
+pub use identity::split_parents;
 use identity::{earlier_heading_of, find_record, gone, stale};
 use room::{cap, cap_of, section_lines, spread, MAX_BODY, MIN_CUT};
 pub use section::heading_title;
@@ -86,6 +87,10 @@ pub struct Options {
     pub folders: Vec<(String, Vec<String>)>,
     /// Remove each stale decision that is as import wrote it (`prune`).
     pub prune: bool,
+    /// Sources given that hold no decision now, and why (`holds no decision now`, `is
+    /// missing`; a folder's path stands for every file in it): each decision imported from
+    /// them is stale.
+    pub emptied: Vec<(String, &'static str)>,
 }
 
 /// What [`plan`] found and decided.
@@ -138,8 +143,9 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         super::remember::file_name(f)?;
     }
     let mut out = Outcome::default();
-    let mut gones = stale(ws, &records);
+    let mut gones = stale(ws, &records, &opts.emptied);
     gones.extend(gone(ws, &opts.folders));
+    let gone_ids: Vec<String> = gones.iter().filter_map(|g| g.id.clone()).collect();
     let ids: Vec<String> = records.iter().map(source_line).collect();
     let mut planned: Vec<Planned> = Vec::new();
     // The memory's decisions by their text, and how a decision file links back to the root.
@@ -163,7 +169,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                      decision and its entry, or import with --all to mark it so",
                     r.source
                 );
-                gones.push(prune::Gone { at: Some((path, h)), why });
+                gones.push(prune::Gone { at: Some((path, h)), id: None, why, superseded: true });
                 continue;
             }
             out.skipped
@@ -199,8 +205,8 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         if let Some(&h) =
             same.as_ref().filter(|k| !planned.iter().any(|p| p.same.as_ref() == Some(*k))).and_then(|k| memory.get(k))
         {
-            if let Some((path, old)) = same_text::renamed_from(ws, h, &r, &ids) {
-                gones.retain(|g| !g.why.contains(&format!("`{old}`")));
+            if let Some((path, old)) = same_text::renamed_from(ws, h, &r, &ids, &gone_ids) {
+                gones.retain(|g| g.id.as_deref() != Some(old.as_str()));
                 found = Some((path, h));
                 renamed = Some(old);
             }
@@ -260,8 +266,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     files.dedup();
     files.sort();
     files.dedup();
-    // Per decision file: its text as read (None: new) and the edits to it, all against that text.
-    let mut edits: Vec<(String, Option<String>, Vec<edit::TextEdit>)> = Vec::new();
+    let mut edits: Edits = Vec::new();
     let mut next = ws.clone();
     let mut new_headings: Vec<(String, String, String)> = Vec::new(); // (path, heading title, source)
     for name in &files {
@@ -336,10 +341,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                         let id = source_line(&p.record);
                         let text = same_text::with_source_line(current, old, &id);
                         let e = edit::TextEdit::replace(hd.section, text);
-                        match edits.iter_mut().find(|x| x.0 == h_path) {
-                            Some(x) => x.2.push(e),
-                            None => edits.push((h_path.clone(), Some(f.text.to_string()), vec![e])),
-                        }
+                        add_edit(&mut edits, &h_path, || Some(f.text.to_string()), e);
                         out.updated.push(format!("{} ← {} (renamed from `{}`)", p.heading, p.record.source, old));
                         continue;
                     }
@@ -387,10 +389,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                         continue;
                     }
                     let e = edit::TextEdit::replace(hd.section, wanted);
-                    match edits.iter_mut().find(|x| x.0 == h_path) {
-                        Some(x) => x.2.push(e),
-                        None => edits.push((h_path.clone(), Some(f.text.to_string()), vec![e])),
-                    }
+                    add_edit(&mut edits, &h_path, || Some(f.text.to_string()), e);
                     out.updated.push(format!("{} ← {}", p.heading, p.record.source));
                 }
                 None => {
@@ -412,30 +411,22 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                 "\n\n"
             };
             let e = edit::TextEdit::insert(base.len(), format!("{sep}{appended}"));
-            match edits.iter_mut().find(|x| x.0 == path) {
-                Some(x) => x.2.push(e),
-                None => edits.push((path.clone(), old.clone(), vec![e])),
-            }
+            add_edit(&mut edits, &path, || old.clone(), e);
         }
     }
     // Stale decisions: listed, or removed (`--prune`) with their entries.
     let settled = prune::settle(ws, gones, opts.prune);
     (out.stale, out.removed) = (settled.stale, settled.removed);
+    let pruned: Vec<String> = settled.files.iter().map(|(p, _)| p.clone()).collect();
     for (path, e) in settled.files {
-        match edits.iter_mut().find(|x| x.0 == path) {
-            Some(x) => x.2.push(e),
-            None => edits.push((
-                path.clone(),
-                ws.file_id(&path).and_then(|i| ws.file(i)).map(|f| f.text.to_string()),
-                vec![e],
-            )),
-        }
+        add_edit(&mut edits, &path, || ws.file_id(&path).and_then(|i| ws.file(i)).map(|f| f.text.to_string()), e);
     }
     let mut texts: Vec<(String, Option<String>, String)> = Vec::new(); // (path, old, new)
     for (path, old, e) in edits {
         let base =
             old.clone().unwrap_or_else(|| format!("# {}\n", file_title(path.rsplit('/').next().unwrap_or(&path))));
         let (new, skipped) = edit::apply(&base, &e);
+        let new = if pruned.contains(&path) { prune::trimmed_end(new) } else { new };
         if !skipped.is_empty() {
             return Err(format!("two records would change the same lines of {path}; import them one at a time"));
         }
@@ -475,6 +466,17 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     }
     out.change.replace_text(&index_path, &index_old, &index);
     Ok(out)
+}
+
+/// Edits per decision file: its path, its text as read (None: new) and the edits to it, all against that text.
+type Edits = Vec<(String, Option<String>, Vec<edit::TextEdit>)>;
+
+/// Adds `e` to the edits of `path` (its text as read from `old` when it has none yet).
+fn add_edit(edits: &mut Edits, path: &str, old: impl FnOnce() -> Option<String>, e: edit::TextEdit) {
+    match edits.iter_mut().find(|x| x.0 == path) {
+        Some(x) => x.2.push(e),
+        None => edits.push((path.to_string(), old(), vec![e])),
+    }
 }
 
 /// The text of heading `h`'s section in the file at `path` (None when either is gone).

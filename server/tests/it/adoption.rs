@@ -378,4 +378,19 @@ fn prune_removes_what_the_sources_dropped_and_the_hook_stops_injecting_it() {
     assert!(!hook(prompt).contains("Helm"), "{}", hook(prompt));
     let o = run(root, &["import", "--prune", "docs/adr"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("0 new, 0 updated, 0 removed, 1 unchanged"), "{o:?}");
+    // A rules file emptied of its sections, then deleted: named from a sub-folder, as given.
+    fs::write(root.join("AGENTS.md"), "# Agents\n\n## Git\n\nNever force-push to main, ever.\n").expect("agents");
+    assert_eq!(run(root, &["import", "AGENTS.md"]).status.code(), Some(0));
+    fs::write(root.join("AGENTS.md"), "# Agents\n").expect("agents");
+    let o = run(root, &["import", "AGENTS.md"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("but AGENTS.md holds no decision now"), "{o:?}");
+    fs::remove_file(root.join("AGENTS.md")).expect("rm");
+    fs::create_dir_all(root.join("src")).expect("src");
+    let mut c = bin_in(&root.join("src"));
+    c.args(["import", "--prune", "../AGENTS.md"]);
+    let o = run_with_stdin(c, b"");
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "a file given that is missing: {err}");
+    assert!(err.contains("removed: When Working On Git in agents/decisions/agents.md (its record"), "{err}");
+    assert_eq!(run(root, &["check"]).status.code(), Some(0));
 }

@@ -76,8 +76,8 @@ proptest! {
                 records.extend(r);
             }
         }
-        for all in [false, true] {
-            let opts = Options { all, ..Options::default() };
+        for (all, prune) in [(false, false), (true, false), (false, true)] {
+            let opts = Options { all, prune, ..Options::default() };
             if let Ok(out) = plan(&ws, records.clone(), &opts) {
                 let after = applied(&ws, &out.change);
                 prop_assert!(errors(&after).is_empty(), "{:?}", errors(&after));
@@ -87,18 +87,24 @@ proptest! {
         }
     }
 
-    /// A source changed after its import: the update checks clean, and a third run changes nothing.
+    /// A source changed after its import (and with `--prune`, what it dropped removed): the
+    /// update checks clean, and a third run changes nothing.
     #[test]
-    fn an_update_is_clean_and_final(a in text(), b in text(), extra in line()) {
+    fn an_update_is_clean_and_final(a in text(), b in text(), extra in line(), prune in any::<bool>()) {
         let ws = memory();
         let records = |t: &str| source::parse("CLAUDE.md", t).unwrap_or_default();
-        let Ok(first) = plan(&ws, records(&a), &Options::default()) else { return Ok(()) };
+        let opts = Options { prune, ..Options::default() };
+        let Ok(first) = plan(&ws, records(&a), &opts) else { return Ok(()) };
         let after = applied(&ws, &first.change);
-        let changed = format!("{a}\n{extra}\n{b}");
-        let Ok(update) = plan(&after, records(&changed), &Options::default()) else { return Ok(()) };
+        let changed = if prune { format!("{extra}\n{b}") } else { format!("{a}\n{extra}\n{b}") };
+        let Ok(update) = plan(&after, records(&changed), &opts) else { return Ok(()) };
         let updated = applied(&after, &update.change);
         prop_assert!(errors(&updated).is_empty(), "{:?}", errors(&updated));
-        let third = plan(&updated, records(&changed), &Options::default());
-        prop_assert!(third.as_ref().is_ok_and(|o| o.change.is_empty()), "{:?}", third.map(|o| (o.imported, o.updated)));
+        let third = plan(&updated, records(&changed), &opts);
+        prop_assert!(
+            third.as_ref().is_ok_and(|o| o.change.is_empty()),
+            "{:?}",
+            third.map(|o| (o.imported, o.updated, o.removed))
+        );
     }
 }

@@ -6,40 +6,96 @@ use super::section::source_line;
 use super::source::{self, Record};
 use crate::model::{HeadingId, Workspace};
 
-/// Decisions imported before from a section of a source read now that no longer has it
-/// (renamed or removed there): listed, removed only by `--prune` ([`super::prune`]).
-pub(super) fn stale(ws: &Workspace, records: &[Record]) -> Vec<Gone> {
+/// Decisions imported before from a section of a source read now that no
+/// longer has it (renamed or removed there), or from a source given that
+/// holds no decision any more (`emptied`: emptied of its sections, or
+/// missing; a folder's path stands for every file in it): listed, removed
+/// only by `--prune` ([`super::prune`]).
+pub(super) fn stale(ws: &Workspace, records: &[Record], emptied: &[(String, &str)]) -> Vec<Gone> {
     let mut sources: Vec<&str> =
         records.iter().filter(|r| r.kind == source::Kind::Sections).map(|r| r.source.as_str()).collect();
     sources.sort();
     sources.dedup();
+    let ids: Vec<String> = records.iter().map(source_line).collect();
     let mut out = Vec::new();
-    for src in sources {
-        let prefix = format!("Source: {src} § ");
-        for (_, f, _) in ws.decisions() {
-            for line in f.text.lines().map(|l| mark::split(l).0).filter(|l| l.starts_with(&prefix)) {
-                let ids: Vec<String> = records.iter().map(source_line).collect();
-                if !records.iter().any(|r| source_line(r) == line || legacy_ids(r, &ids).iter().any(|l| l == line)) {
-                    let why = format!(
-                        "{} has `{line}`, but {src} no longer has a section `{}`: delete or rename that decision",
-                        f.path,
-                        &line[prefix.len()..]
-                    );
-                    out.push(Gone { at: find_source(ws, line), why });
+    for (_, f, _) in ws.decisions() {
+        for line in f.text.lines().map(|l| mark::split(l).0) {
+            let Some((src, section)) = identity(line) else { continue };
+            let why = if let Some((e, what)) = emptied.iter().find(|(e, _)| src == e.as_str() || is_under(src, e)) {
+                format!("{} has `{line}`, but {e} {what}: delete that decision and its entry", f.path)
+            } else if let (Some(section), true) = (section, sources.contains(&src)) {
+                if records.iter().any(|r| source_line(r) == line || legacy_ids(r, &ids).iter().any(|l| l == line)) {
+                    continue;
                 }
+                format!(
+                    "{} has `{line}`, but {src} no longer has a section `{section}`: delete or rename that decision",
+                    f.path
+                )
+            } else {
+                continue;
+            };
+            if let Some(at) = identified_by(ws, line) {
+                out.push(Gone { at: Some(at), id: Some(line.to_string()), why, superseded: false });
             }
         }
     }
     out
 }
 
-/// Decisions imported from a file of a folder imported whole now, whose
-/// file is no longer in it (deleted or renamed there): listed, removed only by `--prune`.
+/// The decision whose identity is `line`: the section that holds it as its
+/// last `Source:` line. None for a `Source:` line quoted in a body (found by
+/// the import properties: a source that quotes one, in a code block, made
+/// its decision look stale).
+fn identified_by(ws: &Workspace, line: &str) -> Option<(String, HeadingId)> {
+    let (path, h) = find_source(ws, line)?;
+    (identity_of(ws, h).as_deref() == Some(line)).then_some((path, h))
+}
+
+/// The identity line of a decision: its section's last `Source:` line, without the fingerprint.
+pub(super) fn identity_of(ws: &Workspace, h: HeadingId) -> Option<String> {
+    let (f, hd) = (ws.file(h.file)?, ws.heading(h)?);
+    let section = f.text.get(hd.section.start..hd.section.end)?;
+    section.lines().rev().find(|l| l.starts_with("Source: ")).map(|l| mark::split(l).0.to_string())
+}
+
+/// The sections of `source` the memory holds sub-section decisions of
+/// (`Source: CLAUDE.md § Security › Secrets` → `Security`): split before,
+/// they stay split ([`source::parse_with`]).
+pub fn split_parents(ws: &Workspace, source: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (_, f, _) in ws.decisions() {
+        for line in f.text.lines().map(|l| mark::split(l).0) {
+            let parent = identity(line).filter(|(src, _)| *src == source).and_then(|(_, s)| s?.split_once(" › "));
+            if let Some((parent, _)) = parent.filter(|(p, _)| !out.iter().any(|o| o == p)) {
+                out.push(parent.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// A `Source:` line's file and section (`Source: CLAUDE.md § Testing`): None for any other line.
+fn identity(line: &str) -> Option<(&str, Option<&str>)> {
+    let src = line.strip_prefix("Source: ")?;
+    Some(match src.split_once(" § ") {
+        Some((file, section)) => (file, Some(section)),
+        None => (src, None),
+    })
+}
+
+/// Whether the file `src` is inside the folder `dir` (at any depth).
+fn is_under(src: &str, dir: &str) -> bool {
+    src.strip_prefix(dir.trim_end_matches('/')).is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Decisions imported from a file of a folder imported whole now (an ADR,
+/// a rules file), whose file is no longer in it (deleted or renamed there):
+/// listed, removed only by `--prune`.
 pub(super) fn gone(ws: &Workspace, folders: &[(String, Vec<String>)]) -> Vec<Gone> {
     let mut out = Vec::new();
     for (_, f, _) in ws.decisions() {
         for line in f.text.lines().map(|l| mark::split(l).0) {
-            let Some(src) = line.strip_prefix("Source: ").filter(|s| !s.contains(" § ")) else { continue };
+            let Some((src, _)) = identity(line) else { continue };
             let Some((dir, _)) = src.rsplit_once('/') else { continue };
             if folders.iter().any(|(d, files)| d.trim_end_matches('/') == dir && !files.iter().any(|x| x == src)) {
                 let why = format!(
@@ -47,7 +103,9 @@ pub(super) fn gone(ws: &Workspace, folders: &[(String, Vec<String>)]) -> Vec<Gon
                      rename it to the record it became",
                     f.path
                 );
-                out.push(Gone { at: find_source(ws, line), why });
+                if let Some(at) = identified_by(ws, line) {
+                    out.push(Gone { at: Some(at), id: Some(line.to_string()), why, superseded: false });
+                }
             }
         }
     }

@@ -12,12 +12,15 @@
 use super::mark;
 use crate::edit::TextEdit;
 use crate::model::{HeadingId, Workspace};
-use crate::text::TextRange;
 
-/// A decision imported before whose record is gone, where it is (when found), and why it is stale.
+/// A decision imported before whose record is gone, where it is (when
+/// found), its identity line, why it is stale, and whether its record is
+/// superseded (or otherwise no longer in force) rather than gone.
 pub(super) struct Gone {
     pub at: Option<(String, HeadingId)>,
+    pub id: Option<String>,
     pub why: String,
+    pub superseded: bool,
 }
 
 /// What is done with the gone decisions.
@@ -25,7 +28,7 @@ pub(super) struct Gone {
 pub(super) struct Settled {
     /// Messages for the decisions kept (listed as stale).
     pub stale: Vec<String>,
-    /// `heading in path` of each decision removed.
+    /// `heading in path (why)` of each decision removed.
     pub removed: Vec<String>,
     /// Deletions, per decision file.
     pub files: Vec<(String, TextEdit)>,
@@ -49,8 +52,7 @@ pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool) -> Settled {
             out.stale.push(g.why);
             continue;
         };
-        let text = text.text.as_str();
-        let section = text.get(heading.section.start..heading.section.end).unwrap_or("");
+        let section = text.text.get(heading.section.start..heading.section.end).unwrap_or("");
         let unedited = mark::held(section) == Some(mark::of(section).as_str());
         match (prune, unedited) {
             (false, true) => out.stale.push(format!("{} (or import again with --prune to remove it)", g.why)),
@@ -61,6 +63,8 @@ pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool) -> Settled {
             )),
             (true, true) => {
                 done.push(h);
+                // The section's bytes (the blank lines it ends with included); a file left
+                // ending in blank lines is trimmed by the caller.
                 out.files.push((path.clone(), TextEdit::delete(heading.section)));
                 if let Some((_, _, index)) = ws.index() {
                     for &e in ws.bindings().entries_of(h) {
@@ -70,51 +74,29 @@ pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool) -> Settled {
                         }
                     }
                 }
-                out.removed.push(format!("{} in {path}", heading.title));
+                let why = if g.superseded {
+                    "its record is no longer in force"
+                } else {
+                    "its record is gone from its source"
+                };
+                out.removed.push(format!("{} in {path} ({why})", heading.title));
             }
-        }
-    }
-    // Sections side by side are deleted as one; the last of a file takes the blank lines before it.
-    out.files = merged(std::mem::take(&mut out.files))
-        .into_iter()
-        .map(|(path, e)| {
-            let text = ws.file_id(&path).and_then(|id| ws.file(id)).map_or("", |f| f.text.as_str());
-            let range = section_range(text, e.range);
-            (path, TextEdit::delete(range))
-        })
-        .collect();
-    out
-}
-
-/// Deletions per file with those that overlap or touch made one.
-fn merged(mut files: Vec<(String, TextEdit)>) -> Vec<(String, TextEdit)> {
-    files.sort_by(|a, b| (&a.0, a.1.range.start).cmp(&(&b.0, b.1.range.start)));
-    let mut out: Vec<(String, TextEdit)> = Vec::new();
-    for (path, e) in files {
-        match out.last_mut() {
-            Some((p, last)) if *p == path && e.range.start <= last.range.end => {
-                let end = last.range.end.max(e.range.end);
-                *last = TextEdit::delete(TextRange::new(last.range.start, end));
-            }
-            _ => out.push((path, e)),
         }
     }
     out
 }
 
-/// The bytes to delete for a section: the section itself; the last one of
-/// its file with the blank lines before it, so the file still ends with one
-/// line terminator after its last kept line.
-fn section_range(text: &str, section: TextRange) -> TextRange {
-    let (mut start, end) = (section.start.min(text.len()), section.end.min(text.len()));
-    if end == text.len() {
-        let before = text[..start].trim_end_matches(['\n', '\r']);
-        if !before.is_empty() {
-            let nl = if text[before.len()..].starts_with("\r\n") { 2 } else { 1 };
-            start = (before.len() + nl).min(start);
-        }
+/// `text` ending with one line terminator after its last line that is not
+/// blank, when a deletion left it ending with blank lines (the last
+/// section removed takes no blank line from the section before it, which
+/// may be rewritten in the same run).
+pub(super) fn trimmed_end(text: String) -> String {
+    let kept = text.trim_end_matches(['\n', '\r']).len();
+    if kept == 0 || text[kept..].matches('\n').count() <= 1 {
+        return text;
     }
-    TextRange::new(start, end)
+    let nl = if text[kept..].starts_with("\r\n") { "\r\n" } else { "\n" };
+    format!("{}{nl}", &text[..kept])
 }
 
 #[cfg(test)]
@@ -122,24 +104,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_last_section_takes_the_blank_lines_before_it() {
-        let text = "# T\n\n## A\n\nx\n\n## B\n\ny\n";
-        let b = text.find("## B").unwrap();
-        let r = section_range(text, TextRange::new(b, text.len()));
-        assert_eq!(format!("{}{}", &text[..r.start], &text[r.end..]), "# T\n\n## A\n\nx\n");
-        let crlf = text.replace('\n', "\r\n");
-        let b = crlf.find("## B").unwrap();
-        let r = section_range(&crlf, TextRange::new(b, crlf.len()));
-        assert_eq!(format!("{}{}", &crlf[..r.start], &crlf[r.end..]), "# T\r\n\r\n## A\r\n\r\nx\r\n");
-        let a = text.find("## A").unwrap();
-        assert_eq!(section_range(text, TextRange::new(a, b)), TextRange::new(a, b), "not the last: as it is");
-        // The last two sections: one deletion, the file ends after the first.
-        let two = merged(vec![
-            ("f".into(), TextEdit::delete(TextRange::new(b, text.len()))),
-            ("f".into(), TextEdit::delete(TextRange::new(a, b))),
-        ]);
-        assert_eq!(two.len(), 1);
-        let all = TextEdit::delete(section_range(text, two[0].1.range));
-        assert_eq!(crate::edit::apply(text, &[all]).0, "# T\n");
+    fn a_file_left_ending_in_blank_lines_ends_with_one_terminator() {
+        assert_eq!(trimmed_end("# T\n\n## A\n\nx\n\n".into()), "# T\n\n## A\n\nx\n");
+        assert_eq!(trimmed_end("# T\r\n\r\nx\r\n\r\n\r\n".into()), "# T\r\n\r\nx\r\n");
+        assert_eq!(trimmed_end("# T\n\nx\n".into()), "# T\n\nx\n", "as it is");
+        assert_eq!(trimmed_end("# T".into()), "# T", "no terminator: as it is");
     }
 }

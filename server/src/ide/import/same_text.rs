@@ -48,20 +48,22 @@ pub(super) fn in_memory(ws: &Workspace) -> HashMap<String, HeadingId> {
 
 /// When the decision `h` (the same text as `r`) was imported from `r`'s
 /// source file under a title that file no longer has (none of `ids`, the
-/// identities read now): its file and that identity line. The section was
-/// renamed in its source, and the decision is `r`'s.
+/// identities read now), or from a source that is gone (one of `gone`: an
+/// ADR file renamed in its folder): its file and that identity line. The
+/// section or the file was renamed, and the decision is `r`'s (found by
+/// review: an ADR file renamed was removed by `--prune` as gone while its
+/// record was skipped as a copy of it).
 pub(super) fn renamed_from(
     ws: &Workspace,
     h: HeadingId,
     r: &super::source::Record,
     ids: &[String],
+    gone: &[String],
 ) -> Option<(String, String)> {
-    let f = ws.file(h.file)?;
-    let hd = ws.heading(h)?;
-    let text = f.text.get(hd.section.start..hd.section.end)?;
+    let old = super::identity::identity_of(ws, h)?;
     let prefix = format!("Source: {} § ", r.source);
-    let old = text.lines().map(|l| super::mark::split(l).0).find(|l| l.starts_with(&prefix))?;
-    (!ids.iter().any(|id| id == old)).then(|| (f.path.clone(), old.to_string()))
+    let moved = old.starts_with(&prefix) || gone.contains(&old);
+    (moved && !ids.contains(&old)).then(|| Some((ws.file(h.file)?.path.clone(), old))).flatten()
 }
 
 /// `section` with its identity line `old` (fingerprint kept) naming `id` instead.

@@ -80,6 +80,16 @@ pub fn inactive(status: &str) -> Option<&'static str> {
 
 /// The records of one source file (`path` relative to the root), or why there are none.
 pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
+    parse_with(path, text, &|_| false)
+}
+
+/// [`parse`], told which sections of the file were split before (`split_before`:
+/// the memory holds decisions imported from their sub-sections, see
+/// [`super::split_parents`]): such a section stays split when it becomes
+/// shorter than [`SPLIT_LINES`], so that a sub-section deleted does not
+/// turn its siblings' decisions stale (found by review: `--prune` then
+/// removed them, still in the source, as gone).
+pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -> Result<Vec<Record>, String> {
     let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
     if name.contains("template") {
         return Err("a template, not a decision".into());
@@ -194,7 +204,7 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
             more,
         }]);
     }
-    rules(path, &name, &front, body, &sections)
+    rules(path, &name, &front, body, &sections, split_before)
 }
 
 /// Lines of a rules file's text that no record holds, which `import` names
@@ -243,6 +253,7 @@ fn rules(
     front: &[(String, String)],
     body: &str,
     sections: &[Section],
+    split_before: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Record>, String> {
     let h1s = sections.iter().filter(|s| s.level == 1).count();
     let (ruled, level) = rule_level(sections);
@@ -262,7 +273,8 @@ fn rules(
     for s in picked.drain(..) {
         let subs: Vec<&Section> =
             sections.iter().filter(|c| c.level == s.level + 1 && c.from > s.from && c.from < s.until).collect();
-        let long = s.text.lines().filter(|l| !l.trim().is_empty()).count() > SPLIT_LINES;
+        let long = s.text.lines().filter(|l| !l.trim().is_empty()).count() > SPLIT_LINES
+            || split_before(&clean_title(&s.title));
         if long && !subs.is_empty() {
             // Its own text runs to its first sub-section, deeper headings before it included
             // (`#### Note` under `## A` before `### Sub`: found by review, it was lost).
@@ -330,12 +342,22 @@ fn rules(
     }
     if records.is_empty() {
         return Err(if !sections.is_empty() {
-            "its headed sections hold no text (only headings or a table of contents): nothing to import".into()
+            format!("its headed sections hold no text (only headings or a table of contents): {NOTHING}")
         } else {
-            "no title and no headed section: nothing to import (an ADR starts with `# Title`, a rules file has headed sections)".into()
+            format!("no title and no headed section: {NOTHING} (an ADR starts with `# Title`, a rules file has headed sections)")
         });
     }
     Ok(records)
+}
+
+/// What [`parse`]'s refusal of a file that holds no decision says: its
+/// decisions imported before are stale ([`is_empty_source`]).
+pub const NOTHING: &str = "nothing to import";
+
+/// Whether [`parse`] refused a file because it holds no decision (not
+/// because it is a template, a folder's index or a broken ADR).
+pub fn is_empty_source(why: &str) -> bool {
+    why.contains(NOTHING)
 }
 
 /// How the block `init` keeps in an agent's instructions file starts (the

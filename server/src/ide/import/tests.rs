@@ -442,6 +442,7 @@ fn a_decision_an_older_build_imported_is_updated_not_doubled() {
     assert!(last.contains("quick suite") && !last.contains("fast suite"), "{last}");
 }
 
+mod prune;
 mod reimport;
 mod rules_files;
 

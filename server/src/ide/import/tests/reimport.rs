@@ -166,7 +166,10 @@ fn prune_removes_a_decision_whose_section_is_gone_unless_it_was_edited() {
     // With --prune: Commits goes, section and entry; the edited Releases stays, listed.
     let prune = Options { prune: true, ..Default::default() };
     let out = plan(&edited, parse(src, now).unwrap(), &prune).unwrap();
-    assert_eq!(out.removed, ["When Working On Commits in agents/decisions/claude.md"]);
+    assert_eq!(
+        out.removed,
+        ["When Working On Commits in agents/decisions/claude.md (its record is gone from its source)"]
+    );
     assert_eq!(out.stale.len(), 1, "{:?}", out.stale);
     assert!(out.stale[0].contains("`Releases`") && out.stale[0].contains("--prune keeps it"), "{:?}", out.stale);
     let after = applied(&edited, &out);
