@@ -57,6 +57,7 @@ mod room;
 mod same_text;
 mod section;
 pub mod source;
+mod update;
 
 use super::remember::{added_findings, decision_level, entry_resolves_to, file_title};
 use entry::entry_line;
@@ -67,6 +68,7 @@ pub use section::heading_title;
 use section::{file_for, source_line, written, Body};
 
 use source::{inactive, Kind, Record};
+use update::Verdict;
 
 use super::compress;
 use crate::edit::{self, SourceChange};
@@ -345,52 +347,50 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                         out.updated.push(format!("{} ← {} (renamed from `{}`)", p.heading, p.record.source, old));
                         continue;
                     }
-                    let wanted =
-                        if current.ends_with(&format!("{nl}{nl}")) { format!("{section}{nl}") } else { section };
-                    // As import would write it now, or as a person edited it from a source that has
-                    // not changed since (its fingerprint is the one the source gives): left alone.
-                    let want = mark::of(&wanted);
-                    let was = mark::held(current);
-                    if current == wanted || was == Some(want.as_str()) {
-                        out.unchanged += 1;
-                        continue;
+                    let ends = |s: String| if current.ends_with(&format!("{nl}{nl}")) { format!("{s}{nl}") } else { s };
+                    let wanted = ends(section);
+                    // The headings import may have written it under first (a person may have renamed it since).
+                    let mut originals = vec![p.heading.clone(), heading_title(p.record.kind, &p.record.title)];
+                    if let Some(ctx) = &p.record.context {
+                        originals.push(heading_title(p.record.kind, &format!("{} in {ctx}", p.record.title)));
                     }
-                    // Without a mark, an edited section is the person's (they took the mark away
-                    // after merging a change by hand): left alone, quietly.
-                    let now = mark::of(current);
-                    if was.is_none() && now != want {
-                        out.yours += 1;
-                        continue;
-                    }
-                    // Edited here since it was imported, and what import would write changed too
-                    // (its source, or the file's room): never overwritten.
-                    if now != want && was != Some(now.as_str()) {
-                        out.skipped.push((
-                            p.record.source.clone(),
-                            format!(
-                                "`{}` in {h_path} was edited since it was imported, and what import would write \
-                                 changed too (its source, or the file's room): kept as it is; bring the change in \
-                                 by hand and delete the `<!-- import … -->` mark on its `Source:` line (import then \
-                                 leaves the section to you), or delete the section and its entry and import again",
-                                hd.title
-                            ),
-                        ));
-                        continue;
-                    }
-                    if normalize(&hd.title) != normalize(&p.heading) {
-                        out.skipped.push((
-                            p.record.source.clone(),
-                            format!(
-                                "its title changed (`{}` in {h_path} has its `{id}` line, the source now says `{}`); \
-                                 rename the heading and its entry, then import again",
-                                hd.title, p.heading
-                            ),
-                        ));
-                        continue;
-                    }
-                    let e = edit::TextEdit::replace(hd.section, wanted);
-                    add_edit(&mut edits, &h_path, || Some(f.text.to_string()), e);
-                    out.updated.push(format!("{} ← {}", p.heading, p.record.source));
+                    let render = |title: &str| {
+                        let (s, _) = section::written(
+                            &p.record,
+                            budget.min(cap(p)),
+                            p.status.as_deref(),
+                            &up,
+                            level,
+                            title,
+                            nl,
+                        )?;
+                        Some(ends(mark::marked(&s)))
+                    };
+                    let text = match update::verdict(current, wanted, &hd.title, &p.heading, &originals, &render) {
+                        Verdict::Write(text) => text,
+                        Verdict::Unchanged => {
+                            out.unchanged += 1;
+                            continue;
+                        }
+                        Verdict::Yours => {
+                            out.yours += 1;
+                            continue;
+                        }
+                        kept => {
+                            out.skipped.push((
+                                p.record.source.clone(),
+                                update::why_kept(&kept, &hd.title, &h_path, &id, &p.heading),
+                            ));
+                            continue;
+                        }
+                    };
+                    add_edit(
+                        &mut edits,
+                        &h_path,
+                        || Some(f.text.to_string()),
+                        edit::TextEdit::replace(hd.section, text),
+                    );
+                    out.updated.push(format!("{} ← {}", hd.title, p.record.source));
                 }
                 None => {
                     if !appended.is_empty() {

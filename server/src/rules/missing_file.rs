@@ -3,8 +3,6 @@
 use super::{q, Ctx, Finding, Rule, Severity};
 use crate::edit::{Applicability, Fix, TextEdit};
 
-use crate::text::TextRange;
-
 pub(crate) const DOC: &str = "An index section (`## path`) names a decision file that does not \
 exist (paths are relative to the workspace root). A section with entries is an error; an empty \
 one is a warning, and its fix deletes the empty section.";
@@ -38,27 +36,9 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                 "Delete the empty section",
                 Applicability::Safe,
                 &src.path,
-                vec![TextEdit::delete(empty_section_range(index, text, sec.heading_line, sec.end_line))],
+                vec![TextEdit::delete(index.whole_section(text, sec.heading_line, sec.end_line))],
             ));
         }
         out.push(f);
     }
-}
-
-/// The bytes to delete for an empty section: its heading and blank lines; at
-/// the end of the file, the blank lines before it too, so the file still ends
-/// with exactly one line terminator after the last kept line.
-fn empty_section_range(index: &crate::syntax::index::IndexFile, text: &str, heading: usize, end: usize) -> TextRange {
-    let start = index.full(heading).start;
-    if end < index.line_count() {
-        return TextRange::new(start, index.full(end).start);
-    }
-    let mut first = heading;
-    while first > 0 && index.range(first - 1).slice(text).trim().is_empty() && index.section_of(first - 1).is_some() {
-        first -= 1;
-    }
-    if first == heading || first == 0 {
-        return TextRange::new(start, text.len());
-    }
-    TextRange::new(index.full(first).start, text.len())
 }

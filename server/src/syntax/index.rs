@@ -140,6 +140,25 @@ impl IndexFile {
         self.lines[i].range(self.starts[i])
     }
 
+    /// The bytes that remove a section (lines `heading..end` of `text`, this
+    /// index's text) whole: at the end of the file, with the blank lines
+    /// before it, so the file still ends with exactly one line terminator
+    /// after the last kept line.
+    pub fn whole_section(&self, text: &str, heading: usize, end: usize) -> TextRange {
+        let start = self.full(heading).start;
+        if end < self.line_count() {
+            return TextRange::new(start, self.full(end).start);
+        }
+        let mut first = heading;
+        while first > 0 && self.range(first - 1).slice(text).trim().is_empty() && self.section_of(first - 1).is_some() {
+            first -= 1;
+        }
+        if first == heading || first == 0 {
+            return TextRange::new(start, text.len());
+        }
+        TextRange::new(self.full(first).start, text.len())
+    }
+
     /// Line `i` including its terminator. Panics when `i` is out of range.
     pub fn full(&self, i: usize) -> TextRange {
         self.lines[i].full(self.starts[i])

@@ -40,6 +40,7 @@ pub(super) struct Settled {
 pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool) -> Settled {
     let mut out = Settled::default();
     let mut done: Vec<HeadingId> = Vec::new();
+    let mut entry_lines: Vec<usize> = Vec::new();
     for g in gone {
         let Some((path, h)) = g.at else {
             out.stale.push(g.why);
@@ -66,14 +67,7 @@ pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool) -> Settled {
                 // The section's bytes (the blank lines it ends with included); a file left
                 // ending in blank lines is trimmed by the caller.
                 out.files.push((path.clone(), TextEdit::delete(heading.section)));
-                if let Some((_, _, index)) = ws.index() {
-                    for &e in ws.bindings().entries_of(h) {
-                        let line = ws.bindings().entry(e).line;
-                        if line < index.line_count() {
-                            out.index.push(TextEdit::delete(index.full(line)));
-                        }
-                    }
-                }
+                entry_lines.extend(ws.bindings().entries_of(h).iter().map(|&e| ws.bindings().entry(e).line));
                 let why = if g.superseded {
                     "its record is no longer in force"
                 } else {
@@ -81,6 +75,30 @@ pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool) -> Settled {
                 };
                 out.removed.push(format!("{} in {path} ({why})", heading.title));
             }
+        }
+    }
+    out.index = index_deletions(ws, &entry_lines);
+    out
+}
+
+/// Deletions of the index lines `lines` (entries): each line, or the whole
+/// group (`## agents/decisions/x.md`) when they are all it holds (found by
+/// review: pruning a file's last decision left its group empty).
+fn index_deletions(ws: &Workspace, lines: &[usize]) -> Vec<TextEdit> {
+    let Some((_, src, index)) = ws.index() else { return Vec::new() };
+    let text = src.text.as_str();
+    let mut out = Vec::new();
+    for sec in &index.sections {
+        let body = sec.heading_line + 1..sec.end_line;
+        let mine: Vec<usize> = body.clone().filter(|l| lines.contains(l)).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let blank = |l: usize| index.range(l).slice(text).trim().is_empty();
+        if body.clone().all(|l| blank(l) || mine.contains(&l)) {
+            out.push(TextEdit::delete(index.whole_section(text, sec.heading_line, sec.end_line)));
+        } else {
+            out.extend(mine.into_iter().map(|l| TextEdit::delete(index.full(l))));
         }
     }
     out

@@ -53,6 +53,12 @@ fn a_source_emptied_missing_or_gone_from_its_folder_is_stale() {
     let after = applied(&first, &out);
     let index = text(&after, "agents/memory-index.md");
     assert!(!index.contains("branching") && !index.contains("nextest"), "{index}");
+    // Their groups went with them (they held nothing else), and the index still checks clean.
+    assert!(!index.contains("## agents/decisions/agents.md") && !index.contains("testing.md"), "{index}");
+    assert!(index.ends_with("/when deploying on fridays\n"), "{index:?}");
+    let errors: Vec<_> =
+        crate::rules::check(&after).into_iter().filter(|f| f.severity == crate::rules::Severity::Error).collect();
+    assert!(errors.is_empty(), "{errors:?}");
 }
 
 /// An ADR file renamed in its folder was removed as gone while its record was skipped as a copy of it.

@@ -184,3 +184,36 @@ fn prune_removes_a_decision_whose_section_is_gone_unless_it_was_edited() {
     let again = plan(&after, parse(src, now).unwrap(), &prune).unwrap();
     assert!(again.change.is_empty() && again.removed.is_empty(), "{:?}", again.removed);
 }
+
+/// Found by review: a heading renamed by hand (its entry too) made every later change of the
+/// source be refused as an edit; it comes in under the person's heading.
+#[test]
+fn a_heading_renamed_by_hand_still_takes_the_source_s_changes() {
+    let rules = "# P\n\n## Testing\n\nRun the whole suite before every commit, always and everywhere.\n";
+    let w = ws(&[]);
+    let first = applied(&w, &plan(&w, parse("CLAUDE.md", rules).unwrap(), &Options::default()).unwrap());
+    let (path, index) = ("agents/decisions/claude.md", "agents/memory-index.md");
+    let text = |w: &Workspace, p: &str| w.file(w.file_id(p).unwrap()).unwrap().text.to_string();
+    let mut renamed = first.clone();
+    renamed.set_file(
+        path,
+        FileText::from(text(&first, path).replace("## When Testing", "## When Running The Suite").as_str()),
+    );
+    renamed.set_file(
+        index,
+        FileText::from(text(&first, index).replace("/when testing", "/when running the suite").as_str()),
+    );
+    let same = plan(&renamed, parse("CLAUDE.md", rules).unwrap(), &Options::default()).unwrap();
+    assert!(same.change.is_empty() && same.skipped.is_empty(), "{:?}", same.skipped);
+    let changed = rules.replace("always and everywhere", "always, and on CI");
+    let out = plan(&renamed, parse("CLAUDE.md", &changed).unwrap(), &Options::default()).unwrap();
+    assert_eq!(out.updated, ["When Running The Suite ← CLAUDE.md"], "{:?}", out.skipped);
+    let after = applied(&renamed, &out);
+    let t = text(&after, path);
+    assert!(
+        t.contains("## When Running The Suite\n\nRun the whole suite before every commit, always, and on CI."),
+        "{t}"
+    );
+    let again = plan(&after, parse("CLAUDE.md", &changed).unwrap(), &Options::default()).unwrap();
+    assert!(again.change.is_empty(), "{:?}", again.updated);
+}
