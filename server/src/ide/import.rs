@@ -51,6 +51,7 @@ mod entry;
 mod identity;
 mod links;
 mod mark;
+mod matching;
 mod outline;
 mod prune;
 mod room;
@@ -147,13 +148,19 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     let mut out = Outcome::default();
     let mut gones = stale(ws, &records, &opts.emptied);
     gones.extend(gone(ws, &opts.folders));
-    let gone_ids: Vec<String> = gones.iter().filter_map(|g| g.id.clone()).collect();
     let ids: Vec<String> = records.iter().map(source_line).collect();
-    let mut planned: Vec<Planned> = Vec::new();
-    // The memory's decisions by their text, and how a decision file links back to the root.
-    let memory = same_text::in_memory(ws);
-    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // How a decision file links back to the root.
     let up = "../".repeat(ws.decision_path("x.md").matches('/').count());
+    // A record's text as `same_text` compares it: the body as it will be written, without its code
+    // when the code would change the file's structure (what the memory then holds).
+    let key_of = |r: &Record| {
+        let status = r.status.as_deref().filter(|s| opts.all && inactive(s).is_some());
+        let (_, b) = written(r, cap_of(r.kind), status, &up, 2, "Probe", "\n")?;
+        same_text::key(b.lines.iter().map(String::as_str))
+    };
+    let cx = matching::Context::new(ws, &records, &ids, &gones, &key_of);
+    let mut planned: Vec<Planned> = Vec::new();
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for r in records {
         let status = r.status.as_deref().and_then(|s| inactive(s).map(|why| (s.to_string(), why)));
         if let (Some((status, why)), false) = (&status, opts.all) {
@@ -186,51 +193,19 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             out.skipped.push((r.source.clone(), format!("a second section with its `{id}`: rename one of them")));
             continue;
         }
-        // A new record whose words a decision already has (a copied AGENTS.md, a renamed
-        // section): imported once, the copy named (`same_text`).
-        let mut found = find_record(ws, &r, &ids);
-        let mut renamed = None;
-        let same = found
-            .is_none()
-            .then(|| {
-                // The body as it will be written: without its code when the code would change
-                // the file's structure (what the memory then holds, and a later run compares).
-                let status = status.as_ref().map(|s| s.0.as_str());
-                let (_, b) = written(&r, cap_of(r.kind), status, &up, 2, "Probe", "\n")?;
-                same_text::key(b.lines.iter().map(String::as_str))
-            })
-            .flatten();
-        // A section renamed in its source: its words are a decision imported from the same file
-        // under a title the file no longer has. That decision is this record: its `Source:` line
-        // takes the new title (found by review: it was listed stale, to delete, and the next edit
-        // imported a second copy beside it).
-        if let Some(&h) =
-            same.as_ref().filter(|k| !planned.iter().any(|p| p.same.as_ref() == Some(*k))).and_then(|k| memory.get(k))
-        {
-            if let Some((path, old)) = same_text::renamed_from(ws, h, &r, &ids, &gone_ids) {
-                gones.retain(|g| g.id.as_deref() != Some(old.as_str()));
-                found = Some((path, h));
-                renamed = Some(old);
-            }
-        }
-        if let Some(k) = same.as_ref().filter(|_| renamed.is_none()) {
-            let here = planned.iter().find(|p| p.same.as_ref() == Some(k));
-            let there = memory.get(k).and_then(|&h| Some((ws.file(h.file)?.path.clone(), ws.heading(h)?.name())));
-            let twin = match (here, there) {
-                (Some(p), _) => Some(format!("`{}`, which this run imports from {}", p.heading, p.record.source)),
-                (None, Some((path, title))) => Some(format!("`{title}` in {path}")),
-                _ => None,
-            };
-            if let Some(twin) = twin {
-                let what = source_line(&r);
-                let what = what.trim_start_matches("Source: ");
-                out.skipped.push((
-                    r.source.clone(),
-                    format!("{what} has the same text as {twin}: imported once (two copies would split recall between them)"),
-                ));
+        // The decision it was imported as, by its identity, or moved (`matching`); or a copy.
+        let found = find_record(ws, &r, &ids);
+        let same = found.is_none().then(|| key_of(&r)).flatten();
+        let here = |k: &String| {
+            planned.iter().find(|p| p.same.as_ref() == Some(k)).map(|p| (p.heading.clone(), p.record.source.clone()))
+        };
+        let (found, renamed) = match matching::moved(&cx, &r, found, same.as_ref(), &here, &mut gones) {
+            Ok(m) => m,
+            Err(why) => {
+                out.skipped.push((r.source.clone(), why));
                 continue;
             }
-        }
+        };
         // A title another record has (now or in the memory) is told apart by where it sits.
         // (the decision this record was imported as before, if any, is not in its way)
         let mine = found.as_ref().map(|x| x.1);

@@ -34,21 +34,12 @@ pub(super) fn stale(ws: &Workspace, records: &[Record], emptied: &[(String, &str
             } else {
                 continue;
             };
-            if let Some(at) = identified_by(ws, line) {
+            if let Some(at) = find_source(ws, line) {
                 out.push(Gone { at: Some(at), id: Some(line.to_string()), why, superseded: false });
             }
         }
     }
     out
-}
-
-/// The decision whose identity is `line`: the section that holds it as its
-/// last `Source:` line. None for a `Source:` line quoted in a body (found by
-/// the import properties: a source that quotes one, in a code block, made
-/// its decision look stale).
-fn identified_by(ws: &Workspace, line: &str) -> Option<(String, HeadingId)> {
-    let (path, h) = find_source(ws, line)?;
-    (identity_of(ws, h).as_deref() == Some(line)).then_some((path, h))
 }
 
 /// The identity line of a decision: its section's last `Source:` line, without the fingerprint.
@@ -103,7 +94,7 @@ pub(super) fn gone(ws: &Workspace, folders: &[(String, Vec<String>)]) -> Vec<Gon
                      rename it to the record it became",
                     f.path
                 );
-                if let Some(at) = identified_by(ws, line) {
+                if let Some(at) = find_source(ws, line) {
                     out.push(Gone { at: Some(at), id: Some(line.to_string()), why, superseded: false });
                 }
             }
@@ -133,22 +124,33 @@ pub(super) fn find_record(ws: &Workspace, r: &Record, ids: &[String]) -> Option<
     find_source(ws, &source_line(r)).or_else(|| legacy_ids(r, ids).iter().find_map(|id| find_source(ws, id)))
 }
 
-/// The heading whose section holds the line `id` (a record imported before).
+/// The decision whose identity is the line `id` (a record imported before):
+/// the innermost section that holds it as its own last `Source:` line. A
+/// `Source:` line quoted in another section's body names nothing (found by
+/// review: a rules section that quoted its neighbour's identity took its
+/// updates).
 fn find_source(ws: &Workspace, id: &str) -> Option<(String, HeadingId)> {
     for (file, src, d) in ws.decisions() {
-        let Some(at) = src.text.match_indices(id).map(|(i, _)| i).find(|&i| {
-            let end = src.text[i..].find('\n').map_or(src.text.len(), |n| i + n);
-            (i == 0 || src.text.as_bytes()[i - 1] == b'\n') && mark::split(&src.text[i..end]).0 == id
-        }) else {
-            continue;
-        };
-        let best = d
-            .headings
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| h.is_semantic() && h.section.start <= at && at < h.section.end.max(h.section.start + 1))
-            .max_by_key(|(_, h)| h.level)?;
-        return Some((src.path.clone(), HeadingId { file, idx: best.0 as u32 }));
+        let text = src.text.as_str();
+        let starts = text.match_indices(id).map(|(i, _)| i).filter(|&i| {
+            let end = text[i..].find('\n').map_or(text.len(), |n| i + n);
+            (i == 0 || text.as_bytes()[i - 1] == b'\n') && mark::split(text[i..end].trim_end_matches('\r')).0 == id
+        });
+        for at in starts {
+            let innermost = d
+                .headings
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| {
+                    h.is_semantic() && h.section.start <= at && at < h.section.end.max(h.section.start + 1)
+                })
+                .max_by_key(|(_, h)| h.level);
+            let Some((idx, _)) = innermost else { continue };
+            let h = HeadingId { file, idx: idx as u32 };
+            if identity_of(ws, h).as_deref() == Some(id) {
+                return Some((src.path.clone(), h));
+            }
+        }
     }
     None
 }

@@ -102,6 +102,12 @@ pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -
              move a rule it holds into a file of its own to import it"
         ));
     }
+    // An agent's instructions file is rules, whatever its sections are called (found by review:
+    // a CLAUDE.md with a `## Status` section was read as one ADR).
+    let instructions = matches!(name.as_str(), "claude.md" | "claude.local.md" | "agents.md" | "gemini.md")
+        || name.ends_with("instructions.md")
+        || name.ends_with(".mdc")
+        || name.starts_with('.') && name.ends_with("rules");
     let own = without_own_block(text);
     let (front, body) = front_matter(&own);
     let sections = split(body);
@@ -140,6 +146,9 @@ pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -
     const DECIDED: &[&str] = &["Decision", "Decisions", "Proposal", "Proposed Solution", "Solution", "Outcome"];
     // A `* Status:` line with a Decision section is an ADR too (log4brains' MADR variant).
     let listed_adr = list_status.is_some() && title_line.is_some() && has(DECIDED);
+    if instructions {
+        return rules(path, &name, &front, body, &sections, split_before);
+    }
     if (has(&["Status"]) && (has(DECIDED) || title_line.is_some()) || listed_adr) && !has(&["Decision Outcome"]) {
         let title = title_line.ok_or("an ADR without a `# ` title")?;
         let status = section(&["Status"])

@@ -115,3 +115,85 @@ fn a_superseded_record_is_removed_as_no_longer_in_force() {
     assert_eq!(out.removed.len(), 1, "{:?}", out.stale);
     assert!(out.removed[0].ends_with("(its record is no longer in force)"), "{:?}", out.removed);
 }
+
+/// An ADR file renamed and edited in one change was removed as gone and its record skipped for
+/// its heading (then imported by the next run): its decision takes the change, in one run.
+#[test]
+fn an_adr_file_renamed_and_edited_keeps_its_decision() {
+    let w = ws(&[]);
+    let first =
+        applied(&w, &plan(&w, parse("docs/adr/0006-use-helm.md", NYGARD).unwrap(), &Options::default()).unwrap());
+    let edited = NYGARD.replace("for every application.", "for every application, pinned.");
+    let folders = vec![("docs/adr".to_string(), vec!["docs/adr/0006-helm.md".to_string()])];
+    let out =
+        plan(&first, parse("docs/adr/0006-helm.md", &edited).unwrap(), &Options { folders: folders.clone(), ..PRUNE });
+    let out = out.unwrap();
+    assert!(
+        out.removed.is_empty() && out.skipped.is_empty() && out.imported.is_empty(),
+        "{:?} {:?}",
+        out.removed,
+        out.skipped
+    );
+    let after = applied(&first, &out);
+    let t = text(&after, "agents/decisions/architecture-decisions.md");
+    assert!(
+        t.contains("pinned.") && t.contains("Source: docs/adr/0006-helm.md <!-- import ") && !t.contains("use-helm"),
+        "{t}"
+    );
+    let again = plan(&after, parse("docs/adr/0006-helm.md", &edited).unwrap(), &Options { folders, ..PRUNE }).unwrap();
+    assert!(again.change.is_empty(), "{:?} {:?}", again.updated, again.imported);
+}
+
+/// A section was skipped as a copy of the decision the same run rewrote (then imported by the
+/// next run): a decision a record read now was imported as is nobody's twin.
+#[test]
+fn a_decision_rewritten_by_this_run_is_not_a_copy_s_twin() {
+    let body = "Run the whole suite before every commit, always and everywhere.";
+    let claude = format!("# P\n\n## Testing\n\n{body}\n");
+    let w = ws(&[]);
+    let mut records = parse("CLAUDE.md", &claude).unwrap();
+    records.extend(parse("AGENTS.md", &claude.replace("# P", "# A")).unwrap());
+    let first = plan(&w, records, &Options::default()).unwrap();
+    assert_eq!((first.imported.len(), first.skipped.len()), (1, 1), "the copy imported once");
+    let first = applied(&w, &first);
+    let changed = claude.replace("everywhere", "on CI");
+    let mut records = parse("CLAUDE.md", &changed).unwrap();
+    records.extend(parse("AGENTS.md", &claude.replace("# P", "# A")).unwrap());
+    let out = plan(&first, records.clone(), &PRUNE).unwrap();
+    assert!(out.skipped.is_empty(), "{:?}", out.skipped);
+    assert_eq!((out.updated.len(), out.imported.len()), (1, 1), "{:?} {:?}", out.updated, out.imported);
+    let after = applied(&first, &out);
+    assert!(plan(&after, records, &PRUNE).unwrap().change.is_empty());
+}
+
+/// A rules section quoting another's identity line took its updates, and hid it from --prune.
+#[test]
+fn a_quoted_identity_line_names_nothing() {
+    let rules =
+        "# P\n\n## Imported decisions\n\nThey end with a line like this one:\n\nSource: CLAUDE.md § Beta rule\n\n\
+                 ## Beta rule\n\nNever merge on a Friday afternoon, whatever the reason.\n";
+    let w = ws(&[]);
+    let first = applied(&w, &plan(&w, parse("CLAUDE.md", rules).unwrap(), &Options::default()).unwrap());
+    let edited = rules.replace("whatever the reason", "whatever the reason given");
+    let out = plan(&first, parse("CLAUDE.md", &edited).unwrap(), &Options::default()).unwrap();
+    assert_eq!(out.updated, ["When Working On Beta rule ← CLAUDE.md"], "{:?}", out.skipped);
+    let gone = &rules[..rules.find("## Beta rule").unwrap()];
+    let out = plan(&first, parse("CLAUDE.md", gone).unwrap(), &PRUNE).unwrap();
+    assert_eq!(out.removed.len(), 1, "{:?} {:?}", out.removed, out.stale);
+    assert!(out.removed[0].starts_with("When Working On Beta rule in "), "{:?}", out.removed);
+}
+
+/// A CLAUDE.md with a `## Status` section was read as one ADR.
+#[test]
+fn an_instructions_file_is_rules_whatever_its_sections_are_called() {
+    let claude = "# Guide\n\n## Testing\n\nRun the suite.\n\n## Status\n\nThe project is in beta.\n";
+    for name in ["CLAUDE.md", "AGENTS.md", ".github/copilot-instructions.md", ".cursor/rules/x.mdc"] {
+        let r = parse(name, claude).unwrap();
+        assert_eq!(
+            r.iter().map(|r| (r.kind, r.title.as_str())).collect::<Vec<_>>(),
+            [(Kind::Sections, "Testing"), (Kind::Sections, "Status")],
+            "{name}"
+        );
+    }
+    assert_eq!(parse("docs/adr/0001-x.md", claude).unwrap()[0].kind, Kind::Nygard, "an ADR folder's file still is one");
+}
