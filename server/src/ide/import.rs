@@ -158,7 +158,12 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         let (_, b) = written(r, cap_of(r.kind), status, &up, 2, "Probe", "\n")?;
         same_text::key(b.lines.iter().map(String::as_str))
     };
-    let cx = matching::Context::new(ws, &records, &ids, &gones, &key_of);
+    // The fingerprint import gives a record's section under a heading, at a level (`mark`).
+    let fingerprint = |r: &Record, heading: &str, level: usize| {
+        let status = r.status.as_deref().filter(|s| opts.all && inactive(s).is_some());
+        Some(mark::of(&written(r, cap_of(r.kind), status, &up, level, heading, "\n")?.0))
+    };
+    let cx = matching::Context::new(ws, &records, &ids, &gones, &key_of, &fingerprint);
     let mut planned: Vec<Planned> = Vec::new();
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     for r in records {
@@ -234,6 +239,16 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         let file = file_for(&r, opts);
         planned.push(Planned { record: r, file, heading, status: status.map(|s| s.0), found, same, renamed });
     }
+    // Stale decisions: listed, or removed (`--prune`) with their entries; the room they leave is
+    // the records' (found by review: the next run grew the cut bodies into it).
+    let settled = prune::settle(ws, gones, opts.prune);
+    (out.stale, out.removed) = (settled.stale, settled.removed);
+    let removed: Vec<(String, crate::text::TextRange)> =
+        settled.files.iter().map(|(p, e)| (p.clone(), e.range)).collect();
+    let mut edits: Edits = Vec::new();
+    for (path, e) in settled.files {
+        add_edit(&mut edits, &path, || ws.file_id(&path).and_then(|i| ws.file(i)).map(|f| f.text.to_string()), e);
+    }
     // Line budgets: each file's room shared by the records it receives.
     let max_lines = ws.config().option("max-lines", 400) as usize;
     if opts.file.is_none() {
@@ -243,7 +258,6 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     files.dedup();
     files.sort();
     files.dedup();
-    let mut edits: Edits = Vec::new();
     let mut next = ws.clone();
     let mut new_headings: Vec<(String, String, String)> = Vec::new(); // (path, heading title, source)
     for name in &files {
@@ -274,7 +288,9 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             .filter_map(|(_, h)| section_text(ws, &path, *h))
             .map(|t| t.lines().count())
             .sum();
-        let used = base.lines().count().saturating_sub(rewritten);
+        let gone_here = removed.iter().filter(|(p, _)| *p == path).map(|(_, r)| *r);
+        let freed: usize = gone_here.clone().filter_map(|r| base.get(r.start..r.end)).map(|t| t.lines().count()).sum();
+        let used = base.lines().count().saturating_sub(rewritten + freed);
         let fits = |b: usize| used + mine.iter().map(|p| section_lines(p, b)).sum::<usize>() <= max_lines;
         let most = mine.iter().map(|p| cap(p)).max().unwrap_or(MAX_BODY);
         let budget = (MIN_CUT..=most).rev().find(|&b| fits(b)).unwrap_or(MIN_CUT);
@@ -378,6 +394,10 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             }
         }
         if !appended.is_empty() {
+            // After the last section when this run removes it (its blank line before it kept).
+            let at = base.len();
+            let end = gone_here.clone().find(|r| r.end >= at).map_or(at, |r| r.start);
+            let base = &base[..end];
             let sep = if base.ends_with(&format!("{nl}{nl}")) {
                 ""
             } else if base.ends_with('\n') {
@@ -385,23 +405,16 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             } else {
                 "\n\n"
             };
-            let e = edit::TextEdit::insert(base.len(), format!("{sep}{appended}"));
+            let e = edit::TextEdit::insert(at, format!("{sep}{appended}"));
             add_edit(&mut edits, &path, || old.clone(), e);
         }
-    }
-    // Stale decisions: listed, or removed (`--prune`) with their entries.
-    let settled = prune::settle(ws, gones, opts.prune);
-    (out.stale, out.removed) = (settled.stale, settled.removed);
-    let pruned: Vec<String> = settled.files.iter().map(|(p, _)| p.clone()).collect();
-    for (path, e) in settled.files {
-        add_edit(&mut edits, &path, || ws.file_id(&path).and_then(|i| ws.file(i)).map(|f| f.text.to_string()), e);
     }
     let mut texts: Vec<(String, Option<String>, String)> = Vec::new(); // (path, old, new)
     for (path, old, e) in edits {
         let base =
             old.clone().unwrap_or_else(|| format!("# {}\n", file_title(path.rsplit('/').next().unwrap_or(&path))));
         let (new, skipped) = edit::apply(&base, &e);
-        let new = if pruned.contains(&path) { prune::trimmed_end(new) } else { new };
+        let new = if removed.iter().any(|(p, _)| *p == path) { prune::trimmed_end(new) } else { new };
         if !skipped.is_empty() {
             return Err(format!("two records would change the same lines of {path}; import them one at a time"));
         }

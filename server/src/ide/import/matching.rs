@@ -1,6 +1,7 @@
 //! Which decision a record read now is when its identity finds none: one moved (a section or file renamed in its source, an ADR file renamed and edited), or a copy of another (imported once).
 
 use super::identity::{find_record, identity_of};
+use super::mark;
 use super::prune::Gone;
 use super::same_text;
 use super::section::{heading_title, source_line};
@@ -20,6 +21,8 @@ pub(super) struct Context<'a> {
     /// With the text each will have now: one whose text changes is no copy's twin (found by
     /// review: a section was skipped as a copy of the decision the same run rewrote).
     claimed: Vec<(HeadingId, Option<String>)>,
+    /// The fingerprint import gives a record's section under a heading, at a level.
+    fingerprint: &'a dyn Fn(&Record, &str, usize) -> Option<String>,
 }
 
 impl<'a> Context<'a> {
@@ -29,6 +32,7 @@ impl<'a> Context<'a> {
         ids: &'a [String],
         gones: &[Gone],
         key_of: &dyn Fn(&Record) -> Option<String>,
+        fingerprint: &'a dyn Fn(&Record, &str, usize) -> Option<String>,
     ) -> Self {
         let mut seen = std::collections::HashSet::new();
         Context {
@@ -43,6 +47,7 @@ impl<'a> Context<'a> {
                 .filter(|(_, id)| seen.insert(id.as_str()))
                 .filter_map(|(r, _)| Some((find_record(ws, r, ids)?.1, key_of(r))))
                 .collect(),
+            fingerprint,
         }
     }
 }
@@ -98,6 +103,13 @@ pub(super) fn moved(
             ));
         }
     }
+    // A section renamed in its source whose decision a person edited here: the fingerprint the
+    // decision holds is that of this record's text under its old title (found by review: a
+    // second decision was imported beside the edited one, which was listed stale).
+    if let Some((at, old)) = edited_before_rename(cx, r, gones) {
+        gones.retain(|g| g.id.as_deref() != Some(old.as_str()));
+        return Ok((Some(at), Some(old)));
+    }
     // Its heading is that of a decision whose source is gone (an ADR file renamed and edited):
     // that decision is this record's, its `Source:` line follows (found by review: it was removed
     // as gone and the record skipped for its heading, then imported by the next run).
@@ -108,4 +120,30 @@ pub(super) fn moved(
         return Ok((ws.file(h.file).map(|f| (f.path.clone(), h)), None));
     }
     Ok((None, None))
+}
+
+/// The stale decision imported from `r`'s file under another title whose
+/// fingerprint is that of `r`'s text under that title, and its identity.
+fn edited_before_rename(cx: &Context, r: &Record, gones: &[Gone]) -> Option<(At, String)> {
+    let prefix = format!("Source: {} § ", r.source);
+    gones.iter().filter(|g| !g.superseded).find_map(|g| {
+        let (id, (path, h)) = (g.id.as_ref()?, g.at.clone()?);
+        let old = id.strip_prefix(&prefix)?;
+        let (parent, title) = match old.split_once(" › ") {
+            Some((p, t)) => (Some(p.to_string()), t),
+            None => (None, old),
+        };
+        let was = Record { title: title.to_string(), parent, ..r.clone() };
+        let (f, hd) = (cx.ws.file(h.file)?, cx.ws.heading(h)?);
+        let held = mark::held(f.text.get(hd.section.start..hd.section.end)?)?;
+        let mut headings = vec![heading_title(r.kind, title)];
+        if let Some(ctx) = &r.context {
+            headings.push(heading_title(r.kind, &format!("{title} in {ctx}")));
+        }
+        let level = usize::from(hd.level);
+        headings
+            .iter()
+            .any(|heading| (cx.fingerprint)(&was, heading, level).as_deref() == Some(held))
+            .then(|| ((path, h), id.clone()))
+    })
 }

@@ -197,3 +197,59 @@ fn an_instructions_file_is_rules_whatever_its_sections_are_called() {
     }
     assert_eq!(parse("docs/adr/0001-x.md", claude).unwrap()[0].kind, Kind::Nygard, "an ADR folder's file still is one");
 }
+
+/// Found by review: after --prune removed a decision, the next run grew the bodies cut for room
+/// into the room it left (not idempotent); and a section appended where the last one was
+/// removed came after two blank lines.
+#[test]
+fn the_room_a_removed_decision_leaves_is_used_in_the_same_run() {
+    let mut small = ws(&[]);
+    let mut config = small.config().clone();
+    config.options.insert("max-lines".into(), 70);
+    small.set_config(config, Vec::new());
+    let rules = |n: usize| -> String { (0..30).map(|i| format!("- Rule {n}.{i} holds.\n")).collect() };
+    let source =
+        |ns: &[usize]| -> String { ns.iter().map(|&n| format!("## Rules {n}\n\n{}\n", rules(n))).collect::<String>() };
+    let opts = Options { file: Some("rules.md".into()), ..PRUNE };
+    let first = plan(&small, parse("R.md", &source(&[0, 1, 2])).unwrap(), &opts).unwrap();
+    assert_eq!(first.cut.len(), 3, "{:?}", first.cut);
+    let first = applied(&small, &first);
+    let out = plan(&first, parse("R.md", &source(&[0, 1])).unwrap(), &opts).unwrap();
+    assert_eq!(out.removed.len(), 1, "{:?}", out.removed);
+    let after = applied(&first, &out);
+    let again = plan(&after, parse("R.md", &source(&[0, 1])).unwrap(), &opts).unwrap();
+    assert!(again.change.is_empty(), "{:?}", again.updated);
+    // The last removed and a new one appended: one blank line between sections.
+    let out = plan(&after, parse("R.md", &source(&[0, 3])).unwrap(), &opts).unwrap();
+    assert_eq!((out.removed.len(), out.imported.len()), (1, 1), "{:?} {:?}", out.removed, out.imported);
+    let t = text(&applied(&after, &out), "agents/decisions/rules.md");
+    assert!(!t.contains("\n\n\n") && t.contains("## When Working On Rules 3"), "{t}");
+}
+
+/// Found by review: a section renamed in its source, whose decision a person had edited, got a
+/// second decision beside the edited one (listed stale): the edited one is the record's.
+#[test]
+fn a_section_renamed_in_its_source_keeps_the_decision_a_person_edited() {
+    let rules = "# P\n\n## Testing\n\nRun the whole suite before every commit, always and everywhere.\n";
+    let w = ws(&[]);
+    let first = applied(&w, &plan(&w, parse("CLAUDE.md", rules).unwrap(), &Options::default()).unwrap());
+    let path = "agents/decisions/claude.md";
+    let mut edited = first.clone();
+    edited
+        .set_file(path, FileText::from(text(&first, path).replace("everywhere.", "everywhere.\nEven on CI.").as_str()));
+    let renamed = rules.replace("## Testing", "## Running Tests");
+    let out = plan(&edited, parse("CLAUDE.md", &renamed).unwrap(), &PRUNE).unwrap();
+    assert!(
+        out.imported.is_empty() && out.removed.is_empty() && out.stale.is_empty(),
+        "{:?} {:?}",
+        out.imported,
+        out.stale
+    );
+    assert_eq!(out.updated.len(), 1, "{:?}", out.updated);
+    assert!(out.updated[0].contains("renamed from `Source: CLAUDE.md § Testing`"), "{:?}", out.updated);
+    let after = applied(&edited, &out);
+    let t = text(&after, path);
+    assert!(t.contains("Even on CI.") && t.contains("Source: CLAUDE.md § Running Tests <!-- import "), "{t}");
+    let again = plan(&after, parse("CLAUDE.md", &renamed).unwrap(), &PRUNE).unwrap();
+    assert!(again.change.is_empty() && again.skipped.is_empty(), "{:?} {:?}", again.updated, again.skipped);
+}
