@@ -35,6 +35,10 @@ pub fn run(a: ImportArgs) -> i32 {
             ));
         }
     }
+    // A `--file` that is no file name of the decisions directory is a usage error, said before anything is read.
+    if let Some(why) = a.file.as_deref().and_then(|f| crate::ide::remember::file_name(f).err()) {
+        return usage_error(&why);
+    }
     let mut refused: Vec<String> = Vec::new();
     let _lock = if a.dry_run {
         None

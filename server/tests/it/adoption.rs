@@ -393,4 +393,7 @@ fn prune_removes_what_the_sources_dropped_and_the_hook_stops_injecting_it() {
     assert_eq!(o.status.code(), Some(1), "a file given that is missing: {err}");
     assert!(err.contains("removed: When Working On Git in agents/decisions/agents.md (its record"), "{err}");
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
+    // A `--file` outside the decisions directory is a usage error (found by review: it exited 1).
+    let o = run(root, &["import", "docs/adr", "--file", "../x.md"]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
 }
