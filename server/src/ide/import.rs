@@ -331,8 +331,19 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                     // Renamed in its source: the section as it is (a person's edits kept), its
                     // `Source:` line naming the new title (its fingerprint leaves that line out).
                     if let Some(old) = &p.renamed {
-                        let id = source_line(&p.record);
-                        let text = same_text::with_source_line(current, old, &id);
+                        // As import writes it now (under a heading a person may have renamed): written
+                        // anew, its fingerprint too (found by review: the next run re-marked it);
+                        // else, the person's edit kept, only its identity follows.
+                        let text = if mark::of(current) == mark::of(&section) {
+                            let blank = current.ends_with(&format!("{nl}{nl}"));
+                            if blank {
+                                format!("{section}{nl}")
+                            } else {
+                                section.clone()
+                            }
+                        } else {
+                            same_text::with_source_line(current, old, &source_line(&p.record))
+                        };
                         let e = edit::TextEdit::replace(hd.section, text);
                         add_edit(&mut edits, &h_path, || Some(f.text.to_string()), e);
                         out.updated.push(format!("{} ← {} (renamed from `{}`)", p.heading, p.record.source, old));

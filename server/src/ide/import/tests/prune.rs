@@ -253,3 +253,30 @@ fn a_section_renamed_in_its_source_keeps_the_decision_a_person_edited() {
     let again = plan(&after, parse("CLAUDE.md", &renamed).unwrap(), &PRUNE).unwrap();
     assert!(again.change.is_empty() && again.skipped.is_empty(), "{:?} {:?}", again.updated, again.skipped);
 }
+
+/// Found by review: a section renamed in its source whose heading a person had renamed kept its
+/// old fingerprint, and the next run rewrote it again (not idempotent).
+#[test]
+fn a_section_renamed_twice_settles_in_one_run() {
+    let rules = "# P\n\n## Running Tests\n\nRun the whole suite before every commit, always and everywhere.\n";
+    let w = ws(&[]);
+    let first = applied(&w, &plan(&w, parse("CLAUDE.md", rules).unwrap(), &Options::default()).unwrap());
+    let (path, index) = ("agents/decisions/claude.md", "agents/memory-index.md");
+    let mut mine = first.clone();
+    mine.set_file(
+        path,
+        FileText::from(text(&first, path).replace("## When Running Tests", "## When Verifying Changes").as_str()),
+    );
+    mine.set_file(
+        index,
+        FileText::from(text(&first, index).replace("/when running tests", "/when verifying changes").as_str()),
+    );
+    let renamed = rules.replace("## Running Tests", "## Testing");
+    let out = plan(&mine, parse("CLAUDE.md", &renamed).unwrap(), &PRUNE).unwrap();
+    assert_eq!(out.updated.len(), 1, "{:?} {:?}", out.updated, out.imported);
+    let after = applied(&mine, &out);
+    let t = text(&after, path);
+    assert!(t.contains("## When Verifying Changes") && t.contains("Source: CLAUDE.md § Testing <!-- import "), "{t}");
+    let again = plan(&after, parse("CLAUDE.md", &renamed).unwrap(), &PRUNE).unwrap();
+    assert!(again.change.is_empty(), "{:?}", again.updated);
+}
