@@ -328,6 +328,8 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                         continue;
                     };
                     let current = f.text.get(hd.section.start..hd.section.end).unwrap_or("");
+                    // A section ending in a blank line keeps it.
+                    let ends = |s: String| if current.ends_with(&format!("{nl}{nl}")) { format!("{s}{nl}") } else { s };
                     // Renamed in its source: the section as it is (a person's edits kept), its
                     // `Source:` line naming the new title (its fingerprint leaves that line out).
                     if let Some(old) = &p.renamed {
@@ -335,12 +337,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                         // anew, its fingerprint too (found by review: the next run re-marked it);
                         // else, the person's edit kept, only its identity follows.
                         let text = if mark::of(current) == mark::of(&section) {
-                            let blank = current.ends_with(&format!("{nl}{nl}"));
-                            if blank {
-                                format!("{section}{nl}")
-                            } else {
-                                section.clone()
-                            }
+                            ends(section.clone())
                         } else {
                             same_text::with_source_line(current, old, &source_line(&p.record))
                         };
@@ -349,7 +346,6 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                         out.updated.push(format!("{} ← {} (renamed from `{}`)", p.heading, p.record.source, old));
                         continue;
                     }
-                    let ends = |s: String| if current.ends_with(&format!("{nl}{nl}")) { format!("{s}{nl}") } else { s };
                     let wanted = ends(section);
                     // The headings import may have written it under first (a person may have renamed it since).
                     let mut originals = vec![p.heading.clone(), heading_title(p.record.kind, &p.record.title)];
