@@ -68,6 +68,8 @@ pub fn run(a: ImportArgs) -> i32 {
     }
     let mut records = Vec::new();
     let mut left_out: Vec<String> = Vec::new();
+    // The sections split before, of every source (one pass over the memory).
+    let split = import::split_parents(&ws);
     // Sources given that hold no decision now: their decisions imported before are stale.
     let mut emptied: Vec<(String, &str)> = a
         .paths
@@ -77,9 +79,8 @@ pub fn run(a: ImportArgs) -> i32 {
         .collect();
     for f in &files {
         let rel = relative(&canon, f);
-        let split = import::split_parents(&ws, &rel);
         match read::read_text(None, f, max) {
-            Ok(text) => match source::parse_with(&rel, &text, &|p| split.iter().any(|s| s == p)) {
+            Ok(text) => match source::parse_with(&rel, &text, &|p| split.iter().any(|(s, x)| *s == rel && x == p)) {
                 Ok(r) => {
                     let n = source::unheaded(&rel, &text);
                     if n > 0 {

@@ -153,15 +153,17 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     let up = "../".repeat(ws.decision_path("x.md").matches('/').count());
     // A record's text as `same_text` compares it: the body as it will be written, without its code
     // when the code would change the file's structure (what the memory then holds).
+    // The status line a record is written with (an inactive one imported with --all).
+    fn status_of(r: &Record, all: bool) -> Option<&str> {
+        r.status.as_deref().filter(|s| all && inactive(s).is_some())
+    }
     let key_of = |r: &Record| {
-        let status = r.status.as_deref().filter(|s| opts.all && inactive(s).is_some());
-        let (_, b) = written(r, cap_of(r.kind), status, &up, 2, "Probe", "\n")?;
+        let (_, b) = written(r, cap_of(r.kind), status_of(r, opts.all), &up, 2, "Probe", "\n")?;
         same_text::key(b.lines.iter().map(String::as_str))
     };
     // The fingerprint import gives a record's section under a heading, at a level (`mark`).
     let fingerprint = |r: &Record, heading: &str, level: usize| {
-        let status = r.status.as_deref().filter(|s| opts.all && inactive(s).is_some());
-        Some(mark::of(&written(r, cap_of(r.kind), status, &up, level, heading, "\n")?.0))
+        Some(mark::of(&written(r, cap_of(r.kind), status_of(r, opts.all), &up, level, heading, "\n")?.0))
     };
     let cx = matching::Context::new(ws, &records, &ids, &gones, &key_of, &fingerprint);
     let mut planned: Vec<Planned> = Vec::new();

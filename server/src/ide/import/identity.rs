@@ -49,16 +49,18 @@ pub(super) fn identity_of(ws: &Workspace, h: HeadingId) -> Option<String> {
     section.lines().rev().find(|l| l.starts_with("Source: ")).map(|l| mark::split(l).0.to_string())
 }
 
-/// The sections of `source` the memory holds sub-section decisions of
-/// (`Source: CLAUDE.md § Security › Secrets` → `Security`): split before,
-/// they stay split ([`source::parse_with`]).
-pub fn split_parents(ws: &Workspace, source: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+/// Every (source, section) pair the memory holds sub-section decisions of
+/// (`Source: CLAUDE.md § Security › Secrets` → (`CLAUDE.md`, `Security`)),
+/// read in one pass: split before, those sections stay split
+/// ([`source::parse_with`]).
+pub fn split_parents(ws: &Workspace) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
     for (_, f, _) in ws.decisions() {
         for line in f.text.lines().map(|l| mark::split(l).0) {
-            let parent = identity(line).filter(|(src, _)| *src == source).and_then(|(_, s)| s?.split_once(" › "));
-            if let Some((parent, _)) = parent.filter(|(p, _)| !out.iter().any(|o| o == p)) {
-                out.push(parent.to_string());
+            let Some((src, Some(section))) = identity(line) else { continue };
+            let Some((parent, _)) = section.split_once(" › ") else { continue };
+            if !out.iter().any(|(s, p)| s == src && p == parent) {
+                out.push((src.to_string(), parent.to_string()));
             }
         }
     }

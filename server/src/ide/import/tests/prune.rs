@@ -92,7 +92,7 @@ fn a_section_split_before_stays_split() {
     let rules = format!("# P\n\n## Security\n\nRead them all.\n\n{}{}{}", sub("Secrets"), sub("Auth"), sub("Deps"));
     let w = ws(&[]);
     let first = applied(&w, &plan(&w, parse("CLAUDE.md", &rules).unwrap(), &Options::default()).unwrap());
-    assert_eq!(split_parents(&first, "CLAUDE.md"), ["Security"]);
+    assert_eq!(split_parents(&first), [("CLAUDE.md".to_string(), "Security".to_string())]);
     let now = rules.replace(&sub("Deps"), "");
     assert_eq!(parse("CLAUDE.md", &now).unwrap().len(), 1, "short now: one record without the memory's help");
     let split = |p: &str| p == "Security";
