@@ -51,26 +51,26 @@ fn compress_with(ws: &Workspace, title: &str, rivals: &[String]) -> Option<(Op, 
     let words_: Vec<&str> = full.split_whitespace().collect();
     let mut tried = 0;
     for k in 1..words_.len() {
-        let mut best: Option<String> = None;
+        // Every k-word candidate counts against the bound, as when each was tried in turn.
+        let mut combos: Vec<String> = Vec::new();
         let mut combo: Vec<usize> = (0..k).collect();
         loop {
             tried += 1;
             if tried > MAX_CANDIDATES {
                 return Some((op, full));
             }
-            let cand: String = combo.iter().map(|&i| words_[i]).collect::<Vec<_>>().join(" ");
-            if best.as_ref().is_none_or(|b| cand.len() < b.len())
-                && wins(ws, op, &cand, &full, own)
-                && beats_rivals(op, &cand, &full, rivals)
-            {
-                best = Some(cand);
-            }
+            combos.push(combo.iter().map(|&i| words_[i]).collect::<Vec<_>>().join(" "));
             if !next_combination(&mut combo, words_.len()) {
                 break;
             }
         }
-        if let Some(b) = best {
-            return Some((op, b));
+        // Shortest first (ties in the title's order): the first that wins is the key, and the
+        // longer ones are never scored (each scores against every entry of the index).
+        combos.sort_by_key(String::len);
+        if let Some(key) =
+            combos.into_iter().find(|c| wins(ws, op, c, &full, own) && beats_rivals(op, c, &full, rivals))
+        {
+            return Some((op, key));
         }
     }
     Some((op, full))

@@ -126,6 +126,11 @@ impl Prepared {
     /// [`raw`](Self::raw) with the candidate already converted (`hay`); `chars`
     /// caches its character count, counted only once a match needs it.
     fn raw_in(&self, matcher: &mut Matcher, hay: Utf32Str, candidate: &str, chars: &mut Option<usize>) -> Option<u32> {
+        // Letters in order is what the engine matches: a word whose letters the candidate lacks
+        // in order is none, found without setting the engine up (most candidates, on a large memory).
+        if candidate.is_ascii() && self.words.iter().any(|(w, _, _)| !in_order(w, candidate)) {
+            return None;
+        }
         let mut total = 0u32;
         for (_, atom, len) in &self.words {
             let score = u32::from(atom.score(hay, matcher)?);
@@ -223,6 +228,20 @@ fn text_key(text: &str) -> TextKey {
     (a.finish(), b.finish())
 }
 
+/// Whether the ASCII word `w`'s characters occur in `candidate` (ASCII) in
+/// order, ignoring case: what a fuzzy match needs. True for a word with
+/// another character (normalisation may match it otherwise).
+fn in_order(w: &str, candidate: &str) -> bool {
+    if !w.is_ascii() {
+        return true;
+    }
+    let mut hay = candidate.bytes().map(|b| b.to_ascii_lowercase());
+    w.bytes().all(|c| {
+        let c = c.to_ascii_lowercase();
+        hay.any(|h| h == c)
+    })
+}
+
 /// Case-insensitive word equality without allocating (ASCII fast path).
 fn same_word(a: &str, b: &str) -> bool {
     if a.is_ascii() && b.is_ascii() {
@@ -259,6 +278,23 @@ mod tests {
             }
         }
         assert_ne!(letters("deploy") & required_letters("merg"), required_letters("merg"), "a useful filter");
+    }
+
+    #[test]
+    fn the_order_test_never_drops_a_match() {
+        let cands = ["mock patching", "Merge Conflicts", "x9-build", "deploy", "tests/unit mocks", "a_b c"];
+        for q in ["merg", "mp", "X9", "dep loy", "gem", "t/u", "b c", "ab", "ts"] {
+            let p = Prepared::new(q);
+            for c in cands {
+                let engine = MATCHER.with(|m| {
+                    let (matcher, buf) = &mut *m.borrow_mut();
+                    p.words.iter().all(|(_, atom, _)| atom.score(Utf32Str::new(c, buf), matcher).is_some())
+                });
+                let ordered = p.words.iter().all(|(w, _, _)| in_order(w, c));
+                assert!(!engine || ordered, "{q:?} matches {c:?} but the order test would skip it");
+            }
+        }
+        assert!(!in_order("gem", "Merge Conflicts"), "a useful test");
     }
 
     #[test]

@@ -5,18 +5,53 @@ use super::prune::Gone;
 use super::section::source_line;
 use super::source::{self, Record};
 use crate::model::{HeadingId, Workspace};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// A decision's file and heading.
+pub(super) type At = (String, HeadingId);
+
+/// The memory's imported decisions by their identity line, and the
+/// identities the records read now have: built once per import, so that
+/// finding a record's decision is a lookup, not a scan of every decision
+/// file (3,000 sections took 14 s to re-import, all of it in these scans).
+pub(super) struct Identities {
+    /// Each identity line to the first decision that holds it as its own.
+    held: FxHashMap<String, At>,
+    /// The identity lines of the records read now.
+    now: FxHashSet<String>,
+    /// Those and the ones older builds wrote for them ([`legacy_ids`]).
+    known: FxHashSet<String>,
+}
+
+impl Identities {
+    pub(super) fn new(ws: &Workspace, records: &[Record]) -> Self {
+        let now: FxHashSet<String> = records.iter().map(source_line).collect();
+        let mut known = now.clone();
+        known.extend(records.iter().flat_map(|r| legacy_ids(r, &now)));
+        Identities { held: held(ws), now, known }
+    }
+
+    /// Whether a record read now has the identity line `id`.
+    pub(super) fn is_read_now(&self, id: &str) -> bool {
+        self.now.contains(id)
+    }
+
+    /// The decision whose identity is the line `id`.
+    fn find(&self, id: &str) -> Option<At> {
+        self.held.get(id).cloned()
+    }
+}
 
 /// Decisions imported before from a section of a source read now that no
 /// longer has it (renamed or removed there), or from a source given that
 /// holds no decision any more (`emptied`: emptied of its sections, or
 /// missing; a folder's path stands for every file in it): listed, removed
 /// only by `--prune` ([`super::prune`]).
-pub(super) fn stale(ws: &Workspace, records: &[Record], emptied: &[(String, &str)]) -> Vec<Gone> {
+pub(super) fn stale(ws: &Workspace, ids: &Identities, records: &[Record], emptied: &[(String, &str)]) -> Vec<Gone> {
     let mut sources: Vec<&str> =
         records.iter().filter(|r| r.kind == source::Kind::Sections).map(|r| r.source.as_str()).collect();
     sources.sort();
     sources.dedup();
-    let ids: Vec<String> = records.iter().map(source_line).collect();
     let mut out = Vec::new();
     for (_, f, _) in ws.decisions() {
         for line in f.text.lines().map(|l| mark::split(l).0) {
@@ -24,7 +59,7 @@ pub(super) fn stale(ws: &Workspace, records: &[Record], emptied: &[(String, &str
             let why = if let Some((e, what)) = emptied.iter().find(|(e, _)| src == e.as_str() || is_under(src, e)) {
                 format!("{} has `{line}`, but {e} {what}: delete that decision and its entry", f.path)
             } else if let (Some(section), true) = (section, sources.contains(&src)) {
-                if records.iter().any(|r| source_line(r) == line || legacy_ids(r, &ids).iter().any(|l| l == line)) {
+                if ids.known.contains(line) {
                     continue;
                 }
                 format!(
@@ -34,7 +69,7 @@ pub(super) fn stale(ws: &Workspace, records: &[Record], emptied: &[(String, &str
             } else {
                 continue;
             };
-            if let Some(at) = find_source(ws, line) {
+            if let Some(at) = ids.find(line) {
                 out.push(Gone { at: Some(at), id: Some(line.to_string()), why, superseded: false });
             }
         }
@@ -84,7 +119,7 @@ fn is_under(src: &str, dir: &str) -> bool {
 /// Decisions imported from a file of a folder imported whole now (an ADR,
 /// a rules file), whose file is no longer in it (deleted or renamed there):
 /// listed, removed only by `--prune`.
-pub(super) fn gone(ws: &Workspace, folders: &[(String, Vec<String>)]) -> Vec<Gone> {
+pub(super) fn gone(ws: &Workspace, ids: &Identities, folders: &[(String, Vec<String>)]) -> Vec<Gone> {
     let mut out = Vec::new();
     for (_, f, _) in ws.decisions() {
         for line in f.text.lines().map(|l| mark::split(l).0) {
@@ -96,7 +131,7 @@ pub(super) fn gone(ws: &Workspace, folders: &[(String, Vec<String>)]) -> Vec<Gon
                      rename it to the record it became",
                     f.path
                 );
-                if let Some(at) = find_source(ws, line) {
+                if let Some(at) = ids.find(line) {
                     out.push(Gone { at: Some(at), id: Some(line.to_string()), why, superseded: false });
                 }
             }
@@ -109,7 +144,7 @@ pub(super) fn gone(ws: &Workspace, folders: &[(String, Vec<String>)]) -> Vec<Gon
 /// them: a rules section's title with its trailing `:` (dropped since), and
 /// a sub-section's title without its parent (named since). A decision an
 /// older build imported is then updated in place, never imported twice.
-fn legacy_ids(r: &Record, ids: &[String]) -> Vec<String> {
+fn legacy_ids(r: &Record, now: &FxHashSet<String>) -> Vec<String> {
     if r.kind != source::Kind::Sections {
         return Vec::new();
     }
@@ -117,44 +152,45 @@ fn legacy_ids(r: &Record, ids: &[String]) -> Vec<String> {
     if r.parent.is_some() {
         old.push(format!("Source: {} § {}", r.source, r.title));
     }
-    old.retain(|id| !ids.contains(id));
+    old.retain(|id| !now.contains(id));
     old
 }
 
 /// The decision `r` was imported as before: by its identity, else by one an older build wrote.
-pub(super) fn find_record(ws: &Workspace, r: &Record, ids: &[String]) -> Option<(String, HeadingId)> {
-    find_source(ws, &source_line(r)).or_else(|| legacy_ids(r, ids).iter().find_map(|id| find_source(ws, id)))
+pub(super) fn find_record(ids: &Identities, r: &Record) -> Option<At> {
+    ids.find(&source_line(r)).or_else(|| legacy_ids(r, &ids.now).iter().find_map(|id| ids.find(id)))
 }
 
-/// The decision whose identity is the line `id` (a record imported before):
-/// the innermost section that holds it as its own last `Source:` line. A
-/// `Source:` line quoted in another section's body names nothing (found by
-/// review: a rules section that quoted its neighbour's identity took its
-/// updates).
-fn find_source(ws: &Workspace, id: &str) -> Option<(String, HeadingId)> {
+/// Each identity line of the memory to the decision that holds it: the
+/// innermost section that has it as its own last `Source:` line, the first
+/// such in file order. A `Source:` line quoted in another section's body
+/// names nothing (found by review: a rules section that quoted its
+/// neighbour's identity took its updates).
+fn held(ws: &Workspace) -> FxHashMap<String, At> {
+    let mut out: FxHashMap<String, At> = FxHashMap::default();
     for (file, src, d) in ws.decisions() {
-        let text = src.text.as_str();
-        let starts = text.match_indices(id).map(|(i, _)| i).filter(|&i| {
-            let end = text[i..].find('\n').map_or(text.len(), |n| i + n);
-            (i == 0 || text.as_bytes()[i - 1] == b'\n') && mark::split(text[i..end].trim_end_matches('\r')).0 == id
-        });
-        for at in starts {
-            let innermost = d
-                .headings
+        let mut at = 0;
+        for line in src.text.split_inclusive('\n') {
+            let start = at;
+            at += line.len();
+            let line = line.trim_end_matches('\n').trim_end_matches('\r');
+            if !line.starts_with("Source: ") {
+                continue;
+            }
+            let id = mark::split(line).0;
+            // Sections nest, so the innermost one holding the line is the last to start before it.
+            let before = d.headings.partition_point(|h| h.section.start <= start);
+            let innermost = d.headings[..before]
                 .iter()
-                .enumerate()
-                .filter(|(_, h)| {
-                    h.is_semantic() && h.section.start <= at && at < h.section.end.max(h.section.start + 1)
-                })
-                .max_by_key(|(_, h)| h.level);
-            let Some((idx, _)) = innermost else { continue };
+                .rposition(|h| h.is_semantic() && start < h.section.end.max(h.section.start + 1));
+            let Some(idx) = innermost else { continue };
             let h = HeadingId { file, idx: idx as u32 };
-            if identity_of(ws, h).as_deref() == Some(id) {
-                return Some((src.path.clone(), h));
+            if !out.contains_key(id) && identity_of(ws, h).as_deref() == Some(id) {
+                out.insert(id.to_string(), (src.path.clone(), h));
             }
         }
     }
-    None
+    out
 }
 
 /// Whether `heading`, found by `r`'s identity, was made from `r`'s title as

@@ -1,6 +1,6 @@
 //! Which decision a record read now is when its identity finds none: one moved (a section or file renamed in its source, an ADR file renamed and edited), or a copy of another (imported once).
 
-use super::identity::{find_record, identity_of};
+use super::identity::{find_record, identity_of, At, Identities};
 use super::mark;
 use super::prune::Gone;
 use super::same_text;
@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap as HashMap;
 /// decisions the records read now were imported as.
 pub(super) struct Context<'a> {
     ws: &'a Workspace,
-    ids: &'a [String],
+    ids: &'a Identities,
     memory: HashMap<String, HeadingId>,
     gone_ids: Vec<String>,
     /// With the text each will have now: one whose text changes is no copy's twin (found by
@@ -29,7 +29,7 @@ impl<'a> Context<'a> {
     pub(super) fn new(
         ws: &'a Workspace,
         records: &[Record],
-        ids: &'a [String],
+        ids: &'a Identities,
         gones: &[Gone],
         key_of: &dyn Fn(&Record) -> Option<String>,
         fingerprint: &'a dyn Fn(&Record, &str, usize) -> Option<String>,
@@ -43,17 +43,14 @@ impl<'a> Context<'a> {
             // The first record of an identity is the one import reads (a second is skipped).
             claimed: records
                 .iter()
-                .zip(ids)
-                .filter(|(_, id)| seen.insert(id.as_str()))
-                .filter_map(|(r, _)| Some((find_record(ws, r, ids)?.1, key_of(r))))
+                .filter(|r| seen.insert(source_line(r)))
+                .filter_map(|r| Some((find_record(ids, r)?.1, key_of(r))))
                 .collect(),
             fingerprint,
         }
     }
 }
 
-/// A decision's file and heading.
-type At = (String, HeadingId);
 /// The decision a record is, if any, and the identity line it had when it moved.
 pub(super) type Moved = (Option<At>, Option<String>);
 

@@ -57,13 +57,13 @@ pub(super) fn renamed_from(
     ws: &Workspace,
     h: HeadingId,
     r: &super::source::Record,
-    ids: &[String],
+    ids: &super::identity::Identities,
     gone: &[String],
 ) -> Option<(String, String)> {
     let old = super::identity::identity_of(ws, h)?;
     let prefix = format!("Source: {} § ", r.source);
     let moved = old.starts_with(&prefix) || gone.contains(&old);
-    (moved && !ids.contains(&old)).then(|| Some((ws.file(h.file)?.path.clone(), old))).flatten()
+    (moved && !ids.is_read_now(&old)).then(|| Some((ws.file(h.file)?.path.clone(), old))).flatten()
 }
 
 /// `section` with its identity line `old` (fingerprint kept) naming `id` instead.
