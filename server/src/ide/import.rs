@@ -312,8 +312,8 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             let id = source_line(&p.record);
             let written = written(&p.record, budget.min(cap(p)), p.status.as_deref(), &up, level, &p.heading, nl);
             let Some((section, Body { cut, .. })) = written else {
-                out.skipped
-                    .push((p.record.source.clone(), "its text would change the decision file's structure".into()));
+                let what = id.trim_start_matches("Source: ").to_string(); // the section, named
+                out.skipped.push((what, "its text would change the decision file's structure".into()));
                 continue;
             };
             if cut > 0 {

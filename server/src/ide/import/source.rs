@@ -236,7 +236,7 @@ pub fn unheaded(path: &str, text: &str) -> usize {
     let titles: Vec<&Section> = sections.iter().filter(|s| s.level == 1).collect();
     match titles[..] {
         // The title's line is not text; its own text is counted once.
-        [title] if title.from < first.from => before - 1,
+        [title] if title.from < first.from => before - title.lines,
         [title] if sections.len() > 1 => before + solid(&title.own),
         _ => before,
     }
@@ -287,7 +287,7 @@ fn rules(
         if long && !subs.is_empty() {
             // Its own text runs to its first sub-section, deeper headings before it included
             // (`#### Note` under `## A` before `### Sub`: found by review, it was lost).
-            let own: String = s.text.lines().take(subs[0].from - s.from - 1).map(|l| format!("{l}\n")).collect();
+            let own: String = s.text.lines().take(subs[0].from - s.from - s.lines).map(|l| format!("{l}\n")).collect();
             if !own.trim().is_empty() {
                 split.push((s.title.clone(), own, file_title.clone(), false));
             }

@@ -95,6 +95,26 @@ fn a_rules_file_loses_no_section() {
     assert_eq!(parse("CLAUDE.md", open).unwrap().len(), 1);
 }
 
+/// A setext heading is a section, as the decision file reads it (found by
+/// review: the section above it was skipped whole, its structure would
+/// change); a section still skipped for its structure is named.
+#[test]
+fn a_setext_heading_is_a_rule_and_a_skipped_section_is_named() {
+    let text = "Project rules\n=============\n\nIntro.\n\nTesting\n-------\n\nUse pytest.\n\nPackaging\n---------\n\n\
+                Use uv.\n\n## Quoting\n\n> ## A quoted heading\n\n## Style\n\nBlack.\n";
+    let r = parse("CLAUDE.md", text).unwrap();
+    let titles: Vec<_> = r.iter().map(|x| x.title.as_str()).collect();
+    assert_eq!(titles, ["Testing", "Packaging", "Quoting", "Style"]);
+    assert_eq!(r[0].decision, "Use pytest.");
+    assert_eq!(crate::ide::import::source::unheaded("CLAUDE.md", text), 1, "the intro, under the title");
+    let out = plan(&ws(&[]), r, &Options::default()).unwrap();
+    assert_eq!(out.imported.len(), 3, "{:?}", out.imported);
+    assert_eq!(
+        out.skipped,
+        [("CLAUDE.md § Quoting".to_string(), "its text would change the decision file's structure".to_string())]
+    );
+}
+
 /// Found by review: CLAUDE.md and an AGENTS.md copied from it made every rule
 /// two decisions, and recall split between them went silent; a renamed
 /// section did the same beside its stale self.
