@@ -73,6 +73,9 @@ async def sdk_session(root):
             r = await session.call_tool("remember", args)
             check("a second identical remember is refused", err(r) and "exists already" in text_of(r), text_of(r))
 
+            near = {**args, "title": "Refunding Tickets That Were Cancelled"}
+            r = await session.call_tool("remember", near)
+            check("a near-duplicate is refused in the tool's words", err(r) and "force: true" in text_of(r) and "--" not in text_of(r), text_of(r))
             r = await session.call_tool("remember", {**args, "title": "Refund\u0000 Tickets", "body": body})
             check("a NUL in a title is refused by name", err(r) and "U+0000 (NUL)" in text_of(r), text_of(r))
             r = await session.call_tool("resolve", {"query": "x" * 1_000_000})
@@ -104,6 +107,18 @@ async def sdk_session(root):
             blocks = [getattr(c, "text", "") for c in r.content]
             check("search stays JSON and names it after", json.loads(blocks[0])[0]["heading"] == "How to Store Ticket Prices" and "left out" in blocks[-1], blocks)
             os.remove(root / "agents/decisions/pipe.md")
+    return True
+
+
+async def no_memory_session(root):
+    """A project without a memory: every tool says so and how to start one, none answers as if it were empty."""
+    params = StdioServerParameters(command=BIN, args=["mcp", "--root", str(root)])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            for tool, args in (("check", {}), ("search", {"text": "writing tests"}), ("resolve", {"query": "writing tests"})):
+                r = await session.call_tool(tool, args)
+                check(f"{tool} without a memory is an error naming init", err(r) and "no memory index" in text_of(r) and "memory-index-lsp init" in text_of(r), text_of(r))
     return True
 
 
@@ -150,6 +165,9 @@ def main():
         shutil.copytree(REPO / "fixtures/demo", root)
         asyncio.run(asyncio.wait_for(sdk_session(root), 60))
         raw_malformed(root)
+        empty = Path(tmp) / "empty"
+        empty.mkdir()
+        asyncio.run(asyncio.wait_for(no_memory_session(empty), 60))
     print("mcp: all checks passed")
 
 

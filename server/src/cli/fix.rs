@@ -12,7 +12,7 @@
 use std::io::Write;
 
 use super::args::{FixArgs, Format};
-use super::{check::missing_workspace, output, usage_error};
+use super::{output, usage_error};
 use crate::ide::fix_all;
 use crate::project::load;
 use crate::project::write::WriteError;
@@ -39,7 +39,7 @@ pub fn run(a: FixArgs) -> i32 {
             Ok(ws) => ws,
             Err(e) => return usage_error(&e.to_string()),
         };
-        if let Some(msg) = missing_workspace(&ws, &root.display().to_string()) {
+        if let Some(msg) = crate::project::load::missing_memory(&ws, &root.display().to_string()) {
             return usage_error(&msg);
         }
         let base = ws.clone();

@@ -45,6 +45,10 @@ pub const NOTE: &str = "Recall a decision with `/when <situation>` or `/how <tas
 /// One file `init` writes: its path relative to the root, old text (None: new) and new text.
 struct Change {
     rel: String,
+    /// The file it is, links resolved: AGENTS.md, GEMINI.md and the Copilot instructions are
+    /// often links to CLAUDE.md, one file planned once (found by review: init wrote it through
+    /// the first link, then refused the second as changed since it was read).
+    real: std::path::PathBuf,
     old: Option<String>,
     new: String,
     what: String,
@@ -60,24 +64,40 @@ struct Files {
 }
 
 impl Files {
+    /// The file `rel` is, links resolved (as it will be, when it is not there yet).
+    fn real(&self, rel: &str) -> std::path::PathBuf {
+        let path = self.root.join(rel);
+        std::fs::canonicalize(&path).unwrap_or(path)
+    }
+
     /// The file's text as planned so far: the last planned text, else what is on disk (None: absent).
     fn current(&self, rel: &str) -> Result<Option<String>, String> {
-        match self.changes.iter().find(|c| c.rel == rel) {
+        let real = self.real(rel);
+        match self.changes.iter().find(|c| c.real == real) {
             Some(c) => Ok(Some(c.new.clone())),
             None => read_inside(&self.canon, &self.root.join(rel), rel),
         }
     }
 
     /// Plans `new` as the file's text, saying `what` it adds.
+    /// A folder out of the project (a `.claude` linked elsewhere) stops the plan, before anything
+    /// is written (found by review: the index was written, then init stopped there).
     fn set(&mut self, rel: &str, new: String, what: &str) -> Result<(), String> {
-        if let Some(c) = self.changes.iter_mut().find(|c| c.rel == rel) {
-            c.new = new;
-            c.what = format!("{}, {what}", c.what);
+        let real = self.real(rel);
+        if let Some(c) = self.changes.iter_mut().find(|c| c.real == real) {
+            if c.new != new {
+                c.new = new;
+                c.what = format!("{}, {what}", c.what);
+            }
             return Ok(());
         }
-        let old = read_inside(&self.canon, &self.root.join(rel), rel)?;
+        let path = self.root.join(rel);
+        if let Some(dir) = path.parent() {
+            write::dir_inside(&self.canon, dir).map_err(|e| format!("cannot write {rel}: {e}"))?;
+        }
+        let old = read_inside(&self.canon, &path, rel)?;
         if old.as_deref() != Some(new.as_str()) {
-            self.changes.push(Change { rel: rel.into(), old, new, what: what.into() });
+            self.changes.push(Change { rel: rel.into(), real, old, new, what: what.into() });
         }
         Ok(())
     }
@@ -165,20 +185,26 @@ pub fn run(a: InitArgs) -> i32 {
         if let Err(e) = written {
             let _ = writeln!(
                 stderr,
-                "memory-index-lsp init: cannot write {}: {e}; run init again (it only adds what is missing)",
+                "memory-index-lsp init: cannot write {}: {e}; what is listed above was written, run init again (it \
+                 only adds what is missing)",
                 c.rel
             );
             return 2;
         }
+        // Said as it is written: a run stopped halfway lists what it wrote (found by review).
+        let link = std::fs::read_link(&path).ok().map(|to| format!(" (a link to {})", to.display()));
+        let _ = writeln!(
+            stderr,
+            "{} {}{}: {}",
+            if c.old.is_none() { "created" } else { "changed" },
+            c.rel,
+            link.unwrap_or_default(),
+            c.what
+        );
     }
-    for c in &changes {
-        let verb = match (dry_run, c.old.is_none()) {
-            (true, true) => "would create",
-            (true, false) => "would change",
-            (false, true) => "created",
-            (false, false) => "changed",
-        };
-        let _ = writeln!(stderr, "{verb} {}: {}", c.rel, c.what);
+    for c in changes.iter().filter(|_| dry_run) {
+        let _ =
+            writeln!(stderr, "{} {}: {}", if c.old.is_none() { "would create" } else { "would change" }, c.rel, c.what);
     }
     if let Some(top) = git_top_above(&root) {
         let _ = writeln!(

@@ -69,7 +69,7 @@ pub(crate) fn load_project(
 /// message says where it looked, so an agent is not told "No match" for a
 /// project it never found.
 pub(crate) fn require_workspace(ws: &crate::model::Workspace, root: &std::path::Path) -> Result<(), i32> {
-    match check::missing_workspace(ws, &root.display().to_string()) {
+    match crate::project::load::missing_memory(ws, &root.display().to_string()) {
         Some(msg) => Err(usage_error(&format!("{msg}; run it inside a project, or pass --root DIR"))),
         None => Ok(()),
     }

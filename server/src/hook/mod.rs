@@ -285,7 +285,7 @@ fn limits_for(r: &crate::model::config::Recall, agent: Agent, event: &Event) -> 
     };
     let max_chars = (r.max_chars as usize).min(agent.max_context_chars().unwrap_or(usize::MAX));
     let shell = matches!(event, Event::PreToolUse { .. } | Event::PostToolUseFailure { .. });
-    Limits { threshold, max_decisions: r.max_decisions as usize, max_chars, shell }
+    Limits { threshold, max_decisions: r.max_decisions as usize, max_chars, shell, skills: agent == Agent::Claude }
 }
 
 /// Finds the decisions to inject, told which this session has seen.
@@ -381,17 +381,24 @@ const NOTE_KEY: &str = "\tsession-note";
 /// twice gives it once: Copilot CLI runs the hooks of `.github/hooks/` and
 /// those of `.claude/settings.json`, both written by `init --agent all`
 /// (found by review: two notes at every start). Without a session to
-/// remember it by, the note is given.
+/// remember it by, the note is given. After a clear or a compaction the
+/// session's decisions may be injected again ([`Session::context_lost`]).
+///
+/// [`Session::context_lost`]: crate::project::session::Session::context_lost
 fn note_once(event: &Event, session_id: Option<&str>, state_dir: Option<&Path>) -> bool {
     let Event::SessionStart { source } = event else { return true };
-    if matches!(source.as_deref(), Some("clear" | "compact")) {
-        return true;
-    }
+    let lost = matches!(source.as_deref(), Some("clear" | "compact"));
     let (Some(id), Some(dir)) = (session_id, state_dir) else { return true };
     let mut session = match crate::project::session::Session::open(dir, id) {
         Ok(s) => s,
         Err(_) => return true,
     };
+    if lost {
+        if let Err(e) = session.context_lost() {
+            note(&format!("cannot record that the context was compacted ({e}); its decisions stay given"));
+        }
+        return true;
+    }
     if session.seen(NOTE_KEY) {
         return false;
     }

@@ -71,6 +71,31 @@ fn user_prompt_submit_injects_once_per_session() {
     assert!(respond(&input(other), None, Some(state.path())).unwrap().is_some(), "another session");
 }
 
+/// Found by review: once a session was compacted, the decisions injected before it never came
+/// again, though the agent's context no longer had them.
+#[test]
+fn a_compaction_or_a_clear_lets_the_sessions_decisions_come_again() {
+    let ws = workspace(CONFIG);
+    let state = tempfile::tempdir().unwrap();
+    let ask = || respond(&input(prompt(ws.path(), "s1", "writing mock tests")), None, Some(state.path())).unwrap();
+    let start = |source: &str| {
+        let i = input(serde_json::json!({"hook_event_name": "SessionStart", "session_id": "s1",
+            "source": source, "cwd": ws.path()}));
+        respond(&i, None, Some(state.path())).unwrap()
+    };
+    assert!(start("startup").is_some());
+    assert!(ask().is_some());
+    assert_eq!(ask(), None, "given once");
+    assert_eq!(start("resume"), None);
+    assert_eq!(ask(), None, "a resumed session still holds it");
+    for source in ["compact", "clear"] {
+        assert!(start(source).is_some());
+        assert!(ask().is_some(), "after a {source}");
+        assert_eq!(ask(), None, "once again after a {source}");
+    }
+    assert_eq!(start("startup"), None, "the note, the hook's own, stays given");
+}
+
 #[test]
 fn generic_off_topic_and_slash_prompts_are_silent() {
     let ws = workspace(CONFIG);

@@ -30,6 +30,11 @@ pub struct Limits {
     /// The text is a shell command or a failure's output: ranked with the
     /// code evidence of `search::commands` ([`recall_command`]).
     pub shell: bool,
+    /// The agent has the `/when` and `/how` skills (Claude Code): a cut
+    /// block says to run the entry; other agents are given the shell
+    /// command (found by review: Codex, Copilot and Gemini CLI were told to
+    /// run a `/how` they do not have).
+    pub skills: bool,
 }
 
 /// The text to inject and the keys of the decisions it carries (for the session state).
@@ -135,7 +140,7 @@ pub fn render(
             continue;
         }
         let sep = if out.text.is_empty() { 0 } else { 2 };
-        let block = block(shown, r.entry, r.heading, r.confidence).ok_or(Stale)?;
+        let block = block(shown, r.entry, r.heading, r.confidence, limits.skills).ok_or(Stale)?;
         let room = limits.max_chars.saturating_sub(used + sep);
         let fitted = fit_lines(&block, room);
         if fitted.is_empty() {
@@ -161,7 +166,7 @@ pub fn key(ws: &Workspace, id: HeadingId) -> Option<String> {
 
 /// One decision's block: the header line, then the section or its first
 /// lines; None when its section cannot be read as it was.
-fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64) -> Option<String> {
+fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64, skills: bool) -> Option<String> {
     let written = shown.written(entry);
     let (path, title, line) = shown.place(id).unwrap_or(("", "", 0));
     let mut out = Header { written: written.clone(), title: title.into(), path: path.into(), line, confidence }.line();
@@ -183,7 +188,12 @@ fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64) -> O
         out.push_str(&lines.join("\n"));
         // Only when there is a rest: a short section is shown whole either way.
         if body.lines().nth(PREVIEW_LINES).is_some() {
-            out.push_str(&format!("\nRun `{written}` for the rest."));
+            let run = if skills {
+                written.clone()
+            } else {
+                format!("memory-index-lsp resolve \"{}\"", written.trim_start_matches('/'))
+            };
+            out.push_str(&format!("\nRun `{run}` for the rest."));
         }
     }
     Some(out)

@@ -141,6 +141,15 @@ fn summarised(diff: &str, max: usize) -> String {
     out
 }
 
+/// `remember`'s message with the tool's arguments where the CLI's flags
+/// are named (found by review: the agent was told to pass `--force`).
+fn in_tool_words(msg: &str) -> String {
+    msg.replace("--body-file FILE, or - for stdin", "the `body` argument")
+        .replace("--extras", "`extras`")
+        .replace("--force", "`force: true`")
+        .replace("--file", "`file`")
+}
+
 /// A tool error: the message, flagged so the agent knows the call failed.
 fn failed(msg: impl Into<String>) -> Result<CallToolResult, ErrorData> {
     Ok(CallToolResult::error(vec![ContentBlock::text(msg.into())]))
@@ -169,7 +178,11 @@ fn noting(ws: &Workspace, result: Result<CallToolResult, ErrorData>) -> Result<C
 /// (`project::search_cache`) while the files are unchanged.
 impl Memory {
     fn load(&self) -> Result<Workspace, String> {
-        crate::project::load::load(&self.root).map_err(|e| e.to_string())
+        let ws = crate::project::load::load(&self.root).map_err(|e| e.to_string())?;
+        match crate::project::load::missing_memory(&ws, &self.root.display().to_string()) {
+            Some(why) => Err(why),
+            None => Ok(ws),
+        }
     }
 }
 
@@ -254,7 +267,9 @@ impl Memory {
         let dry_run = a.dry_run.unwrap_or(false);
         let (plan, diff) = match crate::project::remember::remember(&self.root, &req, dry_run) {
             Ok(r) => (r.plan, summarised(&r.diff, MAX_DIFF)),
-            Err(why) => return failed(bounded(&format!("not remembered: {why}"), MAX_MESSAGE)),
+            Err(why) => {
+                return failed(bounded(&format!("not remembered: {}", in_tool_words(&why.to_string())), MAX_MESSAGE))
+            }
         };
         if dry_run {
             return ok(format!("Dry run, nothing written:\n{diff}"));

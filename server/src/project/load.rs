@@ -41,6 +41,21 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+/// A message when ROOT has neither an index nor any decision file (nothing
+/// to check or recall): every front end says so, none answers as if the
+/// memory were empty (found by review: MCP's check said `[]`).
+pub fn missing_memory(ws: &Workspace, root: &str) -> Option<String> {
+    if ws.index().is_some() || ws.decisions().next().is_some() || ws.file_id(&ws.config().index).is_some() {
+        return None;
+    }
+    Some(format!(
+        "no memory index in {root}: expected {} and {}/*.md (start one with `memory-index-lsp init`, or set \
+         `index` and `decisions` in memory-index.toml)",
+        ws.config().index,
+        ws.config().decisions
+    ))
+}
+
 /// One line per file of the memory that could not be read (a pipe, a
 /// device, no permission): its decisions are missing from every answer,
 /// which a front end says rather than answering "No match" and nothing else.

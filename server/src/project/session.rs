@@ -12,6 +12,12 @@
 //! remembers at most [`MAX_KEYS`] decisions (then the hook stays silent for
 //! it); when a new session file is created, files untouched for
 //! [`MAX_AGE`] are removed and at most [`MAX_SESSIONS`] are kept.
+//!
+//! A key starting with a tab is the hook's own (the note was given, the
+//! stop was blocked); any other is a decision injected. After a clear or a
+//! compaction ([`Session::context_lost`]) the decisions count as never
+//! injected: the agent's context no longer has them (found by review: a
+//! long session never got a decision again once compacted).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
@@ -31,6 +37,8 @@ const MAX_FILE_BYTES: u64 = 256 * 1024;
 /// How long a hook waits for another hook of its session to finish.
 pub const LOCK_WAIT: Duration = Duration::from_secs(5);
 const SUFFIX: &str = ".seen";
+/// The line that says the agent's context was cleared or compacted.
+const CONTEXT_LOST: &str = "\tcontext-lost";
 
 /// The sessions directory: `$MEMORY_INDEX_LSP_CACHE_DIR/sessions`, else
 /// `$XDG_CACHE_HOME/memory-index-lsp/sessions`, else `~/.cache/…`. None without a home.
@@ -59,6 +67,8 @@ pub struct Session {
     path: PathBuf,
     file: File,
     keys: Vec<String>,
+    /// Where the decisions the context still holds start: after the last [`CONTEXT_LOST`].
+    held: usize,
 }
 
 impl Session {
@@ -89,13 +99,24 @@ impl Session {
         lock(&file).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut text = String::new();
         let _ = (&file).take(MAX_FILE_BYTES).read_to_string(&mut text);
-        let keys = text.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
-        Ok(Session { path, file, keys })
+        let keys: Vec<String> = text.lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+        let held = keys.iter().rposition(|k| k == CONTEXT_LOST).map_or(0, |i| i + 1);
+        Ok(Session { path, file, keys, held })
     }
 
-    /// Whether `key` was injected before in this session.
+    /// Whether `key` was recorded in this session: a decision's key since
+    /// the context was last cleared or compacted, the hook's own at any time.
     pub fn seen(&self, key: &str) -> bool {
-        self.keys.iter().any(|k| k == key)
+        let from = if key.starts_with('\t') { 0 } else { self.held };
+        self.keys[from..].iter().any(|k| k == key)
+    }
+
+    /// Records that the agent's context was cleared or compacted: the
+    /// decisions injected before may be injected again.
+    pub fn context_lost(&mut self) -> std::io::Result<()> {
+        self.record(&[CONTEXT_LOST.to_string()])?;
+        self.held = self.keys.len();
+        Ok(())
     }
 
     /// The keys that start with `prefix`, without it, in the order recorded.
@@ -105,7 +126,7 @@ impl Session {
 
     /// Whether the session remembers as many decisions as it may (the hook then stays silent).
     pub fn full(&self) -> bool {
-        self.keys.len() >= MAX_KEYS
+        self.keys.len() - self.held >= MAX_KEYS
     }
 
     /// Appends `keys` in one write; the session's first keys sweep old sessions away.

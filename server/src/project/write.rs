@@ -207,6 +207,20 @@ pub fn create(path: &Path, text: &str) -> Result<(), WriteError> {
 /// creating nothing, when the part of it that exists resolves outside the
 /// root (a `.claude` that is a link to elsewhere is never written through).
 pub fn ensure_dir_inside(canon_root: &Path, dir: &Path) -> Result<(), WriteError> {
+    for d in dir_inside(canon_root, dir)?.iter().rev() {
+        match fs::create_dir(d) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
+            Err(e) => return Err(refused(format!("cannot create {}: {e}", d.display()))),
+        }
+    }
+    Ok(())
+}
+
+/// Whether [`ensure_dir_inside`] may create or write in `dir`, creating
+/// nothing: the folders of it still missing (innermost first), or Err when
+/// the part of it that exists resolves outside the root.
+pub fn dir_inside<'a>(canon_root: &Path, dir: &'a Path) -> Result<Vec<&'a Path>, WriteError> {
     let mut missing = Vec::new();
     let mut existing = dir;
     loop {
@@ -228,14 +242,7 @@ pub fn ensure_dir_inside(canon_root: &Path, dir: &Path) -> Result<(), WriteError
             real.display()
         )));
     }
-    for d in missing.iter().rev() {
-        match fs::create_dir(d) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
-            Err(e) => return Err(refused(format!("cannot create {}: {e}", d.display()))),
-        }
-    }
-    Ok(())
+    Ok(missing)
 }
 
 /// Our temporary files older than this are strays of a killed writer.

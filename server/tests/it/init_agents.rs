@@ -167,3 +167,41 @@ fn dry_run_shows_every_agents_diff_and_an_unknown_agent_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown agent `cursor`"), "{}", stderr(&o));
 }
+
+/// Found by review: with AGENTS.md, GEMINI.md and the Copilot instructions as links to CLAUDE.md
+/// (a common layout), init wrote the block through the first link, then stopped at the second as
+/// "changed since it was read", listing none of the ten files it had written; a `.claude` linked
+/// out of the project stopped it after the index was written.
+#[cfg(unix)]
+#[test]
+fn instructions_linked_to_one_file_get_one_block_and_a_folder_out_of_the_project_writes_nothing() {
+    use std::os::unix::fs::symlink;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path();
+    fs::write(root.join("CLAUDE.md"), "# Guide\n\n## Testing\n\nRun pnpm test.\n").expect("write");
+    symlink("CLAUDE.md", root.join("AGENTS.md")).expect("link");
+    symlink("CLAUDE.md", root.join("GEMINI.md")).expect("link");
+    fs::create_dir(root.join(".github")).expect("mkdir");
+    symlink("../CLAUDE.md", root.join(".github/copilot-instructions.md")).expect("link");
+    let o = run(&["init", "--agent", "all", "."], root);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let claude = fs::read_to_string(root.join("CLAUDE.md")).expect("read");
+    assert_eq!(claude.matches("<!-- memory-index:start").count(), 1, "{claude}");
+    assert!(err.contains("changed AGENTS.md (a link to CLAUDE.md): the recall instructions"), "{err}");
+    assert!(fs::symlink_metadata(root.join("GEMINI.md")).expect("meta").file_type().is_symlink(), "links kept");
+    let before = snapshot(root);
+    let again = run(&["init", "--agent", "all", "."], root);
+    assert!(stderr(&again).contains("already set up"), "{}", stderr(&again));
+    assert_eq!(snapshot(root), before, "a second run changes nothing");
+
+    let out = tempfile::tempdir().expect("tempdir");
+    let other = tempfile::tempdir().expect("tempdir");
+    symlink(out.path(), other.path().join(".claude")).expect("link");
+    let o = run(&["init", "."], other.path());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("outside the project") && err.contains("nothing was written"), "{err}");
+    assert!(!other.path().join("agents").exists(), "no index, no folder: {err}");
+    assert_eq!(fs::read_dir(out.path()).expect("read").count(), 0, "nothing through the link");
+}

@@ -43,7 +43,7 @@ pub(crate) fn ws_with(extra_data: &str) -> Workspace {
 }
 
 fn limits(threshold: f64) -> Limits {
-    Limits { threshold, max_decisions: 2, max_chars: 6000, shell: false }
+    Limits { threshold, max_decisions: 2, max_chars: 6000, shell: false, skills: true }
 }
 
 fn never(_: &str) -> bool {
@@ -100,6 +100,11 @@ fn a_long_section_shows_its_first_lines_and_how_to_get_the_rest() {
     let lines: Vec<&str> = got.text.lines().collect();
     assert_eq!(lines.len(), 1 + PREVIEW_LINES + 1, "{}", got.text);
     assert_eq!(lines.last(), Some(&"Run `/how migrate the booking schema` for the rest."));
+    // An agent without the skills is given the shell command (found by review).
+    let shell = Limits { skills: false, ..limits(0.5) };
+    let got = recalled(&ws, "how migrate the booking schema", shell, &never, None).unwrap();
+    let last = got.text.lines().last().unwrap_or("").to_string();
+    assert_eq!(last, "Run `memory-index-lsp resolve \"how migrate the booking schema\"` for the rest.");
     // Found by review: a section of at most three lines shown at a lower confidence said there was a rest.
     let short = recalled(&ws_with(""), "we patch things in tests", limits(0.0), &never, None).unwrap();
     let confidence = short.text.split("confidence ").nth(1).and_then(|c| c.get(..4)).unwrap_or("");

@@ -48,7 +48,7 @@ fn a_view_ranks_and_shows_exactly_as_its_workspace() {
     let ws = ws();
     let view = view_of(&ws);
     let bm = Bm25::build(&ws);
-    let limits = Limits { threshold: 0.0, max_decisions: 3, max_chars: 6000, shell: false };
+    let limits = Limits { threshold: 0.0, max_decisions: 3, max_chars: 6000, shell: false, skills: true };
     let none = |_: &str| false;
     for p in PROMPTS {
         let from_view = recall_from(&view, || view.letters().map(|l| l as _), &bm, p, 12).expect("a long prompt");
@@ -113,7 +113,7 @@ fn a_section_that_changed_on_disk_is_not_shown() {
     let read: Reader = Box::new(move |path, _| (path == "agents/decisions/testing.md").then(|| changed.clone()));
     let view = View::open(Arc::new(bytes), 0, read).expect("opens");
     let found = recall_from(&view, || view.letters().map(|l| l as _), &Bm25::build(&ws), PROMPTS[0], 12).expect("long");
-    let limits = Limits { threshold: 0.0, max_decisions: 1, max_chars: 6000, shell: false };
+    let limits = Limits { threshold: 0.0, max_decisions: 1, max_chars: 6000, shell: false, skills: true };
     assert_eq!(render(&view, found, limits, &|_: &str| false), Err(Stale));
 }
 

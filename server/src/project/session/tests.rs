@@ -23,6 +23,25 @@ fn keys_persist_across_opens_and_ids_never_become_paths() {
 }
 
 #[test]
+fn a_lost_context_forgets_the_decisions_and_keeps_the_hooks_own_keys() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut s = Session::open(tmp.path(), "s").unwrap();
+    s.record(&["k1".into(), "\tnote".into()]).unwrap();
+    s.context_lost().unwrap();
+    assert!(!s.seen("k1") && s.seen("\tnote"));
+    s.record(&["k2".into()]).unwrap();
+    drop(s);
+    let s = Session::open(tmp.path(), "s").unwrap();
+    assert!(!s.seen("k1") && s.seen("k2") && s.seen("\tnote"));
+    let keys: Vec<String> = (0..MAX_KEYS - 1).map(|i| format!("k{i}")).collect();
+    let mut s = s;
+    s.record(&keys).unwrap();
+    assert!(s.full(), "the cap counts the decisions the context holds");
+    s.context_lost().unwrap();
+    assert!(!s.full());
+}
+
+#[test]
 fn a_full_session_says_so() {
     let tmp = tempfile::tempdir().unwrap();
     let mut s = Session::open(tmp.path(), "s").unwrap();
