@@ -142,7 +142,9 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
         Event::PostToolUseFailure { error, command, interrupted: false, .. } => {
             Some(command.as_ref().map_or_else(|| error.clone(), |c| format!("{error}\n{c}")))
         }
-        Event::SessionStart { .. } | Event::Stop { active: false, transcript_path: Some(_) } => None,
+        // A stop is asked about only in a session it can remember asking in (`capture_once`).
+        Event::Stop { active: false, .. } if input.session_id.is_none() => return Ok(None),
+        Event::SessionStart { .. } | Event::Stop { active: false, .. } => None,
         _ => return Ok(None),
     };
     // The project is the agent's ($CLAUDE_PROJECT_DIR), not wherever it `cd`ed to.
@@ -182,8 +184,9 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     if ws.index().is_none() {
         return Err(format!("{} has no index {}; nothing to recall", root.display(), ws.config().index));
     }
-    if let Event::Stop { transcript_path: Some(path), .. } = &input.event {
-        return Ok(capture_once(&ws, Path::new(path), input.session_id.as_deref(), state_dir));
+    if let Event::Stop { transcript_path, .. } = &input.event {
+        let transcript = transcript_path.as_deref().map(Path::new);
+        return Ok(capture_once(&ws, transcript, input.session_id.as_deref(), state_dir));
     }
     if let (Event::UserPromptSubmit { prompt }, true) = (&input.event, ws.config().capture.stop) {
         note_settled(prompt, input.session_id.as_deref(), state_dir);
@@ -413,13 +416,14 @@ const STOP_KEY: &str = "\tstop-capture";
 
 /// Claude Code's `Stop`: when the person settled something in this session
 /// that the memory does not hold (kept by the prompt hook, or read from the
-/// transcript's last 8 MiB), block the stop once with a reason that
+/// transcript's last 8 MiB when the payload names one: found by review, a
+/// stop without one was silent though the prompts had been kept), block the stop once with a reason that
 /// quotes it and asks the agent to record it (`ide::capture`); silent
 /// otherwise, when `[capture] stop = false`, without a session to remember
 /// that it asked (it would ask at every turn's end), and after asking once.
 fn capture_once(
     ws: &Workspace,
-    transcript: &Path,
+    transcript: Option<&Path>,
     session_id: Option<&str>,
     state_dir: Option<&Path>,
 ) -> Option<String> {
@@ -439,9 +443,10 @@ fn capture_once(
     }
     // What the prompts settled, as the prompt hook kept it, and the transcript's prompts.
     let mut prompts: Vec<String> = session.keys_with(SETTLED_KEY).map(str::to_string).collect();
-    match crate::project::transcript::prompts_of(transcript) {
-        Ok(p) => prompts.extend(p),
-        Err(e) => note(&format!("cannot read the transcript ({e})")),
+    match transcript.map(crate::project::transcript::prompts_of) {
+        Some(Ok(p)) => prompts.extend(p),
+        Some(Err(e)) => note(&format!("cannot read the transcript ({e})")),
+        None => {}
     }
     let prompts: Vec<&str> = prompts.iter().map(String::as_str).collect();
     let reason = crate::ide::capture::reason(&crate::ide::capture::unrecorded(ws, &prompts))?;

@@ -1,8 +1,9 @@
 //! Capture without being asked (pure): the statements in which the person settled something in a session ("from now on …", "we decided …", "never …"), and the reason the hook gives the agent to write them down when the memory does not hold them yet.
 //!
 //! A statement is one sentence of a prompt the person typed (never the
-//! agent's words, never a tool's output) that reads as a standing rule
-//! about the project:
+//! agent's words, never a tool's output, never what a prompt pastes in a
+//! code block or what an agent adds to it between tags such as
+//! `<system-reminder>`) that reads as a standing rule about the project:
 //! - it starts with `always`, `never`, `don't`, `do not`, `stop`
 //!   (`stop using …`) or `please always/never`, as an instruction (not a
 //!   description: `never seen this error`, `always the same error`, `don't
@@ -11,8 +12,11 @@
 //!   `from here on`, `we decided`, `we've decided`, `we agreed`, `the rule
 //!   is`, `our convention is`, `the convention is`, `make sure you always`,
 //!   `remember to`, `remember that`, `for this project`;
-//! - and it is not a question, not `never mind`, and has at least four
-//!   words (a rule says what and when).
+//! - and it is not a question, not `never mind`, not scoped to now or a
+//!   later hour ([`ONE_OFF`]), not about how the agent talks to the person
+//!   ([`CONVERSATION`]: `from now on, answer in French` is a preference,
+//!   not the project's), and has at least four words (a rule says what and
+//!   when).
 //!
 //! A statement the memory already holds (the ranking finds a decision for
 //! it at `[recall] prompt` or more, as the hook would inject it) is left out. The reason quotes at most
@@ -90,6 +94,31 @@ const ONE_OFF: &[&str] = &[
     "next week",
     "for the moment",
     "not now",
+    "minutes",
+    "this morning",
+    "this afternoon",
+    "tonight",
+    "lunch",
+];
+
+/// Words that make a sentence about how the agent talks to the person: a
+/// preference of this conversation, not a decision of the project (found by
+/// review: "from now on, answer in French" was to be recorded).
+const CONVERSATION: &[&str] = &[
+    "answer in",
+    "reply in",
+    "respond in",
+    "talk to me",
+    "speak to me",
+    "be concise",
+    "be brief",
+    "be more concise",
+    "your answers",
+    "your replies",
+    "your responses",
+    "emoji",
+    "emojis",
+    "call me",
 ];
 
 /// Words that say a statement holds beyond this task (`… that's the
@@ -170,7 +199,7 @@ pub fn settled(prompts: &[&str]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for prompt in prompts {
         let mut prev: Option<String> = None; // the sentence before, lowercase, when it says how things must be
-        for sentence in sentences(prompt) {
+        for sentence in sentences(&untagged(prompt)) {
             let lower = sentence.to_lowercase();
             let normative_before = prev.take();
             let mut rule = lower.as_str();
@@ -191,7 +220,7 @@ pub fn settled(prompts: &[&str]) -> Vec<String> {
                 }
             }
             let normative = NORMATIVE.iter().any(|w| has_words(&rest, w));
-            let one_off = ONE_OFF.iter().any(|w| has_words(&lower, w));
+            let one_off = ONE_OFF.iter().chain(CONVERSATION).any(|w| has_words(&lower, w));
             let question = lower.ends_with('?');
             if normative && !one_off && !question {
                 prev = Some(sentence.clone());
@@ -303,13 +332,55 @@ fn without_quotes(text: &str) -> String {
     out
 }
 
+/// `text` without what stands between an opening and a closing tag of the
+/// same name (`<system-reminder>` … `</system-reminder>`, `<command-name>`):
+/// what an agent or its harness put in the person's message (found by
+/// review: a reminder's "From now on, be concise." was quoted, tag and all).
+/// An opening tag never closed is kept, as the person's text.
+fn untagged(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("</") {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        let after = &rest[open + 1..];
+        let name_len =
+            after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).unwrap_or(after.len());
+        let name = &after[..name_len];
+        let tag_end = after[name_len..].find('>').map(|i| open + 1 + name_len + i + 1);
+        let close = format!("</{name}>");
+        let closed = tag_end.filter(|_| !name.is_empty() && name.as_bytes()[0].is_ascii_alphabetic());
+        match closed.and_then(|end| rest[end..].find(&close).map(|c| end + c + close.len())) {
+            Some(end) => {
+                out.push_str(&rest[..open]);
+                out.push('\n');
+                rest = &rest[end..];
+            }
+            None => {
+                out.push_str(&rest[..open + 1]);
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out.into()
+}
+
 /// A prompt's sentences: split at `.`, `!`, `?` followed by a space or the
-/// end, and at line breaks; code spans and quotes kept whole; trimmed.
+/// end, and at line breaks; code spans and quotes kept whole; trimmed. What
+/// a fenced code block holds is pasted, not said (found by review: a log
+/// line with "from now on" was quoted as the person's rule).
 fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    let mut fenced = false;
     for line in text.lines() {
         let line = line.trim().trim_start_matches(['-', '*', '>']).trim();
-        if line.starts_with("```") || line.is_empty() {
+        if line.starts_with("```") || line.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced || line.is_empty() {
             continue;
         }
         let mut start = 0;

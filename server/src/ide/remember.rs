@@ -6,7 +6,9 @@
 //! - the heading is `When Title` / `How to Title` at the level the file's
 //!   semantic headings use (the most common one; `##` in a new or empty
 //!   file), appended at the end of the file with the body, in the file's
-//!   line endings; a new file `DIR/NAME.md` starts with a `# Name` title;
+//!   line endings, or, in a file that groups its decisions under `.Group`
+//!   headings, at the end of the group whose decisions rank highest for it
+//!   (`groups::group_for`); a new file `DIR/NAME.md` starts with a `# Name` title;
 //! - the entry `/when title words | extras` goes into that file's index
 //!   section in heading order, the section created at its sorted place when
 //!   absent (the same placement as the `unindexed-heading` fix);
@@ -202,7 +204,14 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
     let level = decision_level(existing.and_then(|f| f.decision()));
     let old = decision_old.clone().unwrap_or_else(|| format!("# {}\n", file_title(&name)));
     let nl = placement::eol(&old);
-    let mut decision_new = old.clone();
+    // In a grouped file, at the end of its group; else at the end of the file.
+    let text = format!("{} {title} {}", op.word(), first_words(&req.body, 60));
+    let group = groups::group_for(ws, &decision_path, &text).filter(|(at, _)| !old[*at..].trim().is_empty());
+    let at = group.as_ref().map_or(old.len(), |(at, _)| *at);
+    if let Some((_, name)) = &group {
+        notes.push(format!("group: .{name} (its decisions rank highest for this title and body)"));
+    }
+    let mut decision_new = old[..at].to_string();
     if !decision_new.is_empty() && !decision_new.ends_with('\n') {
         decision_new.push_str(nl);
     }
@@ -221,6 +230,11 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
             decision_new.push_str(nl);
         }
     }
+    let end = decision_new.len();
+    if at < old.len() {
+        decision_new.push_str(nl);
+        decision_new.push_str(&old[at..]);
+    }
     // The would-be workspace: the new decision file, then the entry placed in it.
     let mut next = ws.clone();
     next.set_file(&decision_path, decision_new.clone().into());
@@ -231,7 +245,7 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
         .copied()
         .find(|h| next.file(h.file).is_some_and(|f| f.path == decision_path))
         .ok_or_else(|| format!("`{heading}` would not be read as a heading in {decision_path}"))?;
-    keeps_structure(&next, hid, &decision_new, line)?;
+    keeps_structure(&next, hid, &decision_new, line, end)?;
     let entry = if extras.is_empty() {
         format!("{} {trigger}", op.token())
     } else {
@@ -444,6 +458,7 @@ pub(crate) fn added_findings(ws: &Workspace, next: &Workspace, worst: rules::Sev
 
 mod checks;
 mod files;
+mod groups;
 
 #[cfg(test)]
 mod tests;

@@ -154,6 +154,20 @@ fn the_stop_hook_asks_once_to_record_what_was_settled() {
     let v: serde_json::Value =
         serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&o.stderr)));
     assert!(v["reason"].as_str().expect("reason").contains("Always squash merge feature branches into main."), "{v}");
+    // A stop that names no transcript still asks from what the prompt hook kept (found by review).
+    let mut c = crate::support::bin_in(root);
+    c.arg("hook").env("CLAUDE_PROJECT_DIR", root).env("MEMORY_INDEX_LSP_CACHE_DIR", state.path());
+    let prompt = serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": "s7", "cwd": root,
+        "prompt": "Never log request bodies, they hold card numbers"});
+    assert_eq!(crate::support::run_with_stdin(c, prompt.to_string().as_bytes()).status.code(), Some(0));
+    let mut c = crate::support::bin_in(root);
+    c.arg("hook").env("CLAUDE_PROJECT_DIR", root).env("MEMORY_INDEX_LSP_CACHE_DIR", state.path());
+    let bare =
+        serde_json::json!({"hook_event_name": "Stop", "session_id": "s7", "cwd": root, "stop_hook_active": false});
+    let o = crate::support::run_with_stdin(c, bare.to_string().as_bytes());
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&o.stderr)));
+    assert!(v["reason"].as_str().expect("reason").contains("Never log request bodies"), "{v}");
     // Turned off.
     std::fs::write(root.join("memory-index.toml"), "[capture]\nstop = false\n").expect("config");
     assert!(stop(root, state.path(), "s5", &settled, false).stdout.is_empty(), "[capture] stop = false");

@@ -62,3 +62,21 @@ fn review_cases() {
     assert!(settled(&["Never gonna give you up, lol. Anyway, fix the bug."]).is_empty());
     assert!(settled(&["Always going to fail on the first run, this test"]).is_empty());
 }
+
+/// Found by review (session 33): pasted logs, an agent's tags, a lunch break and a preference of
+/// the conversation were quoted as rules the person settled.
+#[test]
+fn pasted_code_tags_breaks_and_preferences_are_not_rules() {
+    let log =
+        "Here is the log:\n```\nWARN: never call init() twice; from now on this is an error\n```\nwhy does it fail?";
+    assert!(settled(&[log]).is_empty());
+    let reminder =
+        "<system-reminder>Never use emojis.\nFrom now on, be terse in commits.</system-reminder>fix the parser bug";
+    assert!(settled(&[reminder]).is_empty());
+    assert!(settled(&["We decided to go for lunch, back in 10 minutes."]).is_empty());
+    assert!(settled(&["From now on, answer in French."]).is_empty());
+    // The person's own rule beside them still counts; an unclosed tag is the person's text.
+    let both = "<command-name>/review</command-name> From now on, run the linter before every commit.";
+    assert_eq!(settled(&[both]), ["From now on, run the linter before every commit."]);
+    assert_eq!(settled(&["never use <b> tags for layout in the templates"]).len(), 1);
+}

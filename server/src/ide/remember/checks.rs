@@ -53,19 +53,28 @@ pub(super) fn shown(text: &str) -> String {
     out
 }
 
-/// The new section (heading `hid`, starting at 1-based `line` of `text`)
-/// changes nothing around it: no heading in its body at or above its level
+/// The new section (heading `hid`, starting at 1-based `line` of `text`
+/// and ending at byte `end`, where the file's next group starts when it
+/// goes into a group) changes nothing around it: no heading in its body at or above its level
 /// (it would end the section early and start another), and nothing left
 /// open at its end (an unclosed code fence or HTML comment would swallow
 /// every section written after it).
-pub(super) fn keeps_structure(next: &Workspace, hid: HeadingId, text: &str, line: usize) -> Result<(), String> {
+pub(super) fn keeps_structure(
+    next: &Workspace,
+    hid: HeadingId,
+    text: &str,
+    line: usize,
+    end: usize,
+) -> Result<(), String> {
     let Some(d) = next.file(hid.file).and_then(|f| f.decision()) else { return Ok(()) };
     let Some(h) = d.headings.get(hid.idx as usize) else { return Ok(()) };
-    if let Some(later) = d.headings[hid.idx as usize + 1..].iter().find(|x| x.level <= h.level) {
+    let (text, end_line) = (&text[..end], text[..end].matches('\n').count());
+    let mut mine = d.headings[hid.idx as usize + 1..].iter().take_while(|x| (x.line as usize) < end_line);
+    if let Some(later) = mine.find(|x| x.level <= h.level) {
         return Err(format!(
             "line {} of the body would be read as a heading of level {} (`{}`), which ends the decision there; \
              use a deeper heading (`{} …`) or plain text",
-            later.line as usize + 1 - line,
+            (later.line as usize).saturating_sub(line), // the body starts two lines under the heading
             later.level,
             shown(&later.title),
             "#".repeat(usize::from(h.level) + 1)

@@ -208,3 +208,34 @@ fn advice_is_not_a_reason_to_refuse() {
         "the advice is there, and did not refuse"
     );
 }
+
+/// Found by review: in a file that groups its decisions, a decision about unit tests went under
+/// the last group (`.End To End`), and `resolve` named that group as broader.
+#[test]
+fn a_grouped_file_takes_the_decision_into_its_closest_group() {
+    let index = "# Index\n\n## agents/decisions/t.md\n\n/when writing mock tests\n/when running browser tests\n";
+    let t = "# T\n\n## .Unit Tests\n\n### When Writing Mock Tests\n\nPatch where the name is used in unit tests.\n\
+             Prefer fakes over mocks.\n\n## .End To End\n\n### When Running Browser Tests\n\nRun playwright against \
+             staging.\n";
+    let w = ws(&[("agents/memory-index.md", index), ("agents/decisions/t.md", t)]);
+    let body = "Unit test names say which behaviour of the unit they check, and mocks are named fake_x.\n";
+    let r = Request { body: body.into(), ..req(Op::When, "Naming Unit Tests", Some("t.md")) };
+    let p = plan(&w, &r).expect("plan");
+    let text = after(&w, &p, "agents/decisions/t.md");
+    let section = format!("### When Naming Unit Tests\n\n{body}\n");
+    assert_eq!(text, t.replace("## .End To End", &format!("{section}## .End To End")), "{text}");
+    assert_eq!(p.line, 10);
+    assert!(p.notes.iter().any(|n| n.starts_with("group: .Unit Tests")), "{:?}", p.notes);
+    // The structure check reads the new section only, not the groups after it.
+    let heading = Request { body: "Names.\n\n## Not a group\n\nx\n".into(), ..r.clone() };
+    let e = plan(&w, &heading).unwrap_err();
+    assert!(e.contains("line 3 of the body would be read as a heading of level 2 (`Not a group`)"), "{e}");
+    // Nothing of the file ranks for it: at the end, as before.
+    let other = Request {
+        body: "Invoices are numbered per year.\n".into(),
+        ..req(Op::When, "Numbering Invoices", Some("t.md"))
+    };
+    let p = plan(&w, &other).expect("plan");
+    assert!(after(&w, &p, "agents/decisions/t.md")
+        .ends_with("### When Numbering Invoices\n\nInvoices are numbered per year.\n"));
+}
