@@ -116,6 +116,15 @@ pub fn run(a: InitArgs) -> i32 {
             return 2;
         }
     };
+    if !root.is_dir() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "memory-index-lsp init: {} is not a folder: create it first (`mkdir -p {}`), or run init in the project",
+            root.display(),
+            root.display()
+        );
+        return 2;
+    }
     let _lock = if dry_run {
         None
     } else {
@@ -294,11 +303,11 @@ fn plan(root: &Path, agents: &[Agent]) -> Result<(Vec<Change>, Option<String>), 
             return Err(format!("{index_rel} exists but is not read as an index; check its path in memory-index.toml"));
         }
         // From zero: a new memory (the decisions folder comes with the first decision).
-        files.set(&index_rel, starter_index(), NEW_INDEX)?;
+        files.set(&index_rel, starter_index(&ws.config().decisions), NEW_INDEX)?;
     }
     for &agent in agents {
         match agent {
-            Agent::Claude => claude(&mut files)?,
+            Agent::Claude => claude(&mut files, &index_rel)?,
             other => agents::plan(other, &mut files, &index_rel)?,
         }
     }
@@ -322,16 +331,19 @@ fn plan(root: &Path, agents: &[Agent]) -> Result<(Vec<Change>, Option<String>), 
     Ok((files.changes, folder))
 }
 
-/// Claude Code without the plugin: the skills, the hooks in
-/// `.claude/settings.json` and the MCP server in `.mcp.json`.
-fn claude(files: &mut Files) -> Result<(), String> {
-    for (rel, text) in [
+/// Claude Code without the plugin: the skills (naming the memory's own
+/// index: found by review, a memory kept in `docs/memory.md` was described
+/// as `agents/memory-index.md`), the hooks in `.claude/settings.json` and
+/// the MCP server in `.mcp.json`.
+fn claude(files: &mut Files, index_rel: &str) -> Result<(), String> {
+    for (rel, shipped) in [
         (".claude/skills/when/SKILL.md", WHEN_SKILL),
         (".claude/skills/how/SKILL.md", HOW_SKILL),
         (".claude/skills/remember/SKILL.md", REMEMBER_SKILL),
     ] {
+        let text = shipped.replace("agents/memory-index.md", index_rel);
         match files.current(rel)? {
-            None => files.set(rel, text.into(), "the skill")?,
+            None => files.set(rel, text, "the skill")?,
             Some(old) if old != text => {
                 let _ = writeln!(
                     std::io::stderr(),
@@ -369,11 +381,12 @@ fn mcp_server() -> serde_json::Value {
     serde_json::json!({ "command": "memory-index-lsp", "args": ["mcp"] })
 }
 
-/// The index of a new memory: a title, what it is, and the recall note.
-fn starter_index() -> String {
+/// The index of a new memory: a title, what it is (its decision files in
+/// `decisions`), and the recall note.
+fn starter_index(decisions: &str) -> String {
     format!(
         "# Memory Index\n\nThis project's decisions, one line each: `/when <situation>` or `/how <task>` names a \
-section of a decision file in agents/decisions/. Add one with `memory-index-lsp remember`, or bring existing \
+section of a decision file in {decisions}/. Add one with `memory-index-lsp remember`, or bring existing \
 ones in with `memory-index-lsp import`.\n\n{NOTE}\n"
     )
 }

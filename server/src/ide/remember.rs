@@ -52,7 +52,7 @@ use crate::search::recall::recall;
 use crate::syntax::index::Op;
 use crate::syntax::normalize;
 pub use checks::invisible;
-use checks::{keeps_structure, plain_text, shown};
+use checks::{another_subject, keeps_structure, plain_text, shown};
 pub(crate) use files::file_name;
 pub(crate) use files::file_title;
 use files::{choose_file, elsewhere, first_words};
@@ -158,7 +158,10 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
     if !req.force {
         // The same subject: the title and the body's first words, asked as a query.
         let query = format!("{} {title} {}", op.word(), first_words(&req.body, 60));
-        if let Some(r) = recall(ws, &query, 1).first().filter(|r| r.confidence >= ws.config().recall.duplicate) {
+        let same = |r: &&crate::search::recall::Recalled| {
+            r.confidence >= ws.config().recall.duplicate && !another_subject(ws, r.heading, &title, &req.body)
+        };
+        if let Some(r) = recall(ws, &query, 1).first().filter(same) {
             return Err(format!(
                 "an existing decision may cover this: {} ({}, confidence {:.2}); read it with \
                  `memory-index-lsp resolve \"{}\"`, or pass --force to write a new one",

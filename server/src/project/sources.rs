@@ -20,7 +20,7 @@ const FOLDERS: &[&str] = &[
 ];
 
 /// Files agents read their project rules from.
-const FILES: &[&str] = &["CLAUDE.md", "AGENTS.md", ".github/copilot-instructions.md", ".cursorrules"];
+const FILES: &[&str] = &["CLAUDE.md", "AGENTS.md", "GEMINI.md", ".github/copilot-instructions.md", ".cursorrules"];
 
 /// The folders (with at least one `.md` or `.mdc` file) and files of
 /// [`FOLDERS`] and [`FILES`] that exist under `root`, as `import` takes

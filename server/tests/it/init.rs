@@ -142,6 +142,21 @@ fn the_demo_index_already_says_how_to_recall_and_an_empty_folder_gets_a_memory()
     assert!(stderr(&o).contains("a new memory index"), "{}", stderr(&o));
     let index = fs::read_to_string(empty.path().join("agents/memory-index.md")).expect("a new index");
     assert!(index.starts_with("# Memory Index\n") && index.contains("/when <situation>"), "{index}");
+    // A memory kept elsewhere is named as it is, in the index and the skills (found by review).
+    let custom = tempfile::tempdir().expect("tmp");
+    fs::write(custom.path().join("memory-index.toml"), "index = \"docs/memory.md\"\ndecisions = \"docs/decisions\"\n")
+        .expect("config");
+    assert_eq!(run(&["init"], custom.path()).status.code(), Some(0));
+    let index = fs::read_to_string(custom.path().join("docs/memory.md")).expect("the index");
+    assert!(index.contains("a decision file in docs/decisions/") && !index.contains("agents/"), "{index}");
+    let skill = fs::read_to_string(custom.path().join(".claude/skills/when/SKILL.md")).expect("skill");
+    assert!(skill.contains("(docs/memory.md)") && !skill.contains("agents/memory-index.md"), "{skill}");
+    assert!(stderr(&run(&["init"], custom.path())).contains("already set up"), "a second run changes nothing");
+    // A root that is no folder is named as such, not as a lock it cannot take (found by review).
+    let gone = custom.path().join("no/such/folder");
+    let o = run(&["init", gone.to_str().expect("utf-8")], custom.path());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is not a folder: create it first"), "{}", stderr(&o));
 }
 
 /// Found by review: what init writes runs `memory-index-lsp` by name, and

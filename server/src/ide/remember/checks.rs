@@ -1,4 +1,4 @@
-//! What `remember` refuses to write: invisible characters in a title, an extra or a file name, and a body that would change the file's structure.
+//! What `remember` refuses to write: invisible characters in a title, an extra or a file name, a body that would change the file's structure; and when a close decision is another subject.
 
 use crate::model::{HeadingId, Workspace};
 
@@ -88,4 +88,39 @@ pub(super) fn keeps_structure(
             .into());
     }
     Ok(())
+}
+
+/// Whether the new decision (`title`, `body`) is about another subject than
+/// the decision `h` the ranking finds close: the two titles are one frame
+/// with one word swapped, and neither decision uses the other's word
+/// (`Configuring Kafka Clusters` beside `Configuring Helm Clusters`,
+/// `Linting Python Code` beside `Formatting Python Code`: siblings, not one
+/// decision twice; found by review, both were refused). A decision restated
+/// in other words rewords its title (`Git Index Lock Exists` for *When Git
+/// Lock Error Occurs*), or shares the word. Left: a restatement that swaps
+/// one word for another neither uses (`Formatting Python Files` for
+/// *Formatting Python Code*) passes as a sibling; words alone cannot tell.
+pub(super) fn another_subject(ws: &Workspace, h: HeadingId, title: &str, body: &str) -> bool {
+    use crate::search::bm25::tokens;
+    use std::collections::HashSet;
+    let Some(heading) = ws.heading(h) else { return false };
+    let (new, old): (HashSet<String>, HashSet<String>) =
+        (tokens(title).into_iter().collect(), tokens(heading.name()).into_iter().collect());
+    let (added, gone): (Vec<&String>, Vec<&String>) = (new.difference(&old).collect(), old.difference(&new).collect());
+    let (&[added], &[gone]) = (&added[..], &gone[..]) else { return false };
+    if new.intersection(&old).next().is_none() {
+        return false;
+    }
+    let b = ws.bindings();
+    let mut names = String::new();
+    for &e in b.entries_of(h) {
+        let e = b.entry(e);
+        names.push_str(&format!(" {}", e.trigger));
+        for x in e.extras.iter() {
+            names.push_str(&format!(" {x}"));
+        }
+    }
+    let old_text: HashSet<String> =
+        tokens(&format!("{names} {}", super::resolve::body_of(ws, h))).into_iter().collect();
+    !old_text.contains(added) && !tokens(body).contains(gone)
 }

@@ -239,3 +239,25 @@ fn a_grouped_file_takes_the_decision_into_its_closest_group() {
     assert!(after(&w, &p, "agents/decisions/t.md")
         .ends_with("### When Numbering Invoices\n\nInvoices are numbered per year.\n"));
 }
+
+/// Found by review: a sibling decision (one word of the title swapped for one neither decision
+/// uses) was refused as a duplicate, more surely the smaller the memory.
+#[test]
+fn a_sibling_is_no_duplicate_and_a_reworded_decision_still_is() {
+    let index = "# Index\n\n## agents/decisions/ops.md\n\n/when configuring helm clusters\n/when rotating keys\n";
+    let ops = "# Ops\n\n## When Configuring Helm Clusters\n\nClusters of Helm use the shared values file; each \
+               environment overrides replicas only.\n\n## When Rotating Keys\n\nRotate the signing keys every \
+               quarter.\nOld keys stay valid for a week.\n";
+    let w = ws(&[("agents/memory-index.md", index), ("agents/decisions/ops.md", ops)]);
+    let kafka = Request {
+        body: "Clusters of Kafka use the shared values file; each environment overrides replicas only.\n".into(),
+        ..req(Op::When, "Configuring Kafka Clusters", Some("ops.md"))
+    };
+    let p = plan(&w, &kafka).expect("a sibling is written");
+    assert!(after(&w, &p, "agents/decisions/ops.md").contains("## When Configuring Kafka Clusters"));
+    let helm = w.bindings().headings_titled("when configuring helm clusters")[0];
+    let body = "Clusters of Helm use the shared values file.";
+    assert!(checks::another_subject(&w, helm, "Configuring Kafka Clusters", &kafka.body));
+    assert!(!checks::another_subject(&w, helm, "Setting Up Helm Clusters", body), "reworded, not a sibling");
+    assert!(!checks::another_subject(&w, helm, "Configuring Helm Charts", "Use charts of Helm clusters."), "uses it");
+}
