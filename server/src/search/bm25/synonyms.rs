@@ -20,7 +20,7 @@
 /// The version of the table: the search snapshot's key hashes it, so a
 /// snapshot written under another table is rebuilt. Bump it with any
 /// change to [`pair`], [`single`] or [`also`].
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// Which side of the ranking a text is: a decision's, or a query's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,10 +36,18 @@ pub enum Side {
 /// second reading. A word joined to another by `_`, `-`, `.` or `/` is
 /// part of a name (`adr-config`, `test_config_flow.py`, `tmp/claude`) and
 /// stays as it is (other names, `db:migrate` or `$TMP`, are read as words).
+/// Chinese and Japanese write words without spaces: a run of their
+/// characters is read as its overlapping pairs of characters
+/// ([`ideographs`]; found by review, a decision titled in Chinese matched
+/// no prompt but its exact title).
 pub fn each_word<'a>(lower: &'a str, side: Side, mut f: impl FnMut(&'a str)) {
     let mut words = runs(lower).peekable();
     while let Some((s, e)) = words.next() {
         let w = &lower[s..e];
+        if w.chars().any(ideograph) {
+            ideographs(w, &mut f);
+            continue;
+        }
         if let Some(&(s2, e2)) = words.peek() {
             let gap = &lower[e..s2];
             let spaced =
@@ -79,6 +87,39 @@ fn runs(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
             _ => None,
         }
     })
+}
+
+/// A character of a script written without spaces between words: Han,
+/// Hiragana, Katakana.
+fn ideograph(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
+}
+
+/// The words of a run that holds [`ideograph`]s: each stretch of them as
+/// its overlapping pairs (`数据库` → `数据`, `据库`; one alone as itself),
+/// each stretch of other letters as one word (`api设计` → `api`, `设计`).
+fn ideographs<'a>(w: &'a str, f: &mut impl FnMut(&'a str)) {
+    let mut chars = w.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if !ideograph(c) {
+            let mut end = i + c.len_utf8();
+            while let Some(&(j, d)) = chars.peek() {
+                if ideograph(d) {
+                    break;
+                }
+                chars.next();
+                end = j + d.len_utf8();
+            }
+            f(&w[i..end]);
+            continue;
+        }
+        match chars.peek() {
+            Some(&(j, d)) if ideograph(d) => f(&w[i..j + d.len_utf8()]),
+            // The last of a stretch: alone only when the stretch is one character.
+            _ if i == 0 || !w[..i].chars().next_back().is_some_and(ideograph) => f(&w[i..i + c.len_utf8()]),
+            _ => {}
+        }
+    }
 }
 
 /// Whether the text `lower[s..e]` is joined to a neighbour by a name's punctuation.
@@ -137,6 +178,20 @@ fn also(word: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chinese_and_japanese_are_read_as_pairs_of_characters() {
+        let words = |t: &'static str| {
+            let mut out = Vec::new();
+            each_word(t, Side::Document, |w| out.push(w));
+            out
+        };
+        assert_eq!(words("数据库迁移"), ["数据", "据库", "库迁", "迁移"]);
+        assert_eq!(words("api设计 and 库"), ["api", "设计", "and", "库"]);
+        assert_eq!(words("テスト"), ["テス", "スト"]);
+        assert_eq!(words("x数y"), ["x", "数", "y"]);
+        assert_eq!(words("한국어 word"), ["한국어", "word"], "Korean is written with spaces");
+    }
 
     fn words(s: &str) -> Vec<&str> {
         let mut v = Vec::new();

@@ -104,6 +104,34 @@ fn a_prompt_about_a_decision_ranks_it_first() {
     assert_eq!(ws.heading(r[0].heading).map(|h| h.title.as_str()), Some("When Writing Mock Tests"));
 }
 
+/// Found by review: a decision titled in Chinese matched no prompt but its exact title (a run of
+/// Chinese is one word to a splitter on spaces); it is read as pairs of characters.
+#[test]
+fn a_prompt_in_chinese_finds_its_decision_and_an_unrelated_one_does_not() {
+    let ws = Workspace::of_files(&[
+        (
+            "agents/memory-index.md",
+            "## agents/decisions/db.md\n\n/when 数据库迁移命名\n/when 运行数据库迁移\n/when 编写提交信息\n",
+        ),
+        (
+            "agents/decisions/db.md",
+            "# Db\n\n## When 数据库迁移命名\n\n迁移文件按日期命名，不要用序号。\n\n## When 运行数据库迁移\n\n迁移前先备份数据库。\n\n\
+             ## When 编写提交信息\n\n提交信息用英文写。\n",
+        ),
+    ]);
+    let first = |text: &str| {
+        recall(&ws, text, 1).first().map(|r| (ws.heading(r.heading).map(|h| h.title.clone()), r.confidence))
+    };
+    let (title, confidence) = first("数据库迁移应该怎么命名？").expect("an answer");
+    assert_eq!(title.as_deref(), Some("When 数据库迁移命名"));
+    assert!(confidence >= ws.config().recall.prompt, "{confidence}");
+    let (title, _) = first("提交信息怎么写？").expect("an answer");
+    assert_eq!(title.as_deref(), Some("When 编写提交信息"));
+    for noise in ["数据库连接失败了", "今天天气怎么样", "继续"] {
+        assert!(first(noise).is_none_or(|(_, c)| c < ws.config().recall.prompt), "{noise}");
+    }
+}
+
 #[test]
 fn a_command_is_never_matched_by_its_letters() {
     let ws = Workspace::of_files(&[
