@@ -15,6 +15,9 @@ pub fn run(a: CheckArgs) -> i32 {
     if let Some(msg) = crate::project::load::missing_memory(&ws, &root.display().to_string()) {
         return usage_error(&msg);
     }
+    if let Some(note) = load::missing_index(&ws) {
+        eprintln!("memory-index-lsp: note: {note}");
+    }
     let findings = rules::check(&ws);
     let code = output::report(&ws, &findings, a.format == Format::Json);
     // The process ends here: freeing a large workspace piece by piece only

@@ -58,16 +58,33 @@ pub fn missing_memory(ws: &Workspace, root: &str) -> Option<String> {
 
 /// One line per file of the memory that could not be read (a pipe, a
 /// device, no permission): its decisions are missing from every answer,
-/// which a front end says rather than answering "No match" and nothing else.
+/// which a front end says rather than answering "No match" and nothing else;
+/// and a missing index ([`missing_index`]).
 pub fn unread_notes(ws: &crate::model::Workspace) -> Vec<String> {
-    ws.files()
+    let mut notes: Vec<String> = ws
+        .files()
         .filter_map(|(_, f)| match &f.problem {
             Some(crate::model::FileProblem::Unreadable(why)) => {
                 Some(format!("cannot read {}: {why}; its decisions are left out", f.path))
             }
             _ => None,
         })
-        .collect()
+        .collect();
+    notes.extend(missing_index(ws));
+    notes
+}
+
+/// Decision files without their index: nothing can be recalled, and every
+/// heading is reported unindexed (found by review: the index's absence
+/// itself was never said).
+pub fn missing_index(ws: &crate::model::Workspace) -> Option<String> {
+    (ws.file_id(&ws.config().index).is_none() && ws.decisions().next().is_some()).then(|| {
+        format!(
+            "there is no index at {}: no decision can be recalled until it is back (restore it, e.g. from git; or \
+             `memory-index-lsp init` starts an empty one, and each heading's `unindexed-heading` finding gives its entry)",
+            ws.config().index
+        )
+    })
 }
 
 /// Loads `root` with its own `memory-index.toml`.

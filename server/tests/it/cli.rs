@@ -46,6 +46,21 @@ fn demo_check_shows_real_findings_and_exits_1() {
     }
 }
 
+/// Found by review: with its index deleted, a memory gave one `unindexed-heading` per decision and
+/// `resolve` said "No match", and neither said the index was gone.
+#[test]
+fn a_missing_index_is_said_by_check_and_resolve() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    copy_dir(&repo().join("fixtures/demo"), tmp.path());
+    fs::remove_file(tmp.path().join("agents/memory-index.md")).expect("rm");
+    for args in [&["check"][..], &["resolve", "/when writing mock tests"][..]] {
+        let o = run(args, tmp.path());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("note: there is no index at agents/memory-index.md"), "{args:?}: {err}");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+    }
+}
+
 #[test]
 fn json_output_has_every_field() {
     let o = run(&["check", "fixtures/demo", "--format", "json"], &repo());

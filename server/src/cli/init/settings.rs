@@ -13,6 +13,23 @@ use serde_json::{Map, Value};
 /// `wanted` (event → matcher groups, as in the plugin's hooks.json) that
 /// does not run `memory-index-lsp hook` yet ([`is_our_command`]); the events added. Err names the problem.
 pub fn merge(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String, Vec<String>), String> {
+    bom_kept(text, |t| merge_text(t, wanted))
+}
+
+/// `f` of `text` without its byte-order mark, the mark put back on what it
+/// returns: a file an editor saved with one is read as JSON (found by
+/// review: it was refused as "expected value at line 1 column 1").
+fn bom_kept<T>(
+    text: Option<&str>,
+    f: impl FnOnce(Option<&str>) -> Result<(String, T), String>,
+) -> Result<(String, T), String> {
+    match text.and_then(|t| t.strip_prefix('\u{feff}')) {
+        Some(rest) => f(Some(rest)).map(|(out, x)| (format!("\u{feff}{out}"), x)),
+        None => f(text),
+    }
+}
+
+fn merge_text(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String, Vec<String>), String> {
     let text = text.unwrap_or("");
     if text.trim().is_empty() {
         let events: Vec<String> = wanted.keys().cloned().collect();
@@ -82,6 +99,10 @@ pub fn merge(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String,
 /// `mcpServers.memory-index`, unless a server there already runs
 /// `memory-index-lsp mcp`; whether it was added. Every other byte is kept.
 pub fn merge_mcp(text: Option<&str>, server: &Value) -> Result<(String, bool), String> {
+    bom_kept(text, |t| merge_mcp_text(t, server))
+}
+
+fn merge_mcp_text(text: Option<&str>, server: &Value) -> Result<(String, bool), String> {
     let text = text.unwrap_or("");
     if text.trim().is_empty() {
         let v = serde_json::json!({ "mcpServers": { "memory-index": server } });

@@ -78,6 +78,19 @@ fn crlf_stays_crlf_and_empty_hooks_fill_in() {
     assert!(out.starts_with("{\"env\": {\"A\": \"}\\\"{\"},\n  \"hooks\": {"), "{out}");
 }
 
+/// Found by review: a file an editor saved with a byte-order mark was refused as not JSON.
+#[test]
+fn a_byte_order_mark_is_read_past_and_kept() {
+    let (out, added) = merge(Some("\u{feff}{\"env\": {}}\n"), &wanted()).unwrap();
+    assert!(out.starts_with("\u{feff}{\"env\": {},\n  \"hooks\": {"), "{out:?}");
+    assert_eq!(added.len(), 2);
+    let (again, none) = merge(Some(&out), &wanted()).unwrap();
+    assert_eq!((again, none.len()), (out, 0));
+    let (mcp, added) =
+        merge_mcp(Some("\u{feff}{}"), &serde_json::json!({"command": "memory-index-lsp", "args": ["mcp"]})).unwrap();
+    assert!(added && mcp.starts_with("\u{feff}{"), "{mcp:?}");
+}
+
 #[test]
 fn an_event_that_already_runs_the_hook_is_left_alone() {
     let text =
