@@ -18,7 +18,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(
     name = "memory-index-lsp",
     version,
-    after_help = "Exit codes: 0 ok, 1 errors found (or a query failed), 2 usage error."
+    after_help = "Exit codes: 0 ok, 1 errors found (or a query failed), 2 usage error (or an input that cannot be read)."
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -1,7 +1,7 @@
 //! `memory-index-lsp check [ROOT] [--format human|json] [--config FILE]`: the CI gate.
 
 use super::args::{CheckArgs, Format};
-use super::{output, usage_error};
+use super::{input_error, output, usage_error};
 use crate::project::load;
 use crate::rules;
 
@@ -10,7 +10,7 @@ pub fn run(a: CheckArgs) -> i32 {
     let root = super::project_root(a.root);
     let ws = match load::load_with(&root, a.config.as_deref()) {
         Ok(ws) => ws,
-        Err(e) => return usage_error(&e.to_string()),
+        Err(e) => return input_error(&e.to_string()),
     };
     if let Some(msg) = crate::project::load::missing_memory(&ws, &root.display().to_string()) {
         return usage_error(&msg);

@@ -12,7 +12,7 @@
 use std::io::Write;
 
 use super::args::{FixArgs, Format};
-use super::{output, usage_error};
+use super::{input_error, output, usage_error};
 use crate::ide::fix_all;
 use crate::project::load;
 use crate::project::write::WriteError;
@@ -37,7 +37,7 @@ pub fn run(a: FixArgs) -> i32 {
     for attempt in 1..=ATTEMPTS {
         let mut ws = match load::load_with(root, a.check.config.as_deref()) {
             Ok(ws) => ws,
-            Err(e) => return usage_error(&e.to_string()),
+            Err(e) => return input_error(&e.to_string()),
         };
         if let Some(msg) = crate::project::load::missing_memory(&ws, &root.display().to_string()) {
             return usage_error(&msg);

@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::args::ImportArgs;
-use super::usage_error;
+use super::{input_error, usage_error};
 use crate::ide::import::{self, source, Options};
 use crate::project::read::{self, ReadError};
 use crate::project::write::WriteError;
@@ -45,12 +45,12 @@ pub fn run(a: ImportArgs) -> i32 {
     } else {
         match lock::acquire(&root) {
             Ok(l) => Some(l),
-            Err(e) => return usage_error(&e),
+            Err(e) => return input_error(&e),
         }
     };
     let ws = match load::load(&root) {
         Ok(ws) => ws,
-        Err(e) => return usage_error(&e.to_string()),
+        Err(e) => return input_error(&e.to_string()),
     };
     let max = ws.config().max_file_bytes;
     // The memory's own files are not sources (found by review: importing the decisions folder

@@ -281,6 +281,10 @@ fn agents_named(names: &[String]) -> Result<Vec<Agent>, String> {
             format!("unknown agent `{name}`: name claude, codex, copilot, gemini or all (several with commas)")
         })?);
     }
+    // `--agent ""` names none: said, not read as the default (found by review).
+    if out.is_empty() && !names.is_empty() {
+        return Err("--agent names no agent: name claude, codex, copilot, gemini or all (several with commas)".into());
+    }
     if out.is_empty() {
         out.push(Agent::Claude);
     }

@@ -55,7 +55,7 @@ pub(crate) fn load_project(
     flag: Option<std::path::PathBuf>,
 ) -> Result<(std::path::PathBuf, crate::model::Workspace), i32> {
     let root = project_root(flag);
-    let ws = crate::project::load::load(&root).map_err(|e| usage_error(&e.to_string()))?;
+    let ws = crate::project::load::load(&root).map_err(|e| input_error(&e.to_string()))?;
     require_workspace(&ws, &root)?;
     // A file the memory could not read: its decisions are missing from every answer; say so
     // (found by review: an unreadable decision file gave "No match" and nothing else).
@@ -99,5 +99,14 @@ pub(crate) fn emit(text: &str) -> Option<i32> {
 /// Prints `msg` and a pointer to `--help` on stderr; returns exit code 2.
 pub fn usage_error(msg: &str) -> i32 {
     let _ = writeln!(std::io::stderr(), "memory-index-lsp: {msg}\nRun `memory-index-lsp --help` for usage.");
+    2
+}
+
+/// Prints `msg` on stderr; returns exit code 2, as for a usage error: an
+/// input the command cannot use (a body that is not UTF-8, a project it
+/// cannot read or lock), which `--help` does not answer (found by review:
+/// every such message ended with the pointer to it).
+pub fn input_error(msg: &str) -> i32 {
+    let _ = writeln!(std::io::stderr(), "memory-index-lsp: {msg}");
     2
 }

@@ -8,7 +8,7 @@
 //! (or planned), 1 when refused (the reason on stderr), 2 for usage errors.
 
 use super::args::RememberArgs;
-use super::usage_error;
+use super::{input_error, usage_error};
 use crate::ide::remember::Request;
 use crate::project::remember::{Refusal, Remembered, MAX_BODY_BYTES};
 use crate::project::{self, read};
@@ -36,17 +36,17 @@ pub fn run(a: RememberArgs) -> i32 {
         None => String::new(),
         Some("-") => match read_stdin() {
             Ok(b) => b,
-            Err(e) => return usage_error(&e),
+            Err(e) => return input_error(&e),
         },
         Some(f) => match read::read_text(None, std::path::Path::new(f), MAX_BODY_BYTES as u64) {
             Ok(b) => b,
-            Err(e) => return usage_error(&format!("cannot read the body from {f}: {e}")),
+            Err(e) => return input_error(&format!("cannot read the body from {f}: {e}")),
         },
     };
     let root = super::project_root(root);
     let Remembered { plan, diff } = match project::remember::remember(&root, &req, dry_run) {
         Ok(r) => r,
-        Err(Refusal::Project(why)) => return usage_error(&why),
+        Err(Refusal::Project(why)) => return input_error(&why),
         Err(Refusal::Refused(why)) => {
             eprintln!("memory-index-lsp: not remembered: {why}");
             return 1;

@@ -305,6 +305,14 @@ fn clean_title(op: Op, raw: &str) -> Result<String, String> {
         ));
     }
     plain_text("the title", &t)?;
+    // `Tagging Issues #`: Markdown reads a trailing `#` word as the heading's closing marks.
+    if t.split(' ').next_back().is_some_and(|w| w.chars().all(|c| c == '#')) {
+        return Err(format!(
+            "`{}` ends with `#`, which Markdown reads as the heading's closing marks, not its title: drop it, or \
+             write it as a word (`number`)",
+            shown(&t)
+        ));
+    }
     if t.contains('`') {
         return Err("the title contains a backtick: an index trigger is plain words and cannot hold code; \
              write the title in words and put the command or name in the body or in --extras"

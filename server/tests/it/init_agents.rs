@@ -166,6 +166,11 @@ fn dry_run_shows_every_agents_diff_and_an_unknown_agent_is_refused() {
     let o = run(&["init", "--agent", "cursor", "."], root);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown agent `cursor`"), "{}", stderr(&o));
+    // Found by review: `--agent ""` was read as the default, Claude Code.
+    let o = run(&["init", "--agent", "", "."], root);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--agent names no agent"), "{}", stderr(&o));
+    assert_eq!(snapshot(root), before);
 }
 
 /// Found by review: with AGENTS.md, GEMINI.md and the Copilot instructions as links to CLAUDE.md

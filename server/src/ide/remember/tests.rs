@@ -91,6 +91,9 @@ fn refusals_say_why_and_plan_nothing() {
     assert!(refuse(req(Op::When, "  ", Some("a.md"))).contains("title is empty"));
     assert!(refuse(req(Op::When, "a | b", Some("a.md"))).contains("cannot be a heading title"));
     assert!(refuse(req(Op::When, "a\nb", Some("a.md"))).contains("cannot be a heading title"));
+    // Found by review: a trailing `#` was refused as "would not be read as a heading".
+    assert!(refuse(req(Op::When, "Tagging Issues #", Some("a.md"))).contains("closing marks"));
+    assert!(plan(&w, &req(Op::When, "Using C# Records", Some("a.md"))).is_ok(), "`#` inside a word is the title's");
     assert!(
         refuse(req(Op::When, "Writing Mock Tests", Some("c.md"))).contains("exists already at agents/decisions/a.md:5")
     );
