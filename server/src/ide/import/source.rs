@@ -58,25 +58,10 @@ pub enum Kind {
     Sections,
 }
 
-/// Whether a status says the decision is not (or no longer) in force, and in words why.
-pub fn inactive(status: &str) -> Option<&'static str> {
-    let s = status.to_lowercase();
-    // The status word itself first: `Deprecated (no superseding ADR)` is deprecated.
-    let first: String = s.chars().take_while(|c| c.is_alphabetic()).collect();
-    let table = [
-        ("supersed", "superseded"),
-        ("revert", "reverted"),
-        ("reject", "rejected"),
-        ("deprecat", "deprecated"),
-        ("obsolete", "obsolete"),
-        ("withdrawn", "withdrawn"),
-        ("propos", "only proposed"),
-        ("pending", "pending"),
-        ("draft", "a draft"),
-    ];
-    let by = |text: &str| table.iter().find(|(k, _)| text.contains(k)).map(|(_, why)| *why);
-    by(&first).or_else(|| if first == "accepted" || first == "approved" { None } else { by(&s) })
-}
+pub use status::inactive;
+use status::{last_state, CONSEQUENCES, CONTEXT, DECIDED, STATUS};
+
+mod status;
 
 /// The records of one source file (`path` relative to the root), or why there are none.
 pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
@@ -136,37 +121,36 @@ pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -
     let front_status = front.iter().find(|(k, _)| k == "status").map(|(_, v)| v.clone());
     let list_status = body.lines().find_map(|l| {
         let l = l.trim().trim_start_matches(['*', '-']).trim();
-        l.strip_prefix("Status:").map(|s| s.trim().to_string())
+        l.strip_prefix("Status:").and_then(|s| last_state(s.trim()))
     });
     let date = front
         .iter()
         .find(|(k, _)| k == "date")
         .map(|(_, v)| v.clone())
         .or_else(|| body.lines().find_map(|l| l.trim().strip_prefix("Date:").map(|d| d.trim().to_string())));
-    const DECIDED: &[&str] = &["Decision", "Decisions", "Proposal", "Proposed Solution", "Solution", "Outcome"];
     // A `* Status:` line with a Decision section is an ADR too (log4brains' MADR variant).
     let listed_adr = list_status.is_some() && title_line.is_some() && has(DECIDED);
     if instructions {
         return rules(path, &name, &front, body, &sections, split_before);
     }
-    if (has(&["Status"]) && (has(DECIDED) || title_line.is_some()) || listed_adr) && !has(&["Decision Outcome"]) {
+    if (has(STATUS) && (has(DECIDED) || title_line.is_some()) || listed_adr) && !has(&["Decision Outcome"]) {
         let title = title_line.ok_or("an ADR without a `# ` title")?;
-        let status = section(&["Status"])
-            .and_then(|s| s.lines().find(|l| !l.trim().is_empty()).map(|l| l.trim().to_string()))
-            .or_else(|| list_status.clone());
+        let status = section(STATUS).and_then(|s| last_state(&s)).or_else(|| list_status.clone());
         let decision = section(DECIDED)
             .or_else(|| {
                 // No Decision section: the sections other than status, context and consequences.
                 let rest: Vec<String> = sections
                     .iter()
                     .filter(|s| s.level == 2)
-                    .filter(|s| !["Status", "Context", "Consequences"].iter().any(|n| s.title.eq_ignore_ascii_case(n)))
+                    .filter(|s| {
+                        ![STATUS, CONTEXT, CONSEQUENCES].concat().iter().any(|n| s.title.eq_ignore_ascii_case(n))
+                    })
                     .map(|s| format!("**{}**\n{}", s.title, s.text.trim()))
                     .collect();
                 (!rest.is_empty()).then(|| rest.join("\n\n"))
             })
             .ok_or("an ADR without a Decision section")?;
-        let more = [("Context", &["Context"][..]), ("Consequences", &["Consequences"][..])]
+        let more = [("Context", CONTEXT), ("Consequences", CONSEQUENCES)]
             .iter()
             .filter_map(|(label, names)| beside(names, DECIDED).map(|t| (label.to_string(), t)))
             .collect();

@@ -204,3 +204,27 @@ fn file_names_a_file_of_the_decisions_directory() {
     let err = plan(&ws(&[]), r, &Options { file: Some("../../evil.md".into()), ..Options::default() }).unwrap_err();
     assert!(err.contains("is not a file name inside the decisions directory"), "{err}");
 }
+
+/// Found by review: a German record was read as rules (its sections each a decision), and one whose
+/// status history ended superseded was imported as in force.
+#[test]
+fn records_in_other_languages_and_status_histories() {
+    let de = "# 2. Jenkins als CI-Server verwenden\n\n## Status\n\nErsetzt durch [3. GitLab CI](0003-gitlab.md)\n\n\
+              ## Kontext\n\nWir brauchen einen CI-Server.\n\n## Entscheidung\n\nWir verwenden Jenkins.\n\n\
+              ## Konsequenzen\n\nWir betreiben ihn selbst.\n";
+    let r = parse("doc/adr/0002-jenkins.md", de).unwrap();
+    assert_eq!((r.len(), r[0].kind, r[0].decision.as_str()), (1, Kind::Nygard, "Wir verwenden Jenkins."));
+    assert_eq!(r[0].status.as_deref().and_then(inactive), Some("superseded"));
+    assert_eq!(r[0].more[0], ("Context".to_string(), "Wir brauchen einen CI-Server.".to_string()));
+    let history = "# 9. Run migrations at deploy\n\n## Status\n\nAccepted\n\nAmended by [10](0010.md)\n\n\
+                   Superseded by [11](0011.md)\n\n## Decision\n\nThe deploy runs them.\n";
+    let r = parse("doc/adr/0009.md", history).unwrap();
+    assert_eq!(r[0].status.as_deref(), Some("Superseded by [11](0011.md)"));
+    let fr = "# 5. Utiliser Postgres\n\n## Statut\n\n~~Proposé~~ Accepté\n\n## Contexte\n\nIl faut une base.\n\n\
+              ## Décision\n\nNous utilisons Postgres.\n";
+    let r = parse("docs/adr/0005.md", fr).unwrap();
+    assert_eq!(
+        (r.len(), r[0].decision.as_str(), r[0].status.as_deref()),
+        (1, "Nous utilisons Postgres.", Some("Accepté"))
+    );
+}
