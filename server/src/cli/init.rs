@@ -241,7 +241,10 @@ pub fn run(a: InitArgs) -> i32 {
     let new_memory = folder.is_some() || changes.iter().any(|c| c.old.is_none() && c.what == NEW_INDEX);
     // Never the memory's own folder (`decisions = "decisions"` in memory-index.toml).
     let decisions = load::load(&root).map(|ws| ws.config().decisions.clone()).unwrap_or_default();
-    let found: Vec<String> = crate::project::sources::existing(&root).into_iter().filter(|f| *f != decisions).collect();
+    let found: Vec<String> = crate::project::sources::existing(&root)
+        .into_iter()
+        .filter(|f| *f != decisions && !f.starts_with(&format!("{decisions}/")))
+        .collect();
     if new_memory && !found.is_empty() {
         // Runnable from here: paths as seen from the working directory, and the root named when it is elsewhere.
         let here = std::env::current_dir().ok().and_then(|d| std::fs::canonicalize(d).ok());

@@ -66,7 +66,7 @@ pub use identity::split_parents;
 use identity::{earlier_heading_of, find_record, gone, stale, Identities};
 use room::{cap, cap_of, section_lines, spread, MAX_BODY, MIN_CUT};
 pub use section::heading_title;
-use section::{file_for, source_line, written, Body};
+use section::{file_for, reads_back, section_text, source_line, written, Body};
 
 use source::{inactive, Kind, Record};
 use update::Verdict;
@@ -234,8 +234,13 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                 heading = heading_title(r.kind, &format!("{} in {ctx}", r.title));
             }
         }
-        if taken(&heading) {
-            out.skipped.push((r.source.clone(), format!("`{heading}` is the heading of another decision")));
+        let why = if reads_back(&heading) {
+            "is the heading of another decision"
+        } else {
+            "would not be read back as written"
+        };
+        if taken(&heading) || !reads_back(&heading) {
+            out.skipped.push((r.source.clone(), format!("`{heading}` {why}")));
             continue;
         }
         let file = file_for(&r, opts);
@@ -476,12 +481,6 @@ fn add_edit(edits: &mut Edits, path: &str, old: impl FnOnce() -> Option<String>,
         Some(x) => x.2.push(e),
         None => edits.push((path.to_string(), old(), vec![e])),
     }
-}
-
-/// The text of heading `h`'s section in the file at `path` (None when either is gone).
-fn section_text<'a>(ws: &'a Workspace, path: &str, h: HeadingId) -> Option<&'a str> {
-    let hd = ws.heading(h)?;
-    ws.file_id(path).and_then(|id| ws.file(id))?.text.get(hd.section.start..hd.section.end)
 }
 
 /// Refuses when `next` has more error-severity findings of a rule in a file than `ws`.

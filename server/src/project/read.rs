@@ -154,6 +154,18 @@ pub fn expand(paths: &[PathBuf], exts: &[&str]) -> (Vec<PathBuf>, Vec<String>) {
                         .collect();
                     found.sort();
                     files.extend(found);
+                    // Said, not passed over: a folder's sub-folders are not read (found by review:
+                    // Cursor's nested rules folders were left out without a word).
+                    let named =
+                        |sub: &Path| paths.iter().any(|q| fs::canonicalize(q).ok() == fs::canonicalize(sub).ok());
+                    for sub in subfolders_with(p, exts).into_iter().filter(|s| !named(s)) {
+                        problems.push(format!(
+                            "{}: a sub-folder with .{} files, not read (import reads the files of the folder it is \
+                             given: name this one too)",
+                            sub.display(),
+                            exts.join(" or .")
+                        ));
+                    }
                 }
                 Err(e) => problems.push(format!("{}: {e}", p.display())),
             },
@@ -165,6 +177,34 @@ pub fn expand(paths: &[PathBuf], exts: &[&str]) -> (Vec<PathBuf>, Vec<String>) {
     let mut seen = std::collections::HashSet::new();
     files.retain(|f| seen.insert(fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
     (files, problems)
+}
+
+/// The folders under `dir` (at any depth, links not followed, at most
+/// 1,000 looked at) that hold a file whose extension is one of `exts`.
+pub fn subfolders_with(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo: Vec<PathBuf> = vec![dir.to_path_buf()];
+    let mut seen = 0;
+    while let Some(d) = todo.pop() {
+        seen += 1;
+        if seen > 1000 {
+            break;
+        }
+        let Ok(rd) = fs::read_dir(&d) else { continue };
+        let mut has = false;
+        for e in rd.flatten() {
+            match e.file_type() {
+                Ok(t) if t.is_dir() => todo.push(e.path()),
+                Ok(_) => has |= e.path().extension().is_some_and(|x| exts.iter().any(|e| x == *e)),
+                Err(_) => {}
+            }
+        }
+        if has && d != dir {
+            out.push(d);
+        }
+    }
+    out.sort();
+    out
 }
 
 /// One line from [`lines`]: its text (a line feed and carriage return

@@ -40,6 +40,12 @@ pub fn existing(root: &Path) -> Vec<String> {
         if has_markdown {
             out.push((*dir).to_string());
         }
+        // Nested rules folders (`.cursor/rules/frontend`), which import reads only when named.
+        for sub in super::read::subfolders_with(&root.join(dir), &["md", "mdc"]) {
+            if let Ok(rel) = sub.strip_prefix(root) {
+                out.push(rel.to_string_lossy().into_owned());
+            }
+        }
     }
     for file in FILES {
         let path = root.join(file);

@@ -183,6 +183,32 @@ fn a_missing_path_exits_1_and_an_empty_folder_says_so() {
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
 }
 
+/// Found by review: Cursor's nested rules folders were left out without a word, and `init` named
+/// only the top one. Each sub-folder with rules is named, by `init` and by `import`.
+#[test]
+fn nested_rules_folders_are_named_and_read_when_named() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    let rules = root.join(".cursor/rules");
+    fs::create_dir_all(rules.join("frontend/components")).expect("dirs");
+    fs::write(rules.join("general.mdc"), "---\ndescription: General rules\n---\nUse strict mode.\n").expect("w");
+    fs::write(rules.join("frontend/react.mdc"), "---\ndescription: React rules\n---\nUse function components.\n")
+        .expect("w");
+    fs::write(rules.join("frontend/components/forms.mdc"), "---\ndescription: Forms\n---\nUse react-hook-form.\n")
+        .expect("w");
+    let o = run(root, &["init"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(err.contains("import .cursor/rules .cursor/rules/frontend .cursor/rules/frontend/components"), "{err}");
+    let o = run(root, &["import", ".cursor/rules"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("not read: .cursor/rules/frontend: a sub-folder with .md or .mdc files"), "{err}");
+    let o = run(root, &["import", ".cursor/rules", ".cursor/rules/frontend", ".cursor/rules/frontend/components"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("2 new, 0 updated, 1 unchanged"), "{err}");
+}
+
 /// A source outside the project is named relative to the root, as the spec asks (`../team-adrs/…`),
 /// so the `Source:` line, and the ranking that reads it, are the same on every machine with that layout.
 #[test]

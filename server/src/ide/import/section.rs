@@ -3,6 +3,7 @@
 use super::links::relink;
 use super::source::{Kind, Record};
 use super::Options;
+use crate::model::{HeadingId, Workspace};
 use crate::syntax::index::Op;
 
 /// The heading for a record's title (see the module docs).
@@ -413,4 +414,17 @@ pub(super) fn keeps_structure(section: &str, level: usize, nl: &str) -> bool {
     let d = crate::syntax::decision::parse(&probe);
     let top: Vec<_> = d.headings.iter().filter(|h| usize::from(h.level) <= level).collect();
     top.len() == 2 && top[1].title == "Probe"
+}
+
+/// The text of heading `h`'s section in the file at `path` (None when either is gone).
+pub(super) fn section_text<'a>(ws: &'a Workspace, path: &str, h: HeadingId) -> Option<&'a str> {
+    let hd = ws.heading(h)?;
+    ws.file_id(path).and_then(|id| ws.file(id))?.text.get(hd.section.start..hd.section.end)
+}
+
+/// Whether a decision file reads `## heading` back as a heading of that
+/// very title (a title made of markup reads back as other words, and the
+/// run would stop at its entry: found by review).
+pub(super) fn reads_back(heading: &str) -> bool {
+    crate::syntax::decision::parse(&format!("## {heading}\n")).headings.first().is_some_and(|h| h.title == heading)
 }

@@ -453,6 +453,15 @@ pub fn clean_title(raw: &str) -> String {
     while let Some(c) = chars.next() {
         match c {
             '`' | '*' => {}
+            // An inline HTML tag (`<img src="db.svg">`) is no word of the title (found by review:
+            // the heading made of it was not read back as written, and the whole run stopped).
+            '<' if chars.peek().is_some_and(|n| n.is_ascii_alphabetic() || *n == '/') => {
+                for x in chars.by_ref() {
+                    if x == '>' {
+                        break;
+                    }
+                }
+            }
             '[' => {}
             ']' if chars.peek() == Some(&'(') => {
                 for x in chars.by_ref() {

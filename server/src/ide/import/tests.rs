@@ -162,6 +162,8 @@ We will use named exports.\n\n## Links <!-- optional -->\n\n- <https://example.o
     // A label before every title is not part of the title.
     assert_eq!(clean_title("Architecture Decision Record: Configuration"), "Configuration");
     assert_eq!(clean_title("ADR 12: Use Helm"), "Use Helm");
+    assert_eq!(clean_title("<img src=\"docs/db.svg\" width=\"16\"> Database <b>rules</b>"), "Database rules");
+    assert_eq!(clean_title("x < y when sorting"), "x < y when sorting");
     assert_eq!(clean_title("ADRs are kept in git"), "ADRs are kept in git");
     assert_eq!(clean_title("Architecture decisions are recorded"), "Architecture decisions are recorded");
     // A section heading's HTML comment is not part of it.

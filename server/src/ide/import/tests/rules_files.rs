@@ -228,3 +228,16 @@ fn records_in_other_languages_and_status_histories() {
         (1, "Nous utilisons Postgres.", Some("Accepté"))
     );
 }
+
+/// Found by review: a title made of markup (an `<img>`, an entity) made a heading the decision
+/// file reads back as other words, and the whole run stopped; an inline tag is dropped from the
+/// title now, and a title that still does not read back is skipped, named, the rest imported.
+#[test]
+fn a_title_of_markup_never_stops_the_run() {
+    let text = "# CLAUDE.md\n\n## <img src=\"db.svg\" width=\"16\"> Database\n\nUse Postgres 16.\n\n\
+                ## Build &amp; Test\n\nRun make.\n\n## Money\n\nStore cents as integers.\n";
+    let out = plan(&ws(&[]), parse("CLAUDE.md", text).unwrap(), &Options::default()).unwrap();
+    assert_eq!(out.imported, ["When Working On Database ← CLAUDE.md", "When Working On Money ← CLAUDE.md"]);
+    assert_eq!(out.skipped.len(), 1, "{:?}", out.skipped);
+    assert!(out.skipped[0].1.contains("would not be read back as written"), "{:?}", out.skipped);
+}
