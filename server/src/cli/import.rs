@@ -92,6 +92,19 @@ pub fn run(a: ImportArgs) -> i32 {
                             if n == 1 { "it" } else { "them" },
                         ));
                     }
+                    let sections: Vec<String> = source::left_out_sections(&rel, &text)
+                        .into_iter()
+                        .map(|(title, n)| format!("`{title}` ({n} line{})", if n == 1 { "" } else { "s" }))
+                        .collect();
+                    if !sections.is_empty() {
+                        left_out.push(format!(
+                            "{rel}: its section{} {}, which import does not carry (a record's status, decision, \
+                             options, context and consequences are); add what matters of {} to the decision by hand",
+                            if sections.len() == 1 { "" } else { "s" },
+                            sections.join(", "),
+                            if sections.len() == 1 { "it" } else { "them" }
+                        ));
+                    }
                     records.extend(r)
                 }
                 Err(why) => {

@@ -124,13 +124,16 @@ pub fn count(ws: &Workspace, mut stats: Stats, turns: &[Turn], threshold: f64) -
     }
     for (i, t) in turns.iter().enumerate() {
         let mut seen: Vec<String> = Vec::new();
-        for h in t.context.lines().filter_map(inject::Header::parse) {
+        let headers: Vec<inject::Header> = t.context.lines().filter_map(inject::Header::parse).collect();
+        for h in headers.iter().cloned() {
             if seen.contains(&h.title) {
                 continue;
             }
             seen.push(h.title.clone());
             let after: Vec<&str> = turns[i..].iter().take(USE_TURNS).map(|t| t.actions.as_str()).collect();
-            let used = use_of(&h, &after.join("\n"));
+            // Another decision of its file injected beside it: reading the file is no use of either.
+            let shared = headers.iter().any(|o| o.path == h.path && o.title != h.title);
+            let used = use_of(&h, &after.join("\n"), shared);
             stats.injections += 1;
             stats.used += usize::from(used.is_some());
             stats.decisions.push(Injection { entry: h.written.clone(), title: h.title.clone(), used });
@@ -139,12 +142,17 @@ pub fn count(ws: &Workspace, mut stats: Stats, turns: &[Turn], threshold: f64) -
     stats
 }
 
-/// How `actions` (what the agent did) used the decision `h` announced, if it did.
-fn use_of(h: &inject::Header, actions: &str) -> Option<String> {
+/// How `actions` (what the agent did) used the decision `h` announced, if
+/// it did. Its file named counts when no other decision of the file was
+/// injected with it (`shared`), or named at its line (`path:12`): reading a file for one of the decisions
+/// it gave is no use of the others (found by review: every decision of an
+/// imported ADR file was counted used when the agent read it for one).
+fn use_of(h: &inject::Header, actions: &str, shared: bool) -> Option<String> {
     let lower = actions.to_lowercase();
     let trigger = h.written.trim_start_matches('/').to_lowercase();
     let phrase = trigger.split_once(' ').map_or("", |(_, rest)| rest).trim();
-    if !h.path.is_empty() && actions.contains(h.path.as_str()) {
+    let at_line = actions.contains(&format!("{}:{}", h.path, h.line));
+    if !h.path.is_empty() && actions.contains(h.path.as_str()) && (at_line || !shared) {
         return Some("read its file".into());
     }
     if !phrase.is_empty() && lower.contains(&trigger) {

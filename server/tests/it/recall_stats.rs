@@ -194,3 +194,30 @@ fn recall_stats_says_which_injected_decisions_the_agent_used() {
     );
     assert!(text.contains("When Versioning Public Endpoints (not used)"), "{text}");
 }
+
+/// Found by review: when two decisions of one file were injected together and the agent read that
+/// file for one of them, both were counted used.
+#[test]
+fn reading_a_file_is_no_use_of_every_decision_it_gave() {
+    let demo = repo().join("fixtures/demo");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = "s-shared";
+    let mut t = String::new();
+    t += &user(s, "we need to write tests for the payment webhooks and the booking client");
+    t +=
+        &hook_context(s, &header("/when writing mock tests", "When Writing Mock Tests", "agents/decisions/testing.md"));
+    t += &hook_context(
+        s,
+        &header("/when testing payment webhooks", "When Testing Payment Webhooks", "agents/decisions/testing.md"),
+    );
+    t += &assistant_tool(s, "r1", "Read", serde_json::json!({"file_path": "/repo/agents/decisions/testing.md"}));
+    t += &said(s, "Following When Testing Payment Webhooks, I replay the recorded events.");
+    std::fs::write(dir.path().join("s.jsonl"), &t).expect("write");
+    let mut c = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"));
+    c.args(["recall-stats", "--json", "--root"]).arg(&demo).arg(dir.path());
+    let o = c.output().expect("run");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let used: Vec<serde_json::Value> =
+        v["sessions"][0]["decisions"].as_array().expect("decisions").iter().map(|d| d["used"].clone()).collect();
+    assert!(used[0].is_null() && !used[1].is_null(), "{v}");
+}

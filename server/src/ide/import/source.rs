@@ -58,7 +58,7 @@ pub enum Kind {
     Sections,
 }
 
-pub use status::inactive;
+pub use status::{inactive, left_out_sections};
 use status::{last_state, CONSEQUENCES, CONTEXT, DECIDED, STATUS};
 
 mod status;

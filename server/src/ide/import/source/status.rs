@@ -1,10 +1,18 @@
-//! An ADR's words in the languages records are written in: the names of its sections, its states, and the state a status history ends in.
+//! An ADR's words in the languages records are written in: the names of its sections, its states, the state a status history ends in, and the sections its record leaves out.
 
 /// A status section's names.
 pub(super) const STATUS: &[&str] = &["Status", "Statut", "Estado", "Stand", "ステータス", "状態", "状态"];
 /// A context section's names.
-pub(super) const CONTEXT: &[&str] =
-    &["Context", "Kontext", "Contexte", "Contexto", "Hintergrund", "背景", "コンテキスト"];
+pub(super) const CONTEXT: &[&str] = &[
+    "Context",
+    "Context and Problem Statement",
+    "Kontext",
+    "Contexte",
+    "Contexto",
+    "Hintergrund",
+    "背景",
+    "コンテキスト",
+];
 /// What a record decided: its section's names.
 pub(super) const DECIDED: &[&str] = &[
     "Decision",
@@ -152,6 +160,32 @@ pub(super) fn last_state(section: &str) -> Option<String> {
     lines.iter().rfind(states).or(lines.first()).cloned()
 }
 
+/// The sections of an ADR (`## ` level) that its record does not carry
+/// (Nygard's `Implementation notes`, MADR's `Decision Drivers`, `Pros and
+/// Cons of the Options`, `Links`), each with its count of lines that say
+/// something: `import` names them, never drops them in silence (found by
+/// review). None for a rules file, or a record read whole.
+pub fn left_out_sections(path: &str, text: &str) -> Vec<(String, usize)> {
+    let Some(kind) = super::parse(path, text).ok().and_then(|r| r.first().map(|r| r.kind)) else { return Vec::new() };
+    let own = super::without_own_block(text);
+    let sections = super::split(super::front_matter(&own).1);
+    let named = |s: &super::Section, names: &[&str]| names.iter().any(|n| s.title.eq_ignore_ascii_case(n));
+    let madr: &[&str] = &["Decision Outcome", "Considered Options", "Context and Problem Statement"];
+    let carried = match kind {
+        super::Kind::Sections => return Vec::new(),
+        // No Decision section: every other section is the decision.
+        super::Kind::Nygard if !sections.iter().any(|s| s.level == 2 && named(s, DECIDED)) => return Vec::new(),
+        super::Kind::Nygard => [STATUS, CONTEXT, DECIDED, CONSEQUENCES].concat(),
+        super::Kind::Madr => [STATUS, CONTEXT, DECIDED, CONSEQUENCES, madr].concat(),
+    };
+    sections
+        .iter()
+        .filter(|s| s.level == 2 && !named(s, &carried))
+        .map(|s| (s.title.clone(), s.text.lines().filter(|l| !l.trim().is_empty()).count()))
+        .filter(|(_, n)| *n > 0)
+        .collect()
+}
+
 /// `text` without what `~~` strikes out.
 fn without_struck(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains("~~") {
@@ -180,6 +214,20 @@ mod tests {
         );
         assert_eq!(last("In review by the platform team\n"), "In review by the platform team");
         assert_eq!(inactive(&last("Accepted\nSupersedes [3]\n")), None);
+    }
+
+    #[test]
+    fn sections_a_record_leaves_out_are_named() {
+        let nygard = "# 3. Use Vault\n\n## Status\n\nAccepted\n\n## Context\n\nSecrets.\n\n## Decision\n\nUse Vault.\n\n\
+                      ## Implementation notes\n\nNever commit a `.env` file.\nRotate monthly.\n\n## Consequences\n\nOps.\n";
+        assert_eq!(left_out_sections("adr/0003.md", nygard), [("Implementation notes".to_string(), 2)]);
+        let madr =
+            "# Use flags\n\n## Context and Problem Statement\n\nWe ship often.\n\n## Decision Drivers\n\n* speed\n\n\
+                    ## Considered Options\n\n* A\n\n## Decision Outcome\n\nChosen option: A.\n\n## More Information\n\n\
+                    Flags are named team.flag.\n";
+        let left: Vec<String> = left_out_sections("docs/decisions/0003.md", madr).into_iter().map(|x| x.0).collect();
+        assert_eq!(left, ["Decision Drivers", "More Information"]);
+        assert!(left_out_sections("CLAUDE.md", "# T\n\n## A\n\nx\n").is_empty());
     }
 
     #[test]
