@@ -17,10 +17,21 @@ const FOLDERS: &[&str] = &[
     "architecture-decision-record",
     "architecture-decision-records",
     ".cursor/rules",
+    ".windsurf/rules",
+    ".clinerules",
+    ".github/instructions",
 ];
 
 /// Files agents read their project rules from.
-const FILES: &[&str] = &["CLAUDE.md", "AGENTS.md", "GEMINI.md", ".github/copilot-instructions.md", ".cursorrules"];
+const FILES: &[&str] = &[
+    "CLAUDE.md",
+    "AGENTS.md",
+    "GEMINI.md",
+    ".github/copilot-instructions.md",
+    ".cursorrules",
+    ".windsurfrules",
+    ".clinerules",
+];
 
 /// The folders (with at least one `.md` or `.mdc` file) and files of
 /// [`FOLDERS`] and [`FILES`] that exist under `root`, as `import` takes

@@ -356,7 +356,8 @@ fn push_text(
             continue;
         }
         let line = if !was_open && fence.is_none() && t.starts_with('#') {
-            let title = t.trim_start_matches('#').trim();
+            // Without an HTML comment (log4brains' `### Positive Consequences <!-- optional -->`: found by review).
+            let title = t.trim_start_matches('#').split("<!--").next().unwrap_or("").trim();
             if title.is_empty() {
                 continue;
             }

@@ -127,7 +127,12 @@ pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -
         .iter()
         .find(|(k, _)| k == "date")
         .map(|(_, v)| v.clone())
-        .or_else(|| body.lines().find_map(|l| l.trim().strip_prefix("Date:").map(|d| d.trim().to_string())));
+        // `Date: …`, or MADR 2's and log4brains' `* Date: …` (found by review: dropped).
+        .or_else(|| {
+            body.lines().find_map(|l| {
+                l.trim().trim_start_matches(['*', '-']).trim().strip_prefix("Date:").map(|d| d.trim().to_string())
+            })
+        });
     // A `* Status:` line with a Decision section is an ADR too (log4brains' MADR variant).
     let listed_adr = list_status.is_some() && title_line.is_some() && has(DECIDED);
     if instructions {
@@ -301,7 +306,12 @@ fn rules(
             more: vec![],
         })
         .collect();
-    let plain_rules = name.ends_with(".mdc") || name == ".cursorrules" || path.ends_with(".cursor/rules");
+    // Cursor's, Windsurf's, Cline's and Copilot's rules files (found by review: a Copilot
+    // `*.instructions.md` without a heading was refused).
+    let plain_rules = name.ends_with(".mdc")
+        || name.starts_with('.') && name.ends_with("rules")
+        || name.ends_with("instructions.md")
+        || [".cursor/rules", ".clinerules/"].iter().any(|d| path.contains(d));
     if records.is_empty() && sections.is_empty() && plain_rules && !body.trim().is_empty() {
         // A Cursor rule without headings: one rule, named by its description or its file name.
         let title = front
@@ -327,7 +337,12 @@ fn rules(
     // (found by review: `globs: src/**/*.ts` was dropped).
     // (Cursor applies a rule with `alwaysApply: true` everywhere, whatever its globs say.)
     let always = front.iter().any(|(k, v)| k == "alwaysapply" && v.trim() == "true");
-    let globs = front.iter().find(|(k, _)| k == "globs").map(|(_, v)| v.trim()).filter(|v| !v.is_empty() && !always);
+    // Copilot's `applyTo` says the same (`**` is every file).
+    let globs = front
+        .iter()
+        .find(|(k, _)| k == "globs" || k == "applyto")
+        .map(|(_, v)| v.trim())
+        .filter(|v| !v.is_empty() && !always && !matches!(*v, "**" | "**/*" | "*"));
     if let Some(g) = globs {
         for r in &mut records {
             r.decision = format!("Applies to files matching `{g}`.\n\n{}", r.decision);

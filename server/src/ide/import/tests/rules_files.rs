@@ -241,3 +241,35 @@ fn a_title_of_markup_never_stops_the_run() {
     assert_eq!(out.skipped.len(), 1, "{:?}", out.skipped);
     assert!(out.skipped[0].1.contains("would not be read back as written"), "{:?}", out.skipped);
 }
+
+/// Found by review: Copilot's `*.instructions.md` without a heading was refused, its `applyTo`
+/// dropped; Windsurf's and Cline's rules files were read like any Markdown.
+#[test]
+fn copilot_windsurf_and_cline_rules_without_headings() {
+    let ts = "---\napplyTo: \"**/*.ts\"\n---\nUse strict null checks.\n";
+    let r = parse(".github/instructions/typescript.instructions.md", ts).unwrap();
+    assert_eq!(
+        (r[0].title.as_str(), r[0].decision.as_str()),
+        ("typescript", "Applies to files matching `**/*.ts`.\n\nUse strict null checks.")
+    );
+    let all = "---\napplyTo: \"**\"\n---\nWrite commit messages in English.\n";
+    assert_eq!(
+        parse(".github/instructions/general.instructions.md", all).unwrap()[0].decision,
+        "Write commit messages in English."
+    );
+    assert_eq!(parse(".windsurfrules", "Always lint first.\n").unwrap()[0].title, "windsurfrules");
+    assert_eq!(parse(".clinerules/tooling.md", "Use pnpm, never npm.\n").unwrap()[0].title, "tooling");
+}
+
+/// Found by review: MADR 2's `* Date:` bullet was dropped, and log4brains' `<!-- optional -->`
+/// stayed in a sub-heading turned bold.
+#[test]
+fn a_madr_date_bullet_and_an_optional_mark() {
+    let text = "# Use Prettier\n\n* Status: accepted\n* Date: 2020-09-25\n\n## Decision Outcome\n\nChosen option: Prettier.\n\n\
+                ### Positive Consequences <!-- optional -->\n\n* One style.\n";
+    let r = parse("docs/adr/20200925-use-prettier.md", text).unwrap();
+    assert_eq!(r[0].date.as_deref(), Some("2020-09-25"));
+    let out = plan(&ws(&[]), r, &Options::default()).unwrap();
+    let written = out.change.text_after("agents/decisions/architecture-decisions.md", None).expect("written");
+    assert!(written.contains("**Positive Consequences**\n") && !written.contains("optional"), "{written}");
+}
