@@ -77,9 +77,14 @@ pub fn run(a: ImportArgs) -> i32 {
         .filter(|p| p.symlink_metadata().is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound))
         .map(|p| (relative(&canon, p), "is missing"))
         .collect();
+    let given: Vec<String> = files.iter().map(|f| relative(&canon, f)).collect();
     for f in &files {
         let rel = relative(&canon, f);
-        match read::read_text(None, f, max) {
+        let text = read::read_text(None, f, max);
+        if let Ok(text) = &text {
+            left_out.extend(pulled_in(&canon, &rel, text, &given));
+        }
+        match text {
             Ok(text) => match source::parse_with(&rel, &text, &|p| split.iter().any(|(s, x)| *s == rel && x == p)) {
                 Ok(r) => {
                     let n = source::unheaded(&rel, &text);
@@ -231,4 +236,19 @@ fn relative(canon_root: &Path, path: &Path) -> String {
     }
     let up = std::iter::repeat_n("..".to_string(), r.len() - common);
     up.chain(a[common..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned())).collect::<Vec<_>>().join("/")
+}
+
+/// What `import` says of the files the source `rel` pulls in with `@path`
+/// (Claude Code's imports) and that are not among the files `given`: their
+/// rules are read only when named (found by review: left out without a word).
+fn pulled_in(canon: &std::path::Path, rel: &str, text: &str, given: &[String]) -> Option<String> {
+    let pulled: Vec<String> =
+        crate::project::sources::imported_by(canon, rel, text).into_iter().filter(|p| !given.contains(p)).collect();
+    let (one, it) = if pulled.len() == 1 { ("", "it") } else { ("s", "them") };
+    (!pulled.is_empty()).then(|| {
+        format!(
+            "{rel}: the file{one} it pulls in with `@` ({}), read only when named: import {it} too",
+            pulled.join(", ")
+        )
+    })
 }

@@ -68,6 +68,50 @@ pub fn existing(root: &Path) -> Vec<String> {
             .is_ok_and(|t| crate::ide::import::source::without_own_block(&t).trim().is_empty());
         if !only_ours {
             out.push((*file).to_string());
+            // The files it pulls in with `@path` hold rules too.
+            let text = super::read::read_text(None, &path, 1 << 20).unwrap_or_default();
+            out.extend(imported_by(root, file, &text).into_iter().filter(|f| !FILES.contains(&f.as_str())));
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// The Markdown files `text` (the instructions file `rel` under `root`)
+/// pulls in with Claude Code's `@path` imports (`@docs/testing.md`,
+/// relative to the file's folder; outside code spans, fences and the
+/// home folder), that exist inside the root: their rules are the file's
+/// too, and `import` reads them only when named (found by review: they
+/// were left out without a word).
+pub fn imported_by(root: &Path, rel: &str, text: &str) -> Vec<String> {
+    let dir = Path::new(rel).parent().unwrap_or(Path::new(""));
+    let canon = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut out: Vec<String> = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        if fenced {
+            continue;
+        }
+        let outside_code = line.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+        for word in outside_code.split_whitespace() {
+            let Some(target) = word.strip_prefix('@').map(|t| t.trim_end_matches([',', '.', ';', ')'])) else {
+                continue;
+            };
+            if !target.ends_with(".md") || target.starts_with('~') || target.starts_with('/') {
+                continue;
+            }
+            let path = root.join(dir).join(target);
+            let inside = std::fs::canonicalize(&path).ok().filter(|p| p.starts_with(&canon) && p.is_file());
+            if let Some(rel) =
+                inside.and_then(|p| p.strip_prefix(&canon).ok().map(|r| r.to_string_lossy().into_owned()))
+            {
+                if !out.contains(&rel) {
+                    out.push(rel);
+                }
+            }
         }
     }
     out

@@ -209,6 +209,23 @@ fn nested_rules_folders_are_named_and_read_when_named() {
     assert!(err.contains("2 new, 0 updated, 1 unchanged"), "{err}");
 }
 
+/// Found by review: the files a CLAUDE.md pulls in with `@path` were neither read nor named.
+#[test]
+fn files_a_claude_md_pulls_in_are_named() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    fs::create_dir_all(root.join("docs")).expect("dir");
+    fs::write(root.join("CLAUDE.md"), "# P\n\nSee @docs/testing.md, and `@not/this.md`.\n\n## Style\n\nUse black.\n")
+        .expect("w");
+    fs::write(root.join("docs/testing.md"), "# Testing\n\n## Unit tests\n\nUse pytest fixtures.\n").expect("w");
+    let err = String::from_utf8_lossy(&run(root, &["init"]).stderr).into_owned();
+    assert!(err.contains("memory-index-lsp import CLAUDE.md docs/testing.md"), "{err}");
+    let err = String::from_utf8_lossy(&run(root, &["import", "CLAUDE.md"]).stderr).into_owned();
+    assert!(err.contains("left out: CLAUDE.md: the file it pulls in with `@` (docs/testing.md)"), "{err}");
+    let err = String::from_utf8_lossy(&run(root, &["import", "CLAUDE.md", "docs/testing.md"]).stderr).into_owned();
+    assert!(!err.contains("pulls in") && err.contains("imported: When Working On Unit tests"), "{err}");
+}
+
 /// A source outside the project is named relative to the root, as the spec asks (`../team-adrs/…`),
 /// so the `Source:` line, and the ranking that reads it, are the same on every machine with that layout.
 #[test]
