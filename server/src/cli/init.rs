@@ -379,8 +379,29 @@ fn mcp_json(files: &mut Files) -> Result<(), String> {
     let (new, added) = settings::merge_mcp(old.as_deref(), &mcp_server()).map_err(|e| format!("{rel}: {e}"))?;
     if added {
         files.set(rel, new, "the MCP server `memory-index`")?;
+    } else if let Some(other) = old.as_deref().and_then(|t| elsewhere(t, &files.canon)) {
+        // Kept as the person wrote it, but said (found by review: a copied project's server
+        // answered from the project it was copied from).
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: {rel} runs the MCP server with `--root {other}`, not this project: remove that argument to \
+             serve this one"
+        );
     }
     Ok(())
+}
+
+/// The `--root` of a `memory-index-lsp mcp` server in `text` (an `.mcp.json`) when it names a
+/// folder other than `canon` (the project, its links resolved).
+fn elsewhere(text: &str, canon: &Path) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).ok()?;
+    v.get("mcpServers")?.as_object()?.values().find_map(|s| {
+        let args: Vec<&str> = s.get("args")?.as_array()?.iter().filter_map(|a| a.as_str()).collect();
+        let root = args.iter().position(|a| *a == "--root").and_then(|i| args.get(i + 1))?;
+        let ours = s.get("command")?.as_str()?.ends_with("memory-index-lsp") && args.contains(&"mcp");
+        let same = std::fs::canonicalize(canon.join(root)).is_ok_and(|r| r == canon);
+        (ours && !same).then(|| root.to_string())
+    })
 }
 
 /// How an agent starts our MCP server.
@@ -392,8 +413,8 @@ fn mcp_server() -> serde_json::Value {
 /// `decisions`), and the recall note.
 fn starter_index(decisions: &str) -> String {
     format!(
-        "# Memory Index\n\nThis project's decisions, one line each: `/when <situation>` or `/how <task>` names a \
-section of a decision file in {decisions}/. Add one with `memory-index-lsp remember`, or bring existing \
+        "# Memory Index\n\nThis project's decisions, one line each, under the decision file in {decisions}/ that \
+holds it. Add one with `memory-index-lsp remember`, or bring existing \
 ones in with `memory-index-lsp import`.\n\n{NOTE}\n"
     )
 }

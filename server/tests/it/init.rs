@@ -148,10 +148,18 @@ fn the_demo_index_already_says_how_to_recall_and_an_empty_folder_gets_a_memory()
         .expect("config");
     assert_eq!(run(&["init"], custom.path()).status.code(), Some(0));
     let index = fs::read_to_string(custom.path().join("docs/memory.md")).expect("the index");
-    assert!(index.contains("a decision file in docs/decisions/") && !index.contains("agents/"), "{index}");
+    assert!(index.contains("the decision file in docs/decisions/") && !index.contains("agents/"), "{index}");
     let skill = fs::read_to_string(custom.path().join(".claude/skills/when/SKILL.md")).expect("skill");
     assert!(skill.contains("(docs/memory.md)") && !skill.contains("agents/memory-index.md"), "{skill}");
     assert!(stderr(&run(&["init"], custom.path())).contains("already set up"), "a second run changes nothing");
+    // An MCP server kept from another project is said (found by review).
+    fs::write(
+        custom.path().join(".mcp.json"),
+        "{\"mcpServers\": {\"memory-index\": {\"command\": \"memory-index-lsp\", \"args\": [\"mcp\", \"--root\", \"/old/proj\"]}}}\n",
+    )
+    .expect("mcp");
+    assert!(stderr(&run(&["init"], custom.path()))
+        .contains("runs the MCP server with `--root /old/proj`, not this project"));
     // A root that is no folder is named as such, not as a lock it cannot take (found by review).
     let gone = custom.path().join("no/such/folder");
     let o = run(&["init", gone.to_str().expect("utf-8")], custom.path());
