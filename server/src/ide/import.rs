@@ -220,7 +220,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             headings.contains(&normalize(h))
                 || ws.bindings().headings_titled(&normalize(h)).iter().any(|&id| Some(id) != mine)
         };
-        let mut heading = heading_title(r.kind, &r.title);
+        let mut heading = heading_title(r.kind, &source::worded(&r.title, &r.decision));
         // Imported before under the heading an earlier build made of the same title (the rules
         // that make a heading of a title change between builds): it keeps that heading, rather
         // than be reported as retitled on every run (found by review).

@@ -273,3 +273,18 @@ fn a_madr_date_bullet_and_an_optional_mark() {
     let written = out.change.text_after("agents/decisions/architecture-decisions.md", None).expect("written");
     assert!(written.contains("**Positive Consequences**\n") && !written.contains("optional"), "{written}");
 }
+
+/// Found by review: a heading without a word (`## 🚀`) made `/when working on 🚀`, which no prompt
+/// finds; it is named by its text's first words.
+#[test]
+fn a_heading_without_a_word_is_named_by_its_text() {
+    let text = "# Guide\n\n## 🚀\n\n- Deploy with `kubectl apply -k overlays/prod`, never by hand.\n\n## 🧪 Tests\n\nRun pytest.\n";
+    let records = parse("AGENTS.md", text).unwrap();
+    let titles: Vec<&str> = records.iter().map(|r| r.title.as_str()).collect();
+    assert_eq!(titles, ["🚀", "🧪 Tests"], "the identity stays the heading's own");
+    let out = plan(&ws(&[]), records, &Options::default()).unwrap();
+    assert_eq!(
+        out.imported,
+        ["When Deploying with kubectl apply -k overlays/prod ← AGENTS.md", "When Working On 🧪 Tests ← AGENTS.md"]
+    );
+}
