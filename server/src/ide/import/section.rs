@@ -274,6 +274,9 @@ pub(super) fn body(r: &Record, budget: usize, status_note: Option<&str>, strip_c
         push_text(&mut all, &mut fence, text, Some(label), strip_code, &relink);
     }
     let content = |l: &(String, Option<String>)| !l.0.trim().is_empty();
+    // A long table gives its rows first, so that the rules after it stay (found by review: a
+    // 90-row table cut the one rule that followed it).
+    let rows = if all.len() > budget { shorten_tables(&mut all, budget) } else { 0 };
     let mut cut = 0;
     if all.len() > budget {
         let room = budget.clamp(1, all.len() - 1);
@@ -320,7 +323,33 @@ pub(super) fn body(r: &Record, budget: usize, status_note: Option<&str>, strip_c
         lines.push(format!("Date: {d}"));
     }
     lines.push(source_line(r));
-    Body { lines, cut }
+    Body { lines, cut: cut + rows }
+}
+
+/// Rows of a table (three or more kept: its header, its rule and a row)
+/// left out, last first, while `all` is over `budget`, with a row that says
+/// how many: the count left out.
+fn shorten_tables(all: &mut Vec<(String, Option<String>)>, budget: usize) -> usize {
+    let row = |l: &(String, Option<String>)| l.1.is_none() && l.0.trim_start().starts_with('|');
+    let mut left_out = 0;
+    let mut end = all.len();
+    while all.len() > budget && end > 0 {
+        // The last table before `end`: its rows [start, stop).
+        let Some(last) = all[..end].iter().rposition(row) else { break };
+        let stop = last + 1;
+        let start = all[..stop].iter().rposition(|l| !row(l)).map_or(0, |i| i + 1);
+        let keep = 3;
+        let removable = (stop - start).saturating_sub(keep + 1);
+        let over = all.len() - budget + 1;
+        let n = removable.min(over);
+        if n > 1 {
+            all.drain(stop - n..stop);
+            all.insert(stop - n, (format!("| … ({n} more rows in the source) |"), None));
+            left_out += n;
+        }
+        end = start;
+    }
+    left_out
 }
 
 /// Appends `text`'s lines to `all` (see [`body`]): HTML comments dropped,

@@ -288,3 +288,16 @@ fn a_heading_without_a_word_is_named_by_its_text() {
         ["When Deploying with kubectl apply -k overlays/prod ← AGENTS.md", "When Working On 🧪 Tests ← AGENTS.md"]
     );
 }
+
+/// Found by review: a 90-row table cut the one rule that followed it; the table gives its rows first.
+#[test]
+fn a_long_table_gives_its_rows_before_the_rules_after_it() {
+    let rows: String = (1..=90).map(|i| format!("| svc-{i} | internal |\n")).collect();
+    let text = format!("# Guide\n\n## Services\n\n| service | exposure |\n| --- | --- |\n{rows}\nThe payments service must never be exposed publicly.\n");
+    let out = plan(&ws(&[]), parse("AGENTS.md", &text).unwrap(), &Options::default()).unwrap();
+    let written = out.change.text_after("agents/decisions/agents.md", None).expect("written");
+    assert!(written.contains("| … (3"), "{written}");
+    assert!(written.contains("The payments service must never be exposed publicly."), "{written}");
+    assert!(!written.contains("more lines in the source"), "only rows were left out: {written}");
+    assert_eq!(out.cut.len(), 1, "the cut is listed: {:?}", out.cut);
+}
