@@ -125,7 +125,7 @@ pub fn count(ws: &Workspace, mut stats: Stats, turns: &[Turn], threshold: f64) -
     for (i, t) in turns.iter().enumerate() {
         let mut seen: Vec<String> = Vec::new();
         let headers: Vec<inject::Header> = t.context.lines().filter_map(inject::Header::parse).collect();
-        for h in headers.iter().cloned() {
+        for h in &headers {
             if seen.contains(&h.title) {
                 continue;
             }
@@ -133,7 +133,7 @@ pub fn count(ws: &Workspace, mut stats: Stats, turns: &[Turn], threshold: f64) -
             let after: Vec<&str> = turns[i..].iter().take(USE_TURNS).map(|t| t.actions.as_str()).collect();
             // Another decision of its file injected beside it: reading the file is no use of either.
             let shared = headers.iter().any(|o| o.path == h.path && o.title != h.title);
-            let used = use_of(&h, &after.join("\n"), shared);
+            let used = use_of(h, &after.join("\n"), shared);
             stats.injections += 1;
             stats.used += usize::from(used.is_some());
             stats.decisions.push(Injection { entry: h.written.clone(), title: h.title.clone(), used });

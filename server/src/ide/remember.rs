@@ -155,13 +155,16 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
     if req.body.trim().is_empty() {
         return Err("the body is empty: write what was decided and why (--body-file FILE, or - for stdin)".into());
     }
+    // The title and the body's first words, asked as a query, ranked once: for the same subject
+    // (unless `force`) and for the group of a grouped file.
+    let query = format!("{} {title} {}", op.word(), first_words(&req.body, 60));
+    let ranked = std::cell::OnceCell::new();
+    let ranked = || ranked.get_or_init(|| recall(ws, &query, groups::RANKED)).as_slice();
     if !req.force {
-        // The same subject: the title and the body's first words, asked as a query.
-        let query = format!("{} {title} {}", op.word(), first_words(&req.body, 60));
         let same = |r: &&crate::search::recall::Recalled| {
             r.confidence >= ws.config().recall.duplicate && !another_subject(ws, r.heading, &title, &req.body)
         };
-        if let Some(r) = recall(ws, &query, 1).first().filter(same) {
+        if let Some(r) = ranked().first().filter(same) {
             return Err(format!(
                 "an existing decision may cover this: {} ({}, confidence {:.2}); read it with \
                  `memory-index-lsp resolve \"{}\"`, or pass --force to write a new one",
@@ -208,8 +211,7 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
     let old = decision_old.clone().unwrap_or_else(|| format!("# {}\n", file_title(&name)));
     let nl = placement::eol(&old);
     // In a grouped file, at the end of its group; else at the end of the file.
-    let text = format!("{} {title} {}", op.word(), first_words(&req.body, 60));
-    let group = groups::group_for(ws, &decision_path, &text).filter(|(at, _)| !old[*at..].trim().is_empty());
+    let group = groups::group_for(ws, &decision_path, ranked).filter(|(at, _)| !old[*at..].trim().is_empty());
     let at = group.as_ref().map_or(old.len(), |(at, _)| *at);
     if let Some((_, name)) = &group {
         notes.push(format!("group: .{name} (its decisions rank highest for this title and body)"));

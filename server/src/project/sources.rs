@@ -64,13 +64,14 @@ pub fn existing(root: &Path) -> Vec<String> {
             continue;
         }
         // Unreadable or large: suggested, and `import` says what it finds.
-        let only_ours = super::read::read_text(None, &path, 1 << 20)
-            .is_ok_and(|t| crate::ide::import::source::without_own_block(&t).trim().is_empty());
+        let text = super::read::read_text(None, &path, 1 << 20).ok();
+        let only_ours =
+            text.as_deref().is_some_and(|t| crate::ide::import::source::without_own_block(t).trim().is_empty());
         if !only_ours {
             out.push((*file).to_string());
             // The files it pulls in with `@path` hold rules too.
-            let text = super::read::read_text(None, &path, 1 << 20).unwrap_or_default();
-            out.extend(imported_by(root, file, &text).into_iter().filter(|f| !FILES.contains(&f.as_str())));
+            let pulled = imported_by(root, file, text.as_deref().unwrap_or(""));
+            out.extend(pulled.into_iter().filter(|f| !FILES.contains(&f.as_str())));
         }
     }
     out.dedup();
