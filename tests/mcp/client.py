@@ -60,6 +60,8 @@ async def sdk_session(root):
             found = json.loads(text_of(r))
             check("search ranks the decision first", found and found[0]["heading"] == "How to Store Ticket Prices", found)
             check("search gives file, line and confidence", found[0]["file"] == "agents/decisions/data.md" and 0 < found[0]["confidence"] <= 1, found[0])
+            r = await session.call_tool("search", {"text": "store ticket prices", "limit": 0})
+            check("search with limit 0 is refused, saying the range", err(r) and "limit must be 1 to 20" in text_of(r), text_of(r))
 
             body = "Refund to the original payment method within 5 days.\nCancelled holds release their seats at once.\nNever refund in cash.\n"
             args = {"operator": "how", "title": "Refund Cancelled Tickets", "body": body, "file": "data.md"}

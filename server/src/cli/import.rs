@@ -184,6 +184,10 @@ pub fn run(a: ImportArgs) -> i32 {
     for line in &out.removed {
         let _ = writeln!(stderr, "{}: {line}", if a.dry_run { "would remove" } else { "removed" });
     }
+    for path in &out.bare_files {
+        let left = if a.dry_run { "would be left" } else { "is left" };
+        let _ = writeln!(stderr, "note: {path} {left} with only its title: delete the file if nothing else needs it");
+    }
     for line in &out.stale {
         let _ = writeln!(stderr, "stale: {line}");
     }

@@ -9,7 +9,7 @@
 
 use super::args::RememberArgs;
 use super::{input_error, usage_error};
-use crate::ide::remember::Request;
+use crate::ide::remember::{Request, Words};
 use crate::project::remember::{Refusal, Remembered, MAX_BODY_BYTES};
 use crate::project::{self, read};
 use crate::syntax::index::Op;
@@ -30,6 +30,7 @@ pub fn run(a: RememberArgs) -> i32 {
         extras: a.extras.map(|e| e.split(',').map(str::to_string).collect()).unwrap_or_default(),
         body: String::new(),
         force: a.force,
+        words: Words::Flags,
     };
     let (root, body_file, dry_run) = (a.root, a.body_file, a.dry_run);
     req.body = match body_file.as_deref() {

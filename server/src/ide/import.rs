@@ -117,6 +117,8 @@ pub struct Outcome {
     pub stale: Vec<String>,
     /// `heading in path` of each stale decision removed (`--prune`).
     pub removed: Vec<String>,
+    /// Each decision file the removals leave with only its title (import deletes no file).
+    pub bare_files: Vec<String>,
 }
 
 /// One record's place: the file, its heading and the section text to write.
@@ -251,7 +253,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     // Stale decisions: listed, or removed (`--prune`) with their entries; the room they leave is
     // the records' (found by review: the next run grew the cut bodies into it).
     let settled = prune::settle(ws, gones, opts.prune);
-    (out.stale, out.removed) = (settled.stale, settled.removed);
+    (out.stale, out.removed, out.bare_files) = (settled.stale, settled.removed, settled.bare_files);
     let removed: Vec<(String, crate::text::TextRange)> =
         settled.files.iter().map(|(p, e)| (p.clone(), e.range)).collect();
     let mut edits: Edits = Vec::new();

@@ -56,6 +56,7 @@ use checks::{another_subject, keeps_structure, plain_text, shown};
 pub(crate) use files::file_name;
 pub(crate) use files::file_title;
 use files::{choose_file, elsewhere, first_words};
+pub use words::Words;
 
 /// The decision file of a memory's first decision when none is named.
 pub const FIRST_FILE: &str = "general.md";
@@ -78,6 +79,8 @@ pub struct Request {
     pub body: String,
     /// Write even when a decision on the same subject exists.
     pub force: bool,
+    /// How the caller names these arguments in what the plan says.
+    pub words: Words,
 }
 
 /// What [`plan`] decided: the change and what to say about it.
@@ -106,8 +109,9 @@ pub fn plan(ws: &Workspace, req: &Request) -> Result<Plan, String> {
 /// [`plan`]; with `suggest`, a refusal for findings in the decision file
 /// alone (past `max-lines`, say) names a file where the same write fits.
 fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String> {
-    let op = req.op.ok_or("say what kind of decision it is: --when (behaviour) or --how (procedure)")?;
-    let title = clean_title(op, &req.title)?;
+    let w = req.words;
+    let op = req.op.ok_or_else(|| format!("say what kind of decision it is: {}", w.operator()))?;
+    let title = clean_title(op, &req.title, w)?;
     let prefix = match op {
         Op::When => "When",
         Op::How => "How to",
@@ -118,8 +122,9 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
         if normalize(t) != normalize(&trigger) {
             return Err(format!(
                 "the trigger must be the title's words: `{} {trigger}` binds `{heading_title}` and no other \
-                 trigger can (the binding is exact); put other words in --extras \"{}\"",
+                 trigger can (the binding is exact); put other words in {} \"{}\"",
                 op.token(),
+                w.extras(),
                 t.trim()
             ));
         }
@@ -153,7 +158,7 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
         return Err(format!("`{heading_title}` exists already at {}", location(ws, h)));
     }
     if req.body.trim().is_empty() {
-        return Err("the body is empty: write what was decided and why (--body-file FILE, or - for stdin)".into());
+        return Err(format!("the body is empty: write what was decided and why ({})", w.body()));
     }
     // The title and the body's first words, asked as a query, ranked once: for the same subject
     // (unless `force`) and for the group of a grouped file.
@@ -167,11 +172,12 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
         if let Some(r) = ranked().first().filter(same) {
             return Err(format!(
                 "an existing decision may cover this: {} ({}, confidence {:.2}); read it with \
-                 `memory-index-lsp resolve \"{}\"`, or pass --force to write a new one",
+                 `memory-index-lsp resolve \"{}\"`, or pass {} to write a new one",
                 resolve::written(ws, r.entry),
                 location(ws, r.heading),
                 r.confidence,
                 resolve::written(ws, r.entry).trim_start_matches('/'),
+                w.force(),
             ));
         }
     }
@@ -180,13 +186,15 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
         Some(f) => file_name(f)?,
         None if ws.decisions().next().is_none() => {
             // The memory's first decision: a general file to start with.
-            notes.push(format!("file: {FIRST_FILE} (the memory had no decision file yet; pass --file to choose)"));
+            notes
+                .push(format!("file: {FIRST_FILE} (the memory had no decision file yet; pass {} to choose)", w.file()));
             FIRST_FILE.to_string()
         }
         None => {
-            let chosen = choose_file(ws, &format!("{title} {}", first_words(&req.body, 60)))?;
+            let chosen = choose_file(ws, &format!("{title} {}", first_words(&req.body, 60)), w)?;
             notes.push(format!(
-                "file: {chosen} (its decisions rank highest for this title and body; pass --file to choose)"
+                "file: {chosen} (its decisions rank highest for this title and body; pass {} to choose)",
+                w.file()
             ));
             chosen
         }
@@ -277,7 +285,7 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
 }
 
 /// The title without a prefix matching `op`, checked to be one line of plain words.
-fn clean_title(op: Op, raw: &str) -> Result<String, String> {
+fn clean_title(op: Op, raw: &str, w: Words) -> Result<String, String> {
     let t = raw.split_whitespace().collect::<Vec<_>>().join(" ");
     let t = match Op::split_title(&t) {
         Some((o, rest)) if o == op => rest.to_string(),
@@ -291,9 +299,7 @@ fn clean_title(op: Op, raw: &str) -> Result<String, String> {
         _ => t,
     };
     if t.is_empty() {
-        return Err(
-            "the title is empty: say what the decision is about, e.g. --when \"Pinning Toolchain Versions\"".into()
-        );
+        return Err(format!("the title is empty: say what the decision is about, e.g. {}", w.title_example()));
     }
     if t.chars().count() > MAX_TITLE_CHARS {
         return Err(format!(
@@ -316,9 +322,11 @@ fn clean_title(op: Op, raw: &str) -> Result<String, String> {
         ));
     }
     if t.contains('`') {
-        return Err("the title contains a backtick: an index trigger is plain words and cannot hold code; \
-             write the title in words and put the command or name in the body or in --extras"
-            .into());
+        return Err(format!(
+            "the title contains a backtick: an index trigger is plain words and cannot hold code; write the \
+             title in words and put the command or name in the body or in {}",
+            w.extras()
+        ));
     }
     Ok(t)
 }
@@ -472,6 +480,7 @@ pub(crate) fn added_findings(ws: &Workspace, next: &Workspace, worst: rules::Sev
 mod checks;
 mod files;
 mod groups;
+mod words;
 
 #[cfg(test)]
 mod tests;

@@ -62,6 +62,7 @@ pub fn plan(st: &Snapshot, arguments: &[Value]) -> Result<(WorkspaceEdit, Locati
         extras: args.extras.unwrap_or_default(),
         body: args.body.unwrap_or_default(),
         force: args.force.unwrap_or(false),
+        words: remember::Words::Arguments,
     };
     let plan = remember::plan(&r.ws, &req).map_err(|why| Error::invalid_params(format!("not remembered: {why}")))?;
     let decision_uri = convert::uri_of(&r.path, &plan.decision_path)

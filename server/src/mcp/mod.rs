@@ -107,6 +107,8 @@ struct RememberArgs {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 struct CheckArgs {}
 
+/// Most results `search` gives.
+const MAX_RESULTS: usize = 20;
 /// Longest query `resolve` takes (characters): a trigger is a few words.
 const MAX_QUERY: usize = 1000;
 /// Longest error message (bytes): user text it quotes is cut there.
@@ -139,15 +141,6 @@ fn summarised(diff: &str, max: usize) -> String {
     let rest = lines.count() + 1;
     out.push_str(&format!("… {rest} more lines of the diff not shown ({} bytes in all)\n", diff.len()));
     out
-}
-
-/// `remember`'s message with the tool's arguments where the CLI's flags
-/// are named (found by review: the agent was told to pass `--force`).
-fn in_tool_words(msg: &str) -> String {
-    msg.replace("--body-file FILE, or - for stdin", "the `body` argument")
-        .replace("--extras", "`extras`")
-        .replace("--force", "`force: true`")
-        .replace("--file", "`file`")
 }
 
 /// A tool error: the message, flagged so the agent knows the call failed.
@@ -231,6 +224,11 @@ impl Memory {
         closest few, marked weak: judge them). Use it when you do not know a decision's trigger, or when \
         resolve found nothing.")]
     async fn search(&self, Parameters(a): Parameters<SearchArgs>) -> Result<CallToolResult, ErrorData> {
+        // Out of range is said, as the CLI's `--limit` says it (it was clamped: 0 gave one result).
+        let limit = a.limit.unwrap_or(5);
+        if !(1..=MAX_RESULTS).contains(&limit) {
+            return failed(format!("limit must be 1 to {MAX_RESULTS}, not {limit}"));
+        }
         let ws = match self.load() {
             Ok(ws) => ws,
             Err(e) => return failed(e),
@@ -239,7 +237,7 @@ impl Memory {
         // `[recall] semantic`: ranked by meaning too, when the model is there.
         let lazy = ws.config().recall.semantic.then(|| crate::project::semantic::Lazy::new(&self.root, false));
         let semantic = lazy.as_ref().map(|l| l as &dyn crate::search::semantic::Cosines);
-        let found = search::search(&ws, &a.text, a.limit.unwrap_or(5).clamp(1, 20), semantic);
+        let found = search::search(&ws, &a.text, limit, semantic);
         if let Some(w) = &warm {
             search_cache::keep(&ws, w);
         }
@@ -263,13 +261,12 @@ impl Memory {
             extras: a.extras.unwrap_or_default(),
             body: a.body,
             force: a.force.unwrap_or(false),
+            words: remember::Words::Arguments,
         };
         let dry_run = a.dry_run.unwrap_or(false);
         let (plan, diff) = match crate::project::remember::remember(&self.root, &req, dry_run) {
             Ok(r) => (r.plan, summarised(&r.diff, MAX_DIFF)),
-            Err(why) => {
-                return failed(bounded(&format!("not remembered: {}", in_tool_words(&why.to_string())), MAX_MESSAGE))
-            }
+            Err(why) => return failed(bounded(&format!("not remembered: {}", why), MAX_MESSAGE)),
         };
         if dry_run {
             return ok(format!("Dry run, nothing written:\n{diff}"));

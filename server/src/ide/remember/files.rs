@@ -1,7 +1,7 @@
 //! Which decision file a remembered decision goes to: a name checked to stay inside the decisions directory, the file ranked for it, the title of a new one, and where a write that does not fit would.
 
 use super::checks::{plain_text, shown};
-use super::{plan_in, Request};
+use super::{plan_in, Request, Words};
 use crate::model::Workspace;
 use crate::search::recall::recall;
 
@@ -31,7 +31,7 @@ pub(super) fn elsewhere(ws: &Workspace, req: &Request, name: &str, title: &str) 
     }
     let fits = |file: &str| plan_in(ws, &Request { file: Some(file.to_string()), ..req.clone() }, false).is_ok();
     if let Some(f) = ranked.iter().take(3).find(|f| fits(f)) {
-        return Some(format!("it fits in {f}, the next file for this decision: pass --file {f}"));
+        return Some(format!("it fits in {f}, the next file for this decision: pass {} {f}", req.words.file()));
     }
     let words: Vec<String> =
         title.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(2).map(str::to_lowercase).collect();
@@ -39,7 +39,7 @@ pub(super) fn elsewhere(ws: &Workspace, req: &Request, name: &str, title: &str) 
     let new = (1..10)
         .map(|n| if n == 1 { format!("{base}.md") } else { format!("{base}-{n}.md") })
         .find(|f| ws.file_id(&ws.decision_path(f)).is_none())?;
-    fits(&new).then(|| format!("start a new decision file for it: pass --file {new}"))
+    fits(&new).then(|| format!("start a new decision file for it: pass {} {new}", req.words.file()))
 }
 
 /// The decision file whose decisions rank highest for `text`, over whole
@@ -48,7 +48,7 @@ pub(super) fn elsewhere(ws: &Workspace, req: &Request, name: &str, title: &str) 
 /// file's by half again; otherwise the refusal names the closest files and
 /// a new one (found by review: one shared word, `Writing`, sent *Writing
 /// Commit Messages* to the file of *When Writing Mock Tests*).
-pub(super) fn choose_file(ws: &Workspace, text: &str) -> Result<String, String> {
+pub(super) fn choose_file(ws: &Workspace, text: &str, w: Words) -> Result<String, String> {
     let mut per: Vec<(String, f64)> = Vec::new();
     for r in recall(ws, text, FILE_RANKED) {
         let Some(f) = ws.file(r.heading.file) else { continue };
@@ -78,7 +78,8 @@ pub(super) fn choose_file(ws: &Workspace, text: &str) -> Result<String, String> 
                 _ => format!("the closest are {}; ", close.join(" and ")),
             };
             Err(format!(
-                "no decision file is clearly about this yet: pass --file NAME ({close}or a new one such as `{}.md`)",
+                "no decision file is clearly about this yet: pass {} NAME ({close}or a new one such as `{}.md`)",
+                w.file(),
                 words.join("-")
             ))
         }

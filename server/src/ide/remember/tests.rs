@@ -264,3 +264,27 @@ fn a_sibling_is_no_duplicate_and_a_reworded_decision_still_is() {
     assert!(!checks::another_subject(&w, helm, "Setting Up Helm Clusters", body), "reworded, not a sibling");
     assert!(!checks::another_subject(&w, helm, "Configuring Helm Charts", "Use charts of Helm clusters."), "uses it");
 }
+
+#[test]
+fn refusals_and_notes_name_the_callers_arguments() {
+    let w = ws(&[("agents/memory-index.md", INDEX), ("agents/decisions/a.md", A), ("agents/decisions/c.md", C)]);
+    let tool = |r: Request| Request { words: Words::Arguments, ..r };
+    let seed = Request {
+        body: "Lookup tables (countries, currencies) are seed data loaded from CSV files.\nLoad them before the factories build rows.\n".into(),
+        ..req(Op::How, "Seed Lookup Tables", None)
+    };
+    let said = [
+        plan(&w, &tool(seed.clone())).unwrap_err(),
+        plan(&w, &tool(Request { force: true, ..seed })).expect("plan").notes.join("\n"),
+        plan(&w, &tool(Request { body: BODY.into(), ..req(Op::How, "Bake Sourdough", None) })).unwrap_err(),
+        plan(&w, &tool(Request { op: None, ..req(Op::How, "Bake Sourdough", None) })).unwrap_err(),
+        plan(&w, &tool(Request { body: " ".into(), ..req(Op::How, "Bake Sourdough", Some("a.md")) })).unwrap_err(),
+        plan(&w, &tool(req(Op::How, "Run `cargo`", Some("a.md")))).unwrap_err(),
+        plan(&w, &tool(req(Op::How, " ", Some("a.md")))).unwrap_err(),
+    ];
+    for (s, want) in
+        said.iter().zip(["`force: true`", "`file`", "`file` NAME", "`operator`", "`body`", "`extras`", "`title`"])
+    {
+        assert!(s.contains(want) && !s.contains("--"), "{want} in {s}");
+    }
+}

@@ -59,6 +59,11 @@ fn a_source_emptied_missing_or_gone_from_its_folder_is_stale() {
     let errors: Vec<_> =
         crate::rules::check(&after).into_iter().filter(|f| f.severity == crate::rules::Severity::Error).collect();
     assert!(errors.is_empty(), "{errors:?}");
+    // Each file left with nothing but the title import gave it is named (import deletes no file).
+    assert_eq!(out.bare_files, ["agents/decisions/agents.md", "agents/decisions/testing.md"]);
+    assert_eq!(text(&after, "agents/decisions/agents.md").trim(), "# Agents");
+    let first_only = plan(&first, Vec::new(), &Options { emptied: vec![("AGENTS.md".into(), "is missing")], ..PRUNE });
+    assert!(first_only.unwrap().bare_files == ["agents/decisions/agents.md"]);
 }
 
 /// An ADR file renamed in its folder was removed as gone while its record was skipped as a copy of it.
