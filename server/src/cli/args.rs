@@ -155,6 +155,9 @@ pub struct CheckArgs {
     /// How findings are printed.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
+    /// The same as `--format json`, as `search`, `eval` and `recall-stats` spell it.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
     /// Read the configuration from FILE instead of ROOT/memory-index.toml.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,

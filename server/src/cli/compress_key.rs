@@ -42,7 +42,9 @@ pub fn run(a: CompressKeyArgs) -> i32 {
                         op.token()
                     );
                 }
-                if let Err(e) = writeln!(out, "{t}\t{} {trigger}", op.token()) {
+                // One line per title, one tab: a title's own tabs and runs of spaces are one space.
+                let shown = t.split_whitespace().collect::<Vec<_>>().join(" ");
+                if let Err(e) = writeln!(out, "{shown}\t{} {trigger}", op.token()) {
                     return super::output_failed(&e).unwrap_or(code);
                 }
             }

@@ -67,12 +67,22 @@ pub fn run(a: FixArgs) -> i32 {
             }
         }
         let verb = if a.dry_run { "would apply" } else { "applied" };
+        // What was done, not only how much (found by review); a long list is cut.
+        for (rule, title) in result.applied.iter().take(SHOWN) {
+            let _ = writeln!(stderr, "{verb} [{}]: {title}", rule.code());
+        }
+        if result.applied.len() > SHOWN {
+            let _ = writeln!(stderr, "… and {} more", result.applied.len() - SHOWN);
+        }
         let _ = writeln!(stderr, "{verb} {} fix(es) in {} file(s)", result.applied.len(), result.change.edits.len());
         let findings = rules::check(&ws);
-        return output::report(&ws, &findings, a.check.format == Format::Json);
+        return output::report(&ws, &findings, a.check.format == Format::Json || a.check.json);
     }
     2
 }
+
+/// How many applied fixes `fix` names one by one.
+const SHOWN: usize = 20;
 
 /// How many times `fix` starts over when a file changes under it.
 pub const ATTEMPTS: usize = crate::project::remember::ATTEMPTS;

@@ -90,13 +90,15 @@ pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Re
         Some(Target::Entry(id, _)) => {
             let e = b.entry(id);
             let heading = e.heading;
-            let title = heading
-                .and_then(|h| ws.heading(h))
-                .map(|h| crate::rules::placement::title_like(&h.title, e.op, new_name));
+            let title = heading.and_then(|id| Some((ws.file(id.file)?, ws.heading(id)?))).map(|(f, h)| {
+                let raw = h.title_range.slice(&f.text);
+                with_code_spans(raw, &crate::rules::placement::title_like(&without_code(raw, &h.title), e.op, new_name))
+            });
             (Some(id), heading, e.op, new_name.to_string(), title)
         }
         Some(Target::Heading(h, _)) => {
-            let Some((op, trigger)) = trigger_from_title(new_name) else {
+            // The title as Markdown reads it (`When Using `kubectl`` reads `When Using kubectl`).
+            let Some((op, trigger)) = trigger_from_title(&plain(new_name)) else {
                 return Err(format!("`{new_name}` starts with neither `When ` nor `How to `: no entry could bind it"));
             };
             (b.entries_of(h).first().copied(), Some(h), op, trigger, Some(new_name.to_string()))
@@ -108,7 +110,7 @@ pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Re
     // After the edit, the title must ask for exactly this trigger.
     if let Some(t) = &title {
         check_name(t)?;
-        let asks = trigger_from_title(t).map(|(o, tr)| (o, normalize(&tr)));
+        let asks = trigger_from_title(&plain(t)).map(|(o, tr)| (o, normalize(&tr)));
         if asks != Some((op, normalize(&trigger))) {
             return Err(format!(
                 "`{}` would no longer correspond to the heading `{}`: choose words that make a title",
@@ -124,7 +126,7 @@ pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Re
         return Err(format!("`{} {trigger}` already exists ({}:{line})", op.token(), ws.config().index));
     }
     if let Some(t) = &title {
-        if let Some(&dup) = b.headings_titled(&normalize(t)).iter().find(|&&h| Some(h) != heading) {
+        if let Some(&dup) = b.headings_titled(&normalize(&plain(t))).iter().find(|&&h| Some(h) != heading) {
             let f = ws.file(dup.file).map_or("", |f| f.path.as_str());
             let line = ws.heading(dup).map_or(0, |h| h.line + 1);
             return Err(format!("A heading `{t}` already exists ({f}:{line})"));
@@ -159,6 +161,39 @@ pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Re
         }
     }
     Ok(edits)
+}
+
+/// `raw`, a heading's text as written, as Markdown reads its title: inline markup
+/// dropped, code spans' text kept (found by review: a rename to ``When Using `kubectl` ``
+/// wrote the backticks into the trigger, which then bound nothing).
+fn plain(raw: &str) -> String {
+    let parsed = crate::syntax::decision::parse(&format!("# {raw}\n"));
+    parsed.headings.first().map_or_else(|| raw.to_string(), |h| h.title.clone())
+}
+
+/// The code spans of `raw` (a heading as written), each one's text.
+fn code_spans(raw: &str) -> Vec<&str> {
+    raw.split('`').skip(1).step_by(2).filter(|c| !c.trim().is_empty()).collect()
+}
+
+/// `title` with the words `raw`'s code spans hold left out, to tell its case style by.
+fn without_code(raw: &str, title: &str) -> String {
+    let code = code_spans(raw);
+    title.split_whitespace().filter(|w| !code.contains(w)).collect::<Vec<_>>().join(" ")
+}
+
+/// `title` (a new heading made from a trigger) with each word that `raw` wrote as code
+/// written as code again (renaming `/when using kubectl` kept `` `kubectl` `` out).
+fn with_code_spans(raw: &str, title: &str) -> String {
+    let code = code_spans(raw);
+    let words: Vec<String> = title
+        .split(' ')
+        .map(|w| match code.iter().find(|c| c.eq_ignore_ascii_case(w)) {
+            Some(c) => format!("`{c}`"), // as it was written (a title's case style capitalises words)
+            None => w.to_string(),
+        })
+        .collect();
+    words.join(" ")
 }
 
 /// Trigger-mode invocations (outside index entries and the preamble) that resolve to `entry`.

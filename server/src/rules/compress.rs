@@ -8,7 +8,9 @@
 //! trigger than against any other entry; for an indexed heading, the one
 //! ranking (`search::recall`) must also put the heading first at the
 //! resolver's threshold, so the key resolves. A key made only of stop words
-//! (`to`, `a`, `from`) is never proposed: nobody remembers or guesses it.
+//! (`to`, `a`, `from`) or words naming no subject (`out`, `over`, `all`) is
+//! never proposed: nobody remembers or guesses it; nor is a word's edge
+//! punctuation (`prod!` gives `prod`).
 //! Unlike the reference tool, the winner must be the heading itself. Work is bounded: at most
 //! [`MAX_CANDIDATES`] candidates per title, so a 20-word title returns in
 //! milliseconds; when none wins, the full trigger is returned.
@@ -18,6 +20,15 @@ use crate::rules::placement::trigger_from_title;
 use crate::search::{fuzzy, recall, triggers, words, TriggerQuery};
 use crate::syntax::index::Op;
 use crate::syntax::normalize;
+
+/// Words that name no subject, beside the ranking's stop words: a key of them alone is never
+/// proposed (found by review: `/when out` for *Rolling Out A Canary Release*).
+const WEAK: &[&str] = &[
+    "about", "above", "after", "again", "against", "all", "also", "always", "any", "before", "below", "between", "but",
+    "down", "during", "each", "every", "if", "just", "me", "more", "most", "my", "never", "off", "once", "one", "only",
+    "other", "our", "out", "over", "own", "per", "same", "so", "some", "their", "them", "they", "through", "too",
+    "under", "up", "us", "very", "via", "vs", "within", "without",
+];
 
 /// Most candidates evaluated for one title.
 pub const MAX_CANDIDATES: usize = 1500;
@@ -48,7 +59,12 @@ pub fn compress_among(ws: &Workspace, title: &str, others: &[String]) -> Option<
 fn compress_with(ws: &Workspace, title: &str, rivals: &[String]) -> Option<(Op, String)> {
     let (op, full) = trigger_from_title(title)?;
     let own = ws.bindings().headings_titled(&normalize(title)).first().copied();
-    let words_: Vec<&str> = full.split_whitespace().collect();
+    // A word's edge punctuation is no part of a key (`prod!`, `(feat/*,` gave keys nobody types).
+    let words_: Vec<&str> = full
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| !w.is_empty())
+        .collect();
     let mut tried = 0;
     for k in 1..words_.len() {
         // Every k-word candidate counts against the bound, as when each was tried in turn.
@@ -84,7 +100,7 @@ pub fn compress_heading(ws: &Workspace, id: HeadingId) -> Option<(Op, String)> {
 fn wins(ws: &Workspace, op: Op, cand: &str, full: &str, own: Option<HeadingId>) -> bool {
     let b = ws.bindings();
     let q = normalize(cand);
-    if q.split(' ').all(crate::search::bm25::is_stop) {
+    if q.split(' ').all(|w| crate::search::bm25::is_stop(w) || WEAK.contains(&w)) {
         return false;
     }
     // Another entry that owns these exact words would win.

@@ -25,7 +25,7 @@ pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
                 Rule::DuplicateHeading,
                 id.file,
                 h.title_range,
-                format!("heading {} also appears at {}", q(&h.title), others.join(", ")),
+                format!("heading {} also appears at {}; rename one, or merge them", q(&h.title), others.join(", ")),
             );
             for &o in ids.iter().filter(|&&o| o != id) {
                 if let Some(oh) = ctx.ws.heading(o) {

@@ -76,6 +76,11 @@ impl EntryClasses {
         })
     }
 
+    /// The entries that bind nothing and resemble `h` most in their section's file.
+    pub(crate) fn drifted_to(&self, h: HeadingId) -> impl Iterator<Item = EntryId> + '_ {
+        self.drift.get(&h).into_iter().flatten().copied()
+    }
+
     fn add(&mut self, ws: &Workspace, id: EntryId, e: &EntryInfo) {
         if is_orphan(e) {
             insert_sorted(&mut self.orphans, id);
@@ -205,7 +210,7 @@ impl Scope {
 
     /// The entries that drifted to `h` (resolve to it without binding it).
     pub(crate) fn drifted_to(&self, h: HeadingId) -> impl Iterator<Item = EntryId> + '_ {
-        self.classes.drift.get(&h).into_iter().flatten().copied()
+        self.classes.drifted_to(h)
     }
 }
 

@@ -9,7 +9,8 @@ use crate::rules::placement::{self, trigger_from_title};
 pub(crate) const DOC: &str = "An entry binds no heading: no semantic heading is titled `When \
 TRIGGER` (for `/when`) or `How to TRIGGER` (for `/how`), compared case-insensitively. The message \
 lists the unindexed headings it resembles. Fixes (a choice, so never applied by fix-all): change \
-the trigger to match a heading, or rename that heading to match the trigger. Entries of a \
+the trigger to match a heading, or rename that heading to match the trigger; or delete the entry, \
+when the decision is gone. Entries of a \
 section whose file could not be read are not reported (its `unreadable-file` finding is).";
 
 pub(crate) fn check(ctx: &Ctx, out: &mut Vec<Finding>) {
@@ -77,7 +78,9 @@ fn message_text(ws: &Workspace, f: &Finding) -> String {
             Some(format!("{} ({}:{})", q(&heading.title), file.path, file.line_col_1(r.range.start).0))
         })
         .collect();
-    if !names.is_empty() {
+    if names.is_empty() {
+        msg.push_str("; restore its heading, or delete the entry if the decision is gone");
+    } else {
         msg.push_str(&format!("; did you mean {}?", names.join(", ")));
     }
     crate::text::elide_owned(msg, super::MESSAGE_CHARS)
@@ -91,7 +94,8 @@ fn message_text(ws: &Workspace, f: &Finding) -> String {
 pub(crate) fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
     let mut out = Vec::new();
     let Some((_, src, index)) = ws.index() else { return out };
-    let Some(entry) = index.entry(src.line_index.line_of(f.range.start)).filter(|e| e.trigger == f.range) else {
+    let entry_line = src.line_index.line_of(f.range.start);
+    let Some(entry) = index.entry(entry_line).filter(|e| e.trigger == f.range) else {
         return out;
     };
     let typed = entry.trigger.slice(&src.text);
@@ -121,5 +125,13 @@ pub(crate) fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
             vec![TextEdit::replace(heading.title_range, new_title.clone())],
         ));
     }
+    // Last: the decision may be gone (found by review: a deleted heading left an entry no
+    // quick fix could remove).
+    out.push(Fix::new(
+        format!("Delete the entry {}", q(&format!("{} {typed}", entry.op.token()))),
+        Applicability::Suggestion,
+        &src.path,
+        vec![TextEdit::delete(index.full(entry_line))],
+    ));
     out
 }

@@ -28,6 +28,15 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// `--json`, as `search`, `eval` and `recall-stats` spell it (found by review: refused).
+#[test]
+fn check_takes_json_as_search_spells_it() {
+    let o = run(&["check", "--json", "fixtures/demo"], &repo());
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), stdout(&run(&["check", "--format", "json", "fixtures/demo"], &repo())));
+    assert!(stdout(&o).trim_start().starts_with('['), "{}", stdout(&o));
+}
+
 #[test]
 fn demo_check_shows_real_findings_and_exits_1() {
     let o = run(&["check", "fixtures/demo"], &repo());
@@ -152,6 +161,9 @@ fn fix_dry_run_writes_nothing_and_fix_writes_atomically() {
     let decision_mtime = fs::metadata(&decision).and_then(|m| m.modified()).expect("mtime");
     let o = run(&["fix", "--dry-run"], tmp.path());
     assert_eq!(fs::read(&index).expect("read"), before, "dry run writes nothing");
+    // Each fix is named, not only counted (found by review).
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(said.contains("would apply [unordered-section]: ") && said.contains("would apply 1 fix(es)"), "{said}");
     let diff = stdout(&o);
     assert!(diff.contains("--- a/agents/memory-index.md") && diff.contains("+/when alpha\r\n"), "{diff}");
     let o = run(&["fix"], tmp.path());

@@ -54,6 +54,24 @@ fn rename_a_heading_moves_the_trigger_and_operator() {
     assert!(ok.is_ok(), "non-ASCII titles: {ok:?}");
 }
 
+/// Found by review: a heading renamed with a code span wrote its backticks into the
+/// trigger (an orphan entry), and a trigger renamed dropped the heading's code span.
+#[test]
+fn code_spans_stay_in_the_heading_and_out_of_the_trigger() {
+    let fix = "//- agents/memory-index.md\n# Index\n## agents/decisions/ops.md\n/when using kubectl against prod\n\
+               //- agents/decisions/ops.md\n# Ops\n## When Using `kubectl` Against Prod\nAsk first.\n";
+    let ws = workspace(fix);
+    let get =
+        |out: &[(String, String)], p: &str| out.iter().find(|x| x.0 == p).map(|x| x.1.clone()).unwrap_or_default();
+    let out = renamed(&ws, "agents/decisions/ops.md", "When Using", "When Using `kubectl` Against Production")
+        .expect("renames");
+    assert!(get(&out, "agents/decisions/ops.md").contains("## When Using `kubectl` Against Production\n"));
+    assert!(get(&out, "agents/memory-index.md").contains("/when using kubectl against production\n"), "{out:?}");
+    let out =
+        renamed(&ws, "agents/memory-index.md", "using kubectl", "using kubectl against staging").expect("renames");
+    assert!(get(&out, "agents/decisions/ops.md").contains("## When Using `kubectl` Against Staging\n"), "{out:?}");
+}
+
 #[test]
 fn refusals() {
     let ws = workspace(FIX);

@@ -288,6 +288,24 @@ fn compress_key_never_gives_two_new_headings_one_key() {
     assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// Found by review: keys of a particle (`out`), of a word with its punctuation (`prod!`), and a
+/// title's tab breaking the `TITLE<TAB>TRIGGER` line.
+#[test]
+fn compress_key_gives_words_a_person_would_type_one_tab_a_line() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    std::fs::create_dir_all(tmp.path().join("agents/decisions")).expect("mkdir");
+    std::fs::write(tmp.path().join("agents/memory-index.md"), "# I\n\n## agents/decisions/a.md\n\n").expect("index");
+    let decisions = "# A\n\n## When Rolling Out A Canary Release\n\nx\n\n## When Using kubectl Against Prod!\n\ny\n\n\
+                     ##\tWhen\tUsing   Tabs In Headings\n\nz\n";
+    std::fs::write(tmp.path().join("agents/decisions/a.md"), decisions).expect("decisions");
+    let o = cli(&["compress-key"], tmp.path());
+    assert_eq!(
+        out(&o),
+        "When Rolling Out A Canary Release\t/when canary\nWhen Using kubectl Against Prod!\t/when prod\n\
+         When Using Tabs In Headings\t/when tabs\n"
+    );
+}
+
 #[test]
 fn commands_find_their_project_from_a_subfolder_and_say_when_there_is_none() {
     let sub = repo().join("fixtures/demo/agents/decisions");

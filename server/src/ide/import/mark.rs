@@ -38,7 +38,11 @@ pub fn held(section: &str) -> Option<&str> {
 
 /// `section` with its fingerprint on its `Source:` line (the last one).
 pub fn marked(section: &str) -> String {
-    let hash = of(section);
+    marked_with(section, &of(section))
+}
+
+/// `section` with `hash` on its `Source:` line (the last one), whatever mark it held.
+pub fn marked_with(section: &str, hash: &str) -> String {
     let Some(at) = section.rfind("\nSource: ").map(|i| i + 1).or(section.starts_with("Source: ").then_some(0)) else {
         return section.to_string();
     };

@@ -27,9 +27,13 @@ pub(super) enum Verdict {
 ///
 /// A heading renamed by hand (its entry too, so that the index checks
 /// clean) is not an edit: the fingerprint it holds is that of the section
-/// under its first heading, and the rest is as import wrote it; the source's
+/// under import's heading, and the rest is as import wrote it; the source's
 /// changes come in under the person's heading (found by review: after such
-/// a rename every change of the source was refused as an edit).
+/// a rename every change of the source was refused as an edit), marked with
+/// the fingerprint of the same text under import's heading, so that the
+/// next run finds it unchanged and the one after takes the next change
+/// (found by review: it held its own text's fingerprint, and every later
+/// run called the person's heading a title changed in the source).
 pub(super) fn verdict(
     current: &str,
     wanted: String,
@@ -55,7 +59,7 @@ pub(super) fn verdict(
         if first.is_some() {
             return match render(title) {
                 Some(mine) if without_marks(&mine) == without_marks(current) => Verdict::Unchanged,
-                Some(mine) => Verdict::Write(mine),
+                Some(mine) => Verdict::Write(mark::marked_with(&mine, &want)),
                 None => Verdict::Edited,
             };
         }
@@ -101,30 +105,36 @@ mod tests {
     #[test]
     fn a_heading_renamed_by_hand_is_not_an_edit() {
         let render = |t: &str, body: &str| mark::marked(&format!("## {t}\n\n{body}\n\nSource: A.md § T\n"));
-        let first = render("When Testing", "Run it.");
-        let renamed = first.replacen("## When Testing", "## When Running The Suite", 1);
         let originals = ["When Testing".to_string()];
-        let again = |wanted: &str, body: &'static str| {
-            verdict(
-                &renamed,
-                wanted.to_string(),
-                "When Running The Suite",
-                "When Running The Suite",
-                &originals,
-                &|t| Some(render(t, body)),
-            )
+        // What import makes of the source, as it says `body`, under its own heading and the person's.
+        let run = |current: &str, body: &'static str| {
+            let wanted = render("When Testing", body);
+            verdict(current, wanted, "When Running The Suite", "When Testing", &originals, &|t| Some(render(t, body)))
         };
+        let renamed = render("When Testing", "Run it.").replacen("## When Testing", "## When Running The Suite", 1);
         // The source did not change: nothing to write (the mark it holds still tells).
-        assert_eq!(again(&render("When Running The Suite", "Run it."), "Run it."), Verdict::Unchanged);
-        // It changed: it comes in under the person's heading.
-        let wanted = render("When Running The Suite", "Run it twice.");
-        assert_eq!(again(&wanted, "Run it twice."), Verdict::Write(wanted.clone()));
+        assert_eq!(run(&renamed, "Run it."), Verdict::Unchanged);
+        // It changed: it comes in under the person's heading, marked as import's text of it.
+        let Verdict::Write(second) = run(&renamed, "Run it twice.") else { panic!("written") };
+        assert_eq!(without_marks(&second), without_marks(&render("When Running The Suite", "Run it twice.")));
+        assert_eq!(mark::held(&second), Some(mark::of(&render("When Testing", "Run it twice.")).as_str()));
+        // The next run, the source as it was: unchanged (found by review: "its title changed", every run);
+        // and the next change of the source comes in again.
+        assert_eq!(run(&second, "Run it twice."), Verdict::Unchanged);
+        let Verdict::Write(third) = run(&second, "Run it thrice.") else { panic!("written again") };
+        assert!(third.starts_with("## When Running The Suite\n\nRun it thrice."), "{third}");
         // The body edited too: kept.
-        let edited = renamed.replace("Run it.", "Run it, please.");
-        let v = verdict(&edited, wanted, "When Running The Suite", "When Running The Suite", &originals, &|t| {
-            Some(render(t, "Run it twice."))
-        });
-        assert_eq!(v, Verdict::Edited);
+        assert_eq!(run(&renamed.replace("Run it.", "Run it, please."), "Run it twice."), Verdict::Edited);
+        // The source's own title changed, the section untouched: the person's to rename.
+        let v = verdict(
+            &render("When Testing", "Run it."),
+            render("When Checking", "Run it."),
+            "When Testing",
+            "When Checking",
+            &["When Checking".to_string()],
+            &|t| Some(render(t, "Run it.")),
+        );
+        assert_eq!(v, Verdict::Retitled);
         assert_eq!(with_title("## A\r\nx\n", "B").as_deref(), Some("## B\r\nx\n"));
         assert_eq!(with_title("text\n", "B"), None);
     }
