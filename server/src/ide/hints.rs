@@ -5,8 +5,10 @@ use crate::search::triggers;
 use crate::syntax::invocation::{self, Mode};
 use crate::text::TextRange;
 
-/// `→ testing.md:42` after each entry that resolves, at the end of its line.
-pub fn inlay_hints(ws: &Workspace, file: FileId) -> Vec<(usize, String)> {
+/// `→ testing.md:42` after each entry that resolves, at the end of its line, for the
+/// entries whose line ends in `within` (the editor asks for what it shows; found by
+/// review: every line of the file was answered).
+pub fn inlay_hints(ws: &Workspace, file: FileId, within: TextRange) -> Vec<(usize, String)> {
     let Some((index_id, _, index)) = ws.index() else { return Vec::new() };
     if index_id != file {
         return Vec::new();
@@ -14,6 +16,7 @@ pub fn inlay_hints(ws: &Workspace, file: FileId) -> Vec<(usize, String)> {
     let b = ws.bindings();
     b.entries
         .iter()
+        .filter(|e| (within.start..=within.end).contains(&index.range(e.line).end))
         .filter_map(|e| {
             let h = triggers::entry_target(ws, e)?;
             let f = ws.file(h.file)?;

@@ -199,6 +199,7 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
             chosen
         }
     };
+    notes.extend(checks::closest(ws, ranked()));
     let decision_path = ws.decision_path(&name);
     let existing = ws.file_id(&decision_path).and_then(|id| ws.file(id));
     let decision_old = match existing {

@@ -121,9 +121,11 @@ pub fn rename(ws: &Workspace, file: FileId, offset: usize, new_name: &str) -> Re
     }
     // Refusals: duplicates.
     let key = normalize(&trigger);
-    if let Some((other, _)) = b.exact_match(Some(op), &key).filter(|(o, extra)| Some(*o) != entry && !extra) {
+    if let Some((other, extra)) = b.exact_match(Some(op), &key).filter(|(o, _)| Some(*o) != entry) {
         let line = b.entry(other).line + 1;
-        return Err(format!("`{} {trigger}` already exists ({}:{line})", op.token(), ws.config().index));
+        // An extra too (found by review): the new trigger would take that entry's word from it.
+        let what = if extra { format!("is an extra of `{}`", b.entry(other).trigger) } else { "already exists".into() };
+        return Err(format!("`{} {trigger}` {what} ({}:{line})", op.token(), ws.config().index));
     }
     if let Some(t) = &title {
         if let Some(&dup) = b.headings_titled(&normalize(&plain(t))).iter().find(|&&h| Some(h) != heading) {

@@ -257,8 +257,14 @@ fn inlay_hints_and_links() {
     use memory_index_lsp::ide::hints;
     let (ws, _, _) = cursor(WS);
     let index = ws.file_id("agents/memory-index.md").expect("index");
-    let h: Vec<String> = hints::inlay_hints(&ws, index).into_iter().map(|x| x.1).collect();
-    assert_eq!(h, [" → testing.md:3", " → testing.md:8"]);
+    let all = memory_index_lsp::text::TextRange::new(0, usize::MAX);
+    let h: Vec<(usize, String)> = hints::inlay_hints(&ws, index, all);
+    let labels: Vec<&str> = h.iter().map(|x| x.1.as_str()).collect();
+    assert_eq!(labels, [" → testing.md:3", " → testing.md:8"]);
+    // Only the lines asked for (an editor asks for what it shows).
+    let second = memory_index_lsp::text::TextRange::new(h[0].0 + 1, h[1].0);
+    let shown: Vec<String> = hints::inlay_hints(&ws, index, second).into_iter().map(|x| x.1).collect();
+    assert_eq!(shown, [" → testing.md:8"]);
     let links: Vec<String> = hints::document_links(&ws, index).into_iter().map(|x| x.1).collect();
     assert_eq!(links, ["agents/decisions/testing.md"]);
 }

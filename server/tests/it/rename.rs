@@ -80,6 +80,10 @@ fn refusals() {
         dup.as_ref().is_err_and(|e| e.contains("`/how writing mock tests`") || e.contains("already exists")),
         "{dup:?}"
     );
+    let extra = renamed(&ws, "agents/memory-index.md", "split modules", "mock patch");
+    assert!(extra.as_ref().is_err_and(|e| e.contains("is an extra of `writing mock tests`")), "{extra:?}");
+    let extra = renamed(&ws, "agents/decisions/t.md", "How to Split Modules", "When Mock Patch");
+    assert!(extra.as_ref().is_err_and(|e| e.contains("is an extra of `writing mock tests`")), "{extra:?}");
     let bad = renamed(&ws, "agents/decisions/t.md", "How to Split Modules", "Splitting Modules");
     assert!(bad.as_ref().is_err_and(|e| e.contains("neither `When ` nor `How to `")), "{bad:?}");
     let same = renamed(&ws, "agents/decisions/t.md", "How to Split Modules", "When Writing Mock Tests");

@@ -288,3 +288,27 @@ fn refusals_and_notes_name_the_callers_arguments() {
         assert!(s.contains(want) && !s.contains("--"), "{want} in {s}");
     }
 }
+
+/// Found by review: a decision on a subject the memory has decided, in other words, went in unsaid.
+#[test]
+fn the_closest_decision_is_named_when_it_is_close() {
+    let index =
+        "# I\n\n## agents/decisions/data.md\n\n/when choosing a database | postgres, sql\n/how run migrations\n";
+    let data = "# Data\n\n## When Choosing A Database\n\nUse PostgreSQL 16 for every service; SQLite only for local \
+                prototypes.\n\n## How to Run Migrations\n\nRun alembic upgrade head in CI before deploy.\n";
+    let w = ws(&[("agents/memory-index.md", index), ("agents/decisions/data.md", data)]);
+    let r =
+        Request { body: "Use Postgres for everything.\n".into(), ..req(Op::When, "Picking A Database Engine", None) };
+    let p = plan(&w, &r).expect("written: a note, not a refusal");
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.starts_with("closest decision: /when choosing a database (agents/decisions/data.md:3")),
+        "{:?}",
+        p.notes
+    );
+    let far =
+        Request { body: "Bake at 250 degrees with steam.\n".into(), ..req(Op::How, "Bake Sourdough", Some("data.md")) };
+    let p = plan(&w, &far).expect("written");
+    assert!(!p.notes.iter().any(|n| n.starts_with("closest")), "{:?}", p.notes);
+}

@@ -241,7 +241,7 @@ pub(in crate::lsp) async fn inlay_hint(b: &Backend, params: InlayHintParams) -> 
     guarded("inlayHint", || {
         let f = root.ws.file(file)?;
         Some(
-            hints::inlay_hints(&root.ws, file)
+            hints::inlay_hints(&root.ws, file, convert::text_range(f, params.range, st.enc))
                 .into_iter()
                 .map(|(at, label)| InlayHint {
                     position: convert::position(f, at, st.enc),
