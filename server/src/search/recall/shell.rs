@@ -107,13 +107,17 @@ fn recall_command_in<'a>(
 /// (docs/resolver.md).
 pub const UNBACKED_CODE: f64 = 0.49;
 
-/// A command's text without the commit messages it carries: the quoted
-/// argument of `-m`/`--message` given to a version-control program's
-/// recording sub-commands (`git commit -m "fix worktree tasks"`, `git stash
-/// push -m …`, `hg ci -m …`). The message describes work already done; the
-/// command records it: it is a commit, not a decision about worktrees
-/// (measured: `git commit --no-verify -m "Fix session … worktree tasks"`
-/// was answered at 0.82 with *When Validating Worktree Merges*). Other
+/// A command's text with the commit messages it carries read as the word
+/// `message`: the quoted argument of `-m`/`--message` given to a
+/// version-control program's recording sub-commands (`git commit -m "fix
+/// worktree tasks"` is `git commit -m message`; `git stash push -m …`, `hg
+/// ci -m …`). The message describes work already done; the command records
+/// it: it is a commit, not a decision about worktrees (measured: `git commit
+/// --no-verify -m "Fix session … worktree tasks"` was answered at 0.82 with
+/// *When Validating Worktree Merges*), and what it does is write a commit
+/// message, which a project's commit conventions govern (found by review:
+/// *When Writing Commit Messages* stayed at 0.05; thunderbird's imported
+/// *Commit Requirements*, Conventional Commits, now reaches 0.65). Other
 /// commands keep their quotes: `git branch -m 'old' 'new'` names branches,
 /// `alembic revision -m 'migrate the booking schema'` says what is about to
 /// be written, and error text names what it advises (`run 'git branch -D
@@ -148,6 +152,7 @@ pub fn without_messages(text: &str) -> std::borrow::Cow<'_, str> {
         if opens {
             let close = text[i + 1..].find(b as char).map_or(text.len(), |n| i + 1 + n + 1);
             out.push_str(&text[kept..i]);
+            out.push_str("message");
             kept = close;
             i = close;
             word_start = i;
