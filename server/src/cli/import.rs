@@ -178,6 +178,18 @@ pub fn run(a: ImportArgs) -> i32 {
     for (source, why) in &out.skipped {
         let _ = writeln!(stderr, "skipped {source}: {why}");
     }
+    // What the source would change in each section kept for being edited (found by review: "bring
+    // the change in by hand" showed no change), at most CONFLICT_LINES lines each.
+    for (path, mine, theirs) in &out.conflicts {
+        let d = diff::between(&format!("{path} (as it is)"), "(as import would write it now)", mine, theirs);
+        let lines: Vec<&str> = d.lines().collect();
+        for l in lines.iter().take(CONFLICT_LINES) {
+            let _ = writeln!(stderr, "  {l}");
+        }
+        if lines.len() > CONFLICT_LINES {
+            let _ = writeln!(stderr, "  … {} more lines", lines.len() - CONFLICT_LINES);
+        }
+    }
     for line in &out.cut {
         let _ = writeln!(stderr, "cut: {line}");
     }
@@ -256,3 +268,6 @@ fn pulled_in(canon: &std::path::Path, rel: &str, text: &str, given: &[String]) -
         )
     })
 }
+
+/// Most lines of the diff shown for one section kept for being edited.
+const CONFLICT_LINES: usize = 40;

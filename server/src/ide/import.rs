@@ -47,6 +47,7 @@
 //! - Nothing is planned when the result would have an error-severity
 //!   finding the workspace did not have.
 
+mod edits;
 mod entry;
 mod identity;
 mod links;
@@ -60,7 +61,8 @@ mod section;
 pub mod source;
 mod update;
 
-use super::remember::{added_findings, decision_level, entry_resolves_to, file_title};
+use super::remember::{decision_level, entry_resolves_to, file_title};
+use edits::{add_edit, new_errors, Edits};
 use entry::entry_line;
 pub use identity::split_parents;
 use identity::{earlier_heading_of, find_record, gone, stale, Identities};
@@ -74,8 +76,9 @@ use update::Verdict;
 use super::compress;
 use crate::edit::{self, SourceChange};
 use crate::model::{HeadingId, Workspace};
-use crate::rules::{placement, Severity};
+use crate::rules::placement;
 use crate::syntax::normalize;
+use crate::syntax::source_mark::without_marks;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What to import, and how.
@@ -119,6 +122,9 @@ pub struct Outcome {
     pub removed: Vec<String>,
     /// Each decision file the removals leave with only its title (import deletes no file).
     pub bare_files: Vec<String>,
+    /// (decision file, the section as it is, as import would write it now) of each decision kept
+    /// because it was edited and its source changed too: what to bring in by hand.
+    pub conflicts: Vec<(String, String, String)>,
 }
 
 /// One record's place: the file, its heading and the section text to write.
@@ -375,7 +381,8 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                         )?;
                         Some(ends(mark::marked(&s)))
                     };
-                    let text = match update::verdict(current, wanted, &hd.title, &p.heading, &originals, &render) {
+                    let verdict = update::verdict(current, wanted.clone(), &hd.title, &p.heading, &originals, &render);
+                    let text = match verdict {
                         Verdict::Write(text) => text,
                         Verdict::Unchanged => {
                             out.unchanged += 1;
@@ -386,6 +393,14 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                             continue;
                         }
                         kept => {
+                            if kept == Verdict::Edited {
+                                let theirs = render(&hd.title).unwrap_or(wanted);
+                                out.conflicts.push((
+                                    h_path.clone(),
+                                    without_marks(current).into(),
+                                    without_marks(&theirs).into(),
+                                ));
+                            }
                             out.skipped.push((
                                 p.record.source.clone(),
                                 update::why_kept(&kept, &hd.title, &h_path, &id, &p.heading),
@@ -472,27 +487,6 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     }
     out.change.replace_text(&index_path, &index_old, &index);
     Ok(out)
-}
-
-/// Edits per decision file: its path, its text as read (None: new) and the edits to it, all against that text.
-type Edits = Vec<(String, Option<String>, Vec<edit::TextEdit>)>;
-
-/// Adds `e` to the edits of `path` (its text as read from `old` when it has none yet).
-fn add_edit(edits: &mut Edits, path: &str, old: impl FnOnce() -> Option<String>, e: edit::TextEdit) {
-    match edits.iter_mut().find(|x| x.0 == path) {
-        Some(x) => x.2.push(e),
-        None => edits.push((path.to_string(), old(), vec![e])),
-    }
-}
-
-/// Refuses when `next` has more error-severity findings of a rule in a file than `ws`.
-fn new_errors(ws: &Workspace, next: &Workspace) -> Result<(), String> {
-    let added = added_findings(ws, next, Severity::Error);
-    if added.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("importing would add {} error(s); nothing was written:\n  {}", added.len(), added.join("\n  ")))
-    }
 }
 
 #[cfg(test)]

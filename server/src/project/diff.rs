@@ -2,11 +2,12 @@
 
 /// A unified diff of one file (`--- a/PATH` / `+++ b/PATH`, 3 lines of context).
 pub fn unified(path: &str, old: &str, new: &str) -> String {
-    similar::TextDiff::from_lines(old, new)
-        .unified_diff()
-        .context_radius(3)
-        .header(&format!("a/{path}"), &format!("b/{path}"))
-        .to_string()
+    between(&format!("a/{path}"), &format!("b/{path}"), old, new)
+}
+
+/// A unified diff of two texts under the names given (3 lines of context).
+pub fn between(old_name: &str, new_name: &str, old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new).unified_diff().context_radius(3).header(old_name, new_name).to_string()
 }
 
 /// The unified diff of a whole change made from `base`: created files against nothing, edited files against their text in `base`.

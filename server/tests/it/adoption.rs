@@ -318,6 +318,15 @@ fn importing_again_keeps_edits_and_names_what_is_gone_or_superseded() {
     let o = run(root, &["import", "AGENTS.md", "docs/adr"]);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(err.contains("was edited since it was imported, and what import would write changed too"), "{err}");
+    // What to bring in by hand is shown (found by review: only "by hand").
+    assert!(
+        err.contains("  --- agents/decisions/agents.md (as it is)\n  +++ (as import would write it now)\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("\n  -Never force-push to main.\n") && err.contains("\n  +Never force-push to main or release.\n"),
+        "{err}"
+    );
     assert_eq!(fs::read_to_string(&agents).expect("agents.md"), edited);
     assert!(err.contains("stale: agents/decisions/architecture-decisions.md has `Source: docs/adr/0002-use-helm.md`, but docs/adr/0002-use-helm.md is no longer in docs/adr"), "{err}");
     assert!(
