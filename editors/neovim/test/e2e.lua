@@ -134,6 +134,33 @@ if failed > 0 then
   finish()
 end
 
+-- 1b. A server that is not on PATH is said, once, where it would attach (not only in lsp.log).
+do
+  local said = {}
+  local notify = vim.notify
+  vim.notify = function(msg)
+    table.insert(said, msg)
+  end
+  local cfg = mi.config({ cmd = { 'memory-index-lsp-not-installed', 'serve' } })
+  local on_dir_called = false
+  local probe = vim.fn.bufadd(index_path)
+  cfg.root_dir(probe, function()
+    on_dir_called = true
+  end)
+  cfg.root_dir(probe, function()
+    on_dir_called = true
+  end)
+  vim.notify = notify
+  report(
+    'plugin',
+    not on_dir_called and #said == 1 and said[1]:find('not an executable on PATH', 1, true) ~= nil,
+    'missing server: ' .. (said[1] or 'nothing said') .. ' (' .. #said .. ' message(s))'
+  )
+  if failed > 0 then
+    finish()
+  end
+end
+
 -- 2. Opening the index starts and attaches the client.
 vim.cmd.edit(vim.fn.fnameescape(index_path))
 local buf = vim.api.nvim_get_current_buf()

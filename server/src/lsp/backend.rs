@@ -124,15 +124,24 @@ pub(super) fn at_position(st: &Snapshot, uri: &Uri, pos: Position) -> Option<(us
 /// The client's `memoryIndex` settings, or why they are ignored: a wrong
 /// type, or a key that is neither fixed nor an option a rule declares (as
 /// `memory-index.toml` is checked, so a typo is said, not silently dropped).
-pub(super) fn client_patch(v: &Value) -> std::result::Result<ConfigPatch, String> {
+/// An unknown key is left out and named, the others apply (found by review: a typo in one key
+/// dropped every setting, as the README's "every other key applies" says it does not); a value
+/// of the wrong type still sets nothing, since serde cannot tell which key it spoiled.
+pub(super) fn client_patch(v: &Value) -> std::result::Result<(ConfigPatch, Option<String>), String> {
     let v = v.get("memoryIndex").unwrap_or(v);
-    let patch =
+    let mut patch =
         serde_json::from_value::<ConfigPatch>(v.clone()).map_err(|e| format!("memory-index settings ignored: {e}"))?;
     let known = crate::rules::known();
-    match patch.options.keys().find(|k| !known.options.iter().any(|o| o.0 == k.as_str())) {
-        Some(key) => Err(format!("memory-index settings ignored: unknown key `{key}`")),
-        None => Ok(patch),
+    let unknown: Vec<String> =
+        patch.options.keys().filter(|k| !known.options.iter().any(|o| o.0 == k.as_str())).cloned().collect();
+    for k in &unknown {
+        patch.options.remove(k);
     }
+    let warning = (!unknown.is_empty()).then(|| {
+        let keys: Vec<String> = unknown.iter().map(|k| format!("`{k}`")).collect();
+        format!("memory-index settings: unknown key {} ignored; the others apply", keys.join(", "))
+    });
+    Ok((patch, warning))
 }
 
 impl Backend {
@@ -154,7 +163,12 @@ impl Backend {
         if let Ok(values) = self.client.configuration(vec![item]).await {
             if let Some(v) = values.into_iter().next().filter(|v| !v.is_null()) {
                 match client_patch(&v) {
-                    Ok(p) => lock(&self.state).client_config = Some(p),
+                    Ok((p, warning)) => {
+                        lock(&self.state).client_config = Some(p);
+                        if let Some(w) = warning {
+                            self.client.show_message(MessageType::WARNING, w).await;
+                        }
+                    }
                     Err(e) => self.client.show_message(MessageType::WARNING, e).await,
                 }
             }
@@ -206,17 +220,25 @@ impl Backend {
         self.wake.notify_one();
     }
 
-    /// The root and path of `uri`, finding a root for a lone file when there is none.
+    /// The root and path of `uri`: the root that holds it when that root has a memory;
+    /// else the project at or above the file, loaded as a root of its own (a lone
+    /// file, a memory deeper than the workspace folders were searched, or one
+    /// outside them); else the root that holds it, memory or not.
     pub(super) fn locate_or_adopt(st: &mut State, uri: &Uri) -> Option<(usize, String)> {
-        if let Some(found) = st.locate_uri(uri) {
-            return Some(found);
+        let found = st.locate_uri(uri);
+        if found.as_ref().is_some_and(|(i, _)| st.roots[*i].ws.index().is_some()) {
+            return found;
         }
-        if !st.roots.is_empty() {
-            return None;
+        let Some(root) = convert::path_of(uri).and_then(|p| crate::project::find_root(p.parent()?)) else {
+            return found;
+        };
+        if st.roots.iter().any(|r| r.path == root || r.canon == root) {
+            return found;
         }
-        let root = crate::project::find_root(convert::path_of(uri)?.parent()?)?;
-        st.load_root(root).ok()?;
-        st.locate_uri(uri)
+        match st.load_root(root) {
+            Ok(_) => st.locate_uri(uri),
+            Err(_) => found,
+        }
     }
 
     pub(super) fn fix_all_edit(st: &Snapshot, i: usize) -> Option<WorkspaceEdit> {
@@ -231,6 +253,18 @@ impl Backend {
     }
 }
 
+/// The roots of the editor's workspace folders: the memories each holds (see
+/// [`crate::project::root::memory_roots`]), each once.
+pub(super) fn memory_roots(folders: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for r in folders.iter().flat_map(|f| crate::project::root::memory_roots(f)) {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::client_patch;
@@ -238,11 +272,17 @@ mod tests {
     #[test]
     fn client_settings_are_checked_like_the_file() {
         let ok = client_patch(&serde_json::json!({"memoryIndex": {"maxLines": 10, "tokenBudget": 6000}}));
-        let patch = ok.expect("known keys");
+        let (patch, warning) = ok.expect("known keys");
         assert_eq!(patch.options.get("max-lines"), Some(&Some(10)));
         assert_eq!(patch.options.get("token-budget"), Some(&Some(6000)));
-        let typo = client_patch(&serde_json::json!({"tokenBudgit": 6000}));
-        assert_eq!(typo.err().as_deref(), Some("memory-index settings ignored: unknown key `token-budgit`"));
+        assert_eq!(warning, None);
+        // A typo is named and left out; the other keys apply.
+        let (patch, warning) = client_patch(&serde_json::json!({"tokenBudgit": 6000, "maxLines": 5})).expect("applies");
+        assert_eq!(
+            warning.as_deref(),
+            Some("memory-index settings: unknown key `token-budgit` ignored; the others apply")
+        );
+        assert_eq!((patch.options.get("max-lines"), patch.options.get("token-budgit")), (Some(&Some(5)), None));
         assert!(client_patch(&serde_json::json!({"index": 3})).is_err(), "a wrong type");
     }
 }

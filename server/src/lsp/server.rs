@@ -30,7 +30,12 @@ impl LanguageServer for Backend {
             st.enc = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
             if let Some(opts) = params.initialization_options.as_ref().filter(|v| !v.is_null()) {
                 match client_patch(opts) {
-                    Ok(p) => st.client_config = Some(p),
+                    Ok((p, warning)) => {
+                        st.client_config = Some(p);
+                        if let Some(w) = warning {
+                            tracing::warn!("{w}");
+                        }
+                    }
                     Err(e) => tracing::warn!("{e}"),
                 }
             }
@@ -54,8 +59,8 @@ impl LanguageServer for Backend {
 
     async fn initialized(&self, _: InitializedParams) {
         self.pull_config().await;
-        let roots = std::mem::take(&mut *lock(&self.pending_roots));
-        self.reload_all(roots).await;
+        let folders = std::mem::take(&mut *lock(&self.pending_roots));
+        self.reload_all(super::backend::memory_roots(&folders)).await;
         let caps = self.caps();
         if caps.dynamic_watch {
             let watchers = ["**/*.md", "**/memory-index.toml"]

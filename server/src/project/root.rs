@@ -1,7 +1,11 @@
 //! Which project a command works on: one rule for the CLI, the language server, the MCP server and the hook.
 //!
-//! 1. An explicit root (`--root DIR`, `check ROOT`, an editor's workspace
-//!    folder) is the root, as given: nothing is searched.
+//! 1. An explicit root (`--root DIR`, `check ROOT`) is the root, as given:
+//!    nothing is searched. An editor's workspace folder is where the language
+//!    server looks ([`memory_roots`]): the folder, the project above it, or
+//!    the projects below it (found by review: a monorepo's memory, or Emacs
+//!    taking `agents/` for the project, gave hovers of "No match" and no
+//!    definitions, unsaid).
 //! 2. Otherwise the search starts at `$CLAUDE_PROJECT_DIR` when it is set
 //!    (the agent's project: Claude Code sets it for hooks, skills and MCP
 //!    servers, and an agent that `cd`s into another checkout is still
@@ -48,6 +52,59 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
     let index = Config::default().index;
     start.ancestors().find(|dir| dir.join(CONFIG_FILE).is_file() || dir.join(&index).is_file()).map(Path::to_path_buf)
 }
+
+/// The memories an editor's workspace folder holds: the folder itself when
+/// it is a project; else the nearest project above it (a folder opened inside
+/// one); else every project below it (a monorepo's packages: at most
+/// [`BELOW_DEPTH`] folders down, hidden folders and dependency or build
+/// trees skipped, at most [`BELOW_LOOKED`] folders looked at); else the
+/// folder itself, which then shows no memory.
+pub fn memory_roots(folder: &Path) -> Vec<PathBuf> {
+    let index = Config::default().index;
+    let is_project = |d: &Path| d.join(CONFIG_FILE).is_file() || d.join(&index).is_file();
+    if is_project(folder) {
+        return vec![folder.to_path_buf()];
+    }
+    if let Some(up) = find_root(folder) {
+        return vec![up];
+    }
+    let mut found = Vec::new();
+    let mut todo: std::collections::VecDeque<(PathBuf, usize)> = [(folder.to_path_buf(), 0)].into();
+    let mut looked = 0;
+    while let Some((dir, depth)) = todo.pop_front() {
+        looked += 1;
+        if looked > BELOW_LOOKED {
+            break;
+        }
+        if depth > 0 && is_project(&dir) {
+            found.push(dir);
+            continue;
+        }
+        if depth == BELOW_DEPTH {
+            continue;
+        }
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        let mut subs: Vec<PathBuf> = rd
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| e.file_name().to_str().is_some_and(|n| !n.starts_with('.') && !SKIPPED.contains(&n)))
+            .map(|e| e.path())
+            .collect();
+        subs.sort();
+        todo.extend(subs.into_iter().map(|d| (d, depth + 1)));
+    }
+    if found.is_empty() {
+        found.push(folder.to_path_buf());
+    }
+    found
+}
+
+/// How deep below a workspace folder [`memory_roots`] looks.
+pub const BELOW_DEPTH: usize = 4;
+/// How many folders below a workspace folder [`memory_roots`] looks at, at most.
+pub const BELOW_LOOKED: usize = 2000;
+/// Folders [`memory_roots`] never looks into: dependencies and build output.
+const SKIPPED: &[&str] = &["node_modules", "target", "vendor", "dist", "build", "out", "venv", "__pycache__"];
 
 #[cfg(test)]
 mod tests;

@@ -32,6 +32,35 @@ fn folders_are_added_and_removed_at_run_time() {
     assert_eq!(c.shutdown(), Some(0));
 }
 
+/// Found by review: a workspace folder that holds the memory deeper (a monorepo's package), or
+/// lies inside the project (Emacs takes `agents/` for it), gave "No match" hovers, no definitions
+/// and no diagnostics for the decision files, unsaid. The memory is found below or above.
+#[test]
+fn a_workspace_folder_finds_its_memory_below_or_above_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let mono = tmp.path().canonicalize().expect("canon");
+    copy(&crate::support::repo().join("fixtures/demo"), &mono.join("pkg/billing"));
+    let index = uri(&mono.join("pkg/billing/agents/memory-index.md"));
+    let ops = uri(&mono.join("pkg/billing/agents/decisions/operations.md"));
+    for folder in [mono.clone(), mono.join("pkg/billing/agents")] {
+        let mut c = Client::spawn();
+        c.initialize(&folder, true, json!({}));
+        c.diagnostics(&ops, |d| has(d, "unindexed-heading"));
+        let text = fs::read_to_string(mono.join("pkg/billing/agents/memory-index.md")).expect("index");
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": index, "languageId": "markdown", "version": 1, "text": text}}),
+        );
+        let line = text.lines().position(|l| l.starts_with("/when writing mock tests")).expect("entry");
+        let def = c.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": index}, "position": {"line": line, "character": 8}}),
+        );
+        assert!(def["result"].to_string().contains("agents/decisions/testing.md"), "{folder:?}: {def}");
+        assert_eq!(c.shutdown(), Some(0));
+    }
+}
+
 /// An open document's unsaved text survives every change of the roots: it
 /// is kept as the document's own outside the roots, handed to the engine
 /// when a root containing it is added, kept when that root is reloaded (a

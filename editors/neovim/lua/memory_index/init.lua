@@ -39,6 +39,9 @@ function M.find_root(path, markers)
   return nil
 end
 
+--- The commands already said to be missing (once each per session).
+local warned = {}
+
 --- The config given to vim.lsp.config(M.name, ...).
 ---@param opts? table same as setup()
 ---@return vim.lsp.Config
@@ -61,11 +64,25 @@ function M.config(opts)
     filetypes = opts.filetypes or { 'markdown' },
     root_markers = markers,
     -- Attach only inside a memory-index workspace (no single-file mode).
+    -- A server that cannot start is said once, where it would have attached
+    -- (found by review: Neovim logged it in lsp.log only).
     root_dir = function(bufnr, on_dir)
       local root = M.find_root(vim.api.nvim_buf_get_name(bufnr), markers)
-      if root then
-        on_dir(root)
+      if not root then
+        return
       end
+      if type(cmd) == 'table' and vim.fn.executable(cmd[1]) == 0 then
+        if not warned[cmd[1]] then
+          warned[cmd[1]] = true
+          vim.notify(
+            ("memory-index: `%s` is not an executable on PATH, so the language server cannot start for %s: "
+              .. "install it (see the README) or pass its path, setup({ cmd = '/path/to/memory-index-lsp' })"):format(cmd[1], root),
+            vim.log.levels.WARN
+          )
+        end
+        return
+      end
+      on_dir(root)
     end,
     init_options = has_settings and settings or nil,
     -- Answers workspace/configuration for section `memoryIndex`.

@@ -85,21 +85,27 @@ pub(in crate::lsp) async fn did_change_watched_files(b: &Backend, params: DidCha
 pub(in crate::lsp) async fn did_change_workspace_folders(b: &Backend, params: DidChangeWorkspaceFoldersParams) {
     {
         let mut st = lock(&b.state);
-        for p in params.event.removed.iter().filter_map(|f| convert::path_of(&f.uri)) {
-            st.remove_root(&p);
+        let removed: Vec<PathBuf> = params.event.removed.iter().filter_map(|f| convert::path_of(&f.uri)).collect();
+        for p in memory_roots(&removed).iter().chain(&removed) {
+            st.remove_root(p);
         }
     }
     b.wake.notify_one();
     let added: Vec<PathBuf> = params.event.added.iter().filter_map(|f| convert::path_of(&f.uri)).collect();
     if !added.is_empty() {
-        b.reload_all(added).await;
+        b.reload_all(memory_roots(&added)).await;
     }
 }
 
 pub(in crate::lsp) async fn did_change_configuration(b: &Backend, params: DidChangeConfigurationParams) {
     if params.settings.is_object() && params.settings.get("memoryIndex").is_some() {
         match client_patch(&params.settings) {
-            Ok(p) => lock(&b.state).client_config = Some(p),
+            Ok((p, warning)) => {
+                lock(&b.state).client_config = Some(p);
+                if let Some(w) = warning {
+                    b.client.show_message(MessageType::WARNING, w).await;
+                }
+            }
             Err(e) => b.client.show_message(MessageType::WARNING, e).await,
         }
     } else {

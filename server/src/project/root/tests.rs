@@ -18,3 +18,26 @@ fn explicit_wins_then_the_agents_project_then_the_start() {
     let nowhere = tmp.path().join("c");
     assert_eq!(root_from(None, Some(&nowhere), None), nowhere);
 }
+
+#[test]
+fn a_workspace_folder_finds_the_memory_in_it_above_it_or_below_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = std::fs::canonicalize(tmp.path()).unwrap();
+    let memory = |d: &Path| {
+        std::fs::create_dir_all(d.join("agents")).unwrap();
+        std::fs::write(d.join("agents/memory-index.md"), "").unwrap();
+    };
+    memory(&t.join("mono/pkg/a"));
+    memory(&t.join("mono/pkg/b"));
+    memory(&t.join("mono/node_modules/dep"));
+    std::fs::create_dir_all(t.join("mono/.git/x/agents")).unwrap();
+    std::fs::write(t.join("mono/.git/x/agents/memory-index.md"), "").unwrap();
+    // Below: each package's memory, none in dependencies or hidden folders.
+    assert_eq!(memory_roots(&t.join("mono")), [t.join("mono/pkg/a"), t.join("mono/pkg/b")]);
+    // The folder itself; a folder inside a project (Emacs takes `agents/` for one).
+    assert_eq!(memory_roots(&t.join("mono/pkg/a")), [t.join("mono/pkg/a")]);
+    assert_eq!(memory_roots(&t.join("mono/pkg/a/agents")), [t.join("mono/pkg/a")]);
+    // No memory anywhere: the folder, as before.
+    std::fs::create_dir_all(t.join("empty/deep")).unwrap();
+    assert_eq!(memory_roots(&t.join("empty")), [t.join("empty")]);
+}
