@@ -49,6 +49,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
+  // Fix All and Remember… are offered only where there is a memory (found by review: offered in
+  // any Markdown file, they started a server that found nothing and said nothing).
+  const memories = await vscode.workspace.findFiles('{**/agents/memory-index.md,**/memory-index.toml}', '**/node_modules/**', 1);
+  await vscode.commands.executeCommand('setContext', 'memoryIndex.hasMemory', memories.length > 0);
   await start();
 }
 

@@ -88,9 +88,13 @@ pub fn excerpt(body: &str) -> String {
     }
 }
 
-/// `**Decision Date:** 2026-02-18`, `Date: …`, `Status: …`, `Source: …`: a label and a short value, not the decision.
+/// `**Decision Date:** 2026-02-18`, `Date: …`, `Status: …`, `Source: …`: a label and a short value, not the decision;
+/// and the scope line import writes first for a rule scoped to some files (`Applies to files matching …`).
 fn is_metadata(line: &str) -> bool {
     let plain = line.trim_start_matches(['-', '*', ' ']);
+    if plain.starts_with("Applies to files matching `") {
+        return true;
+    }
     let Some((label, value)) = plain.split_once(':') else { return false };
     let label = label.trim_end_matches('*').trim();
     let words = label.split_whitespace().count();
@@ -128,6 +132,11 @@ mod tests {
         assert_eq!(
             excerpt("Note: prefer fakes over mocks when the fake is small and the real thing is slow.\n"),
             "Note: prefer fakes over mocks when the fake is small and the real thing is slow."
+        );
+        assert_eq!(
+            excerpt("Applies to files matching `tests/**/*.py`.\n\nUse pytest fixtures.\n"),
+            "Use pytest fixtures.",
+            "a Cursor rule's scope, as import writes it"
         );
     }
 }
