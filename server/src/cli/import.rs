@@ -180,8 +180,13 @@ pub fn run(a: ImportArgs) -> i32 {
     }
     // What the source would change in each section kept for being edited (found by review: "bring
     // the change in by hand" showed no change), at most CONFLICT_LINES lines each.
-    for (path, mine, theirs) in &out.conflicts {
-        let d = diff::between(&format!("{path} (as it is)"), "(as import would write it now)", mine, theirs);
+    for (path, title, mine, theirs) in &out.conflicts {
+        let d = diff::between(
+            &format!("{path} as it is (`-`: your edits to `{title}` too)"),
+            &format!("{path} with `{title}` as its source gives it now"),
+            mine,
+            theirs,
+        );
         let lines: Vec<&str> = d.lines().collect();
         for l in lines.iter().take(CONFLICT_LINES) {
             let _ = writeln!(stderr, "  {l}");

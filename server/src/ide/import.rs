@@ -122,9 +122,10 @@ pub struct Outcome {
     pub removed: Vec<String>,
     /// Each decision file the removals leave with only its title (import deletes no file).
     pub bare_files: Vec<String>,
-    /// (decision file, the section as it is, as import would write it now) of each decision kept
-    /// because it was edited and its source changed too: what to bring in by hand.
-    pub conflicts: Vec<(String, String, String)>,
+    /// (decision file, heading, the file as it is, the file with that section as import would
+    /// write it now; import marks left out) of each decision kept because it was edited and its
+    /// source changed too: what to bring in by hand.
+    pub conflicts: Vec<(String, String, String, String)>,
 }
 
 /// One record's place: the file, its heading and the section text to write.
@@ -259,7 +260,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     // Stale decisions: listed, or removed (`--prune`) with their entries; the room they leave is
     // the records' (found by review: the next run grew the cut bodies into it).
     let settled = prune::settle(ws, gones, opts.prune);
-    (out.stale, out.removed, out.bare_files) = (settled.stale, settled.removed, settled.bare_files);
+    (out.stale, out.removed) = (settled.stale, settled.removed);
     let removed: Vec<(String, crate::text::TextRange)> =
         settled.files.iter().map(|(p, e)| (p.clone(), e.range)).collect();
     let mut edits: Edits = Vec::new();
@@ -395,11 +396,10 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                         kept => {
                             if kept == Verdict::Edited {
                                 let theirs = render(&hd.title).unwrap_or(wanted);
-                                out.conflicts.push((
-                                    h_path.clone(),
-                                    without_marks(current).into(),
-                                    without_marks(&theirs).into(),
-                                ));
+                                let mut after = f.text.to_string();
+                                after.replace_range(hd.section.start..hd.section.end, &theirs);
+                                let (before, after) = (without_marks(&f.text).into(), without_marks(&after).into());
+                                out.conflicts.push((h_path.clone(), hd.title.clone(), before, after));
                             }
                             out.skipped.push((
                                 p.record.source.clone(),
@@ -447,9 +447,13 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
         let base =
             old.clone().unwrap_or_else(|| format!("# {}\n", file_title(path.rsplit('/').next().unwrap_or(&path))));
         let (new, skipped) = edit::apply(&base, &e);
-        let new = if removed.iter().any(|(p, _)| *p == path) { prune::trimmed_end(new) } else { new };
+        let pruned = removed.iter().any(|(p, _)| *p == path);
+        let new = if pruned { prune::trimmed_end(new) } else { new };
         if !skipped.is_empty() {
             return Err(format!("two records would change the same lines of {path}; import them one at a time"));
+        }
+        if pruned && prune::only_title(&new) {
+            out.bare_files.push(path.clone());
         }
         texts.push((path, old, new));
     }

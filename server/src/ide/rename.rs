@@ -173,29 +173,49 @@ fn plain(raw: &str) -> String {
     parsed.headings.first().map_or_else(|| raw.to_string(), |h| h.title.clone())
 }
 
-/// The code spans of `raw` (a heading as written), each one's text.
-fn code_spans(raw: &str) -> Vec<&str> {
-    raw.split('`').skip(1).step_by(2).filter(|c| !c.trim().is_empty()).collect()
-}
-
-/// `title` with the words `raw`'s code spans hold left out, to tell its case style by.
+/// `title` with the text of `raw`'s code spans left out (each once, in order), to tell its case style by.
 fn without_code(raw: &str, title: &str) -> String {
-    let code = code_spans(raw);
-    title.split_whitespace().filter(|w| !code.contains(w)).collect::<Vec<_>>().join(" ")
+    let mut t = title.to_string();
+    let mut from = 0;
+    for c in crate::syntax::decision::code_spans(raw) {
+        if let Some(at) = find_words(&t, &c, from) {
+            t.replace_range(at..at + c.len(), " ");
+            from = at + 1;
+        }
+    }
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// `title` (a new heading made from a trigger) with each word that `raw` wrote as code
-/// written as code again (renaming `/when using kubectl` kept `` `kubectl` `` out).
+/// `title` (a new heading made from a trigger) with the words `raw` wrote as code written
+/// as code again, each span once, in order, as it was written (found by review: renaming
+/// `/when using kubectl` dropped `` `kubectl` ``; a word-by-word match split `cargo test`
+/// and made every `make` code).
 fn with_code_spans(raw: &str, title: &str) -> String {
-    let code = code_spans(raw);
-    let words: Vec<String> = title
-        .split(' ')
-        .map(|w| match code.iter().find(|c| c.eq_ignore_ascii_case(w)) {
-            Some(c) => format!("`{c}`"), // as it was written (a title's case style capitalises words)
-            None => w.to_string(),
-        })
-        .collect();
-    words.join(" ")
+    let mut out = title.to_string();
+    let mut from = 0;
+    for c in crate::syntax::decision::code_spans(raw) {
+        let Some(at) = find_words(&out, &c, from) else { continue };
+        let wrapped = if c.contains('`') { format!("`` {c} ``") } else { format!("`{c}`") };
+        out.replace_range(at..at + c.len(), &wrapped);
+        from = at + wrapped.len();
+    }
+    out
+}
+
+/// Where `needle` first occurs in `hay` at or after byte `from`, ASCII case ignored, as whole
+/// words (no letter or digit either side).
+fn find_words(hay: &str, needle: &str, from: usize) -> Option<usize> {
+    if needle.is_empty() {
+        return None;
+    }
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    (from..=hay.len().saturating_sub(needle.len())).find(|&at| {
+        hay.is_char_boundary(at)
+            && hay.is_char_boundary(at + needle.len())
+            && hay[at..at + needle.len()].eq_ignore_ascii_case(needle)
+            && !word(hay[..at].chars().next_back())
+            && !word(hay[at + needle.len()..].chars().next())
+    })
 }
 
 /// Trigger-mode invocations (outside index entries and the preamble) that resolve to `entry`.

@@ -35,6 +35,10 @@ pub struct Backend {
     pub state: Arc<Mutex<State>>,
     pub caps: Arc<Mutex<ClientCaps>>,
     pub(super) pending_roots: Mutex<Vec<PathBuf>>,
+    /// Warnings found before the client could be shown them (`initialize`'s settings), shown on `initialized`.
+    pub(super) pending_warnings: Mutex<Vec<String>>,
+    /// Each workspace folder and the roots it gave ([`Backend::add_folders`]).
+    pub(super) folder_roots: Mutex<Vec<(PathBuf, Vec<PathBuf>)>>,
     /// Wakes the publisher (started on `initialize`).
     pub(super) wake: Arc<Notify>,
     /// Held by the publisher while it pushes to a pulling client: a
@@ -51,6 +55,8 @@ impl Backend {
             state: Arc::default(),
             caps: Arc::default(),
             pending_roots: Mutex::default(),
+            pending_warnings: Mutex::default(),
+            folder_roots: Mutex::default(),
             wake: Arc::default(),
             pushing: Arc::default(),
             publisher: std::sync::Once::new(),
@@ -229,7 +235,9 @@ impl Backend {
         if found.as_ref().is_some_and(|(i, _)| st.roots[*i].ws.index().is_some()) {
             return found;
         }
-        let Some(root) = convert::path_of(uri).and_then(|p| crate::project::find_root(p.parent()?)) else {
+        // Not a dependency's memory (`node_modules/dep/agents/…`), as the folders' search skips them.
+        let path = convert::path_of(uri).filter(|p| !crate::project::root::in_skipped(p));
+        let Some(root) = path.and_then(|p| crate::project::find_root(p.parent()?)) else {
             return found;
         };
         if st.roots.iter().any(|r| r.path == root || r.canon == root) {
@@ -253,16 +261,37 @@ impl Backend {
     }
 }
 
-/// The roots of the editor's workspace folders: the memories each holds (see
-/// [`crate::project::root::memory_roots`]), each once.
-pub(super) fn memory_roots(folders: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    for r in folders.iter().flat_map(|f| crate::project::root::memory_roots(f)) {
-        if !out.contains(&r) {
-            out.push(r);
+impl Backend {
+    /// The roots of workspace folders added: the memories each holds (see
+    /// [`crate::project::root::memory_roots`]), each once, remembered per folder.
+    pub(super) fn add_folders(&self, folders: &[PathBuf]) -> Vec<PathBuf> {
+        let mut map = lock(&self.folder_roots);
+        let mut out: Vec<PathBuf> = Vec::new();
+        for f in folders {
+            let roots = crate::project::root::memory_roots(f);
+            out.extend(roots.iter().filter(|r| !out.contains(r)).cloned().collect::<Vec<_>>());
+            map.retain(|(g, _)| g != f);
+            map.push((f.clone(), roots));
         }
+        out
     }
-    out
+
+    /// The roots to drop when workspace folders are removed: those they gave that no
+    /// remaining folder gave too (found by review: removing one of two folders of one
+    /// project dropped it); a folder never added stands for itself.
+    pub(super) fn remove_folders(&self, folders: &[PathBuf]) -> Vec<PathBuf> {
+        let mut map = lock(&self.folder_roots);
+        let mut gone: Vec<PathBuf> = Vec::new();
+        for f in folders {
+            match map.iter().find(|(g, _)| g == f) {
+                Some((_, roots)) => gone.extend(roots.iter().cloned()),
+                None => gone.push(f.clone()),
+            }
+        }
+        map.retain(|(g, _)| !folders.contains(g));
+        gone.retain(|r| !map.iter().any(|(_, roots)| roots.contains(r)));
+        gone
+    }
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ impl LanguageServer for Backend {
                         st.client_config = Some(p);
                         if let Some(w) = warning {
                             tracing::warn!("{w}");
+                            lock(&self.pending_warnings).push(w);
                         }
                     }
                     Err(e) => tracing::warn!("{e}"),
@@ -59,8 +60,12 @@ impl LanguageServer for Backend {
 
     async fn initialized(&self, _: InitializedParams) {
         self.pull_config().await;
+        let warnings = std::mem::take(&mut *lock(&self.pending_warnings));
+        for w in warnings {
+            self.client.show_message(MessageType::WARNING, w).await;
+        }
         let folders = std::mem::take(&mut *lock(&self.pending_roots));
-        self.reload_all(super::backend::memory_roots(&folders)).await;
+        self.reload_all(self.add_folders(&folders)).await;
         let caps = self.caps();
         if caps.dynamic_watch {
             let watchers = ["**/*.md", "**/memory-index.toml"]

@@ -59,12 +59,9 @@ pub fn compress_among(ws: &Workspace, title: &str, others: &[String]) -> Option<
 fn compress_with(ws: &Workspace, title: &str, rivals: &[String]) -> Option<(Op, String)> {
     let (op, full) = trigger_from_title(title)?;
     let own = ws.bindings().headings_titled(&normalize(title)).first().copied();
-    // A word's edge punctuation is no part of a key (`prod!`, `(feat/*,` gave keys nobody types).
-    let words_: Vec<&str> = full
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
-        .filter(|w| !w.is_empty())
-        .collect();
+    // A word's edge punctuation is no part of a key (`prod!`, `(feat/*,` gave keys nobody types),
+    // but a name's is (`C++`, `C#`, `.NET`).
+    let words_: Vec<&str> = full.split_whitespace().map(key_word).filter(|w| !w.is_empty()).collect();
     let mut tried = 0;
     for k in 1..words_.len() {
         // Every k-word candidate counts against the bound, as when each was tried in turn.
@@ -90,6 +87,19 @@ fn compress_with(ws: &Workspace, title: &str, rivals: &[String]) -> Option<(Op, 
         }
     }
     Some((op, full))
+}
+
+/// `word` without the punctuation at its edges that is no part of a name: `prod!` is `prod`,
+/// `(feat/*,` is `feat`, while `C++`, `C#` and `.NET` stay.
+fn key_word(word: &str) -> &str {
+    let end = word.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '+' && c != '#');
+    let end = if end.chars().all(|c| !c.is_alphanumeric()) { "" } else { end };
+    let start = end.trim_start_matches(|c: char| !c.is_alphanumeric());
+    // One `.` right before the letters is a name's (`.NET`, `.env`).
+    match end.len() - start.len() {
+        n if n >= 1 && end[n - 1..].starts_with('.') && (n == 1 || !end[..n - 1].ends_with('.')) => &end[n - 1..],
+        _ => start,
+    }
 }
 
 /// The compressed trigger of a heading.
@@ -152,6 +162,26 @@ fn next_combination(c: &mut [usize], n: usize) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod key_word_tests {
+    #[test]
+    fn edge_punctuation_goes_a_names_stays() {
+        for (w, want) in [
+            ("prod!", "prod"),
+            ("(feat/*,", "feat"),
+            ("C++", "C++"),
+            ("C#", "C#"),
+            (".NET", ".NET"),
+            ("...and", "and"),
+            ("(.env)", ".env"),
+            ("!!", ""),
+            ("x.", "x"),
+        ] {
+            assert_eq!(super::key_word(w), want, "{w}");
+        }
+    }
 }
 
 #[cfg(test)]

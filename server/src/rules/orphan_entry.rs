@@ -104,7 +104,9 @@ pub(crate) fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
         else {
             continue;
         };
-        if let Some((op, trigger)) = trigger_from_title(&heading.title) {
+        // Not to a trigger another entry has already: the change would be a `duplicate-entry`.
+        let free = |op, t: &str| ws.bindings().exact_match(Some(op), &crate::syntax::normalize(t)).is_none();
+        if let Some((op, trigger)) = trigger_from_title(&heading.title).filter(|(op, t)| free(*op, t)) {
             let mut edits = vec![TextEdit::replace(entry.trigger, trigger.clone())];
             if op != entry.op {
                 edits.push(TextEdit::replace(entry.op_range, op.token()));
@@ -127,11 +129,21 @@ pub(crate) fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
     }
     // Last: the decision may be gone (found by review: a deleted heading left an entry no
     // quick fix could remove).
+    // Its group with it when it is all the group holds (found by review: an empty
+    // `## agents/decisions/x.md` was left).
+    let text = src.text.as_str();
+    let alone = index.sections.iter().find(|s| s.heading_line < entry_line && entry_line < s.end_line).filter(|s| {
+        (s.heading_line + 1..s.end_line).all(|l| l == entry_line || index.range(l).slice(text).trim().is_empty())
+    });
+    let gone = match alone {
+        Some(s) => index.whole_section(text, s.heading_line, s.end_line),
+        None => index.full(entry_line),
+    };
     out.push(Fix::new(
         format!("Delete the entry {}", q(&format!("{} {typed}", entry.op.token()))),
         Applicability::Suggestion,
         &src.path,
-        vec![TextEdit::delete(index.full(entry_line))],
+        vec![TextEdit::delete(gone)],
     ));
     out
 }

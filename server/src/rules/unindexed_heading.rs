@@ -95,10 +95,19 @@ pub(crate) fn message(ws: &Workspace, f: &Finding) -> Option<String> {
 }
 
 /// The heading of `f` and the first entry of the index that binds nothing and resembles it.
+/// None for a heading whose title another heading has (no entry can be its own), and when the
+/// title's trigger is another entry's trigger or extra already (the change would duplicate it).
 fn drifted(ws: &Workspace, f: &Finding) -> Option<(HeadingId, EntryId)> {
     let hid = heading_of(ws, f)?;
+    let heading = ws.heading(hid)?;
+    if ws.bindings().headings_titled(&heading.key).len() > 1 {
+        return None;
+    }
     let entry = EntryClasses::of(ws).drifted_to(hid).next()?;
-    Some((hid, entry))
+    let (op, trigger) = placement::trigger_from_title(&heading.title)?;
+    let taken =
+        ws.bindings().exact_match(Some(op), &crate::syntax::normalize(&trigger)).is_some_and(|(e, _)| e != entry);
+    (!taken).then_some((hid, entry))
 }
 
 /// The heading a finding is on.

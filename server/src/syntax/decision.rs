@@ -71,6 +71,18 @@ pub struct DecisionFile {
     pub line_count: u32,
 }
 
+/// The text of each code span of a heading's title as written (`` When Running `cargo test` ``
+/// gives `cargo test`), in order, as CommonMark reads them (double backticks included).
+pub fn code_spans(title: &str) -> Vec<String> {
+    let line = format!("# {}\n", title.replace(['\n', '\r'], " "));
+    Parser::new_ext(&line, Options::empty())
+        .filter_map(|e| match e {
+            Event::Code(c) => Some(c.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Parses a decision file. Never fails.
 pub fn parse(text: &str) -> DecisionFile {
     parse_with(text, &LineIndex::new(text))

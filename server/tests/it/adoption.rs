@@ -320,7 +320,7 @@ fn importing_again_keeps_edits_and_names_what_is_gone_or_superseded() {
     assert!(err.contains("was edited since it was imported, and what import would write changed too"), "{err}");
     // What to bring in by hand is shown (found by review: only "by hand").
     assert!(
-        err.contains("  --- agents/decisions/agents.md (as it is)\n  +++ (as import would write it now)\n"),
+        err.contains("  --- agents/decisions/agents.md as it is (`-`: your edits to `When Working On Git` too)\n  +++ agents/decisions/agents.md with `When Working On Git` as its source gives it now\n"),
         "{err}"
     );
     assert!(

@@ -61,6 +61,35 @@ fn a_workspace_folder_finds_its_memory_below_or_above_it() {
     }
 }
 
+/// Found by review: two folders of one project (its `agents/` and its `src/`), one removed: the
+/// project stays for the other.
+#[test]
+fn removing_one_of_two_folders_of_a_project_keeps_it() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let proj = tmp.path().canonicalize().expect("canon");
+    copy(&crate::support::repo().join("fixtures/demo"), &proj);
+    fs::create_dir_all(proj.join("src")).expect("src");
+    let index = uri(&proj.join("agents/memory-index.md"));
+    let mut c = Client::spawn();
+    c.initialize(&proj.join("agents"), true, json!({}));
+    c.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [{"uri": uri(&proj.join("src")), "name": "src"}], "removed": []}}),
+    );
+    c.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [], "removed": [{"uri": uri(&proj.join("src")), "name": "src"}]}}),
+    );
+    let text = fs::read_to_string(proj.join("agents/memory-index.md")).expect("index");
+    let line = text.lines().position(|l| l.starts_with("/when writing mock tests")).expect("entry");
+    let def = c.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": index}, "position": {"line": line, "character": 8}}),
+    );
+    assert!(def["result"].to_string().contains("agents/decisions/testing.md"), "{def}");
+    assert_eq!(c.shutdown(), Some(0));
+}
+
 /// An open document's unsaved text survives every change of the roots: it
 /// is kept as the document's own outside the roots, handed to the engine
 /// when a root containing it is added, kept when that root is reloaded (a

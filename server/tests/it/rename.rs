@@ -70,6 +70,29 @@ fn code_spans_stay_in_the_heading_and_out_of_the_trigger() {
     let out =
         renamed(&ws, "agents/memory-index.md", "using kubectl", "using kubectl against staging").expect("renames");
     assert!(get(&out, "agents/decisions/ops.md").contains("## When Using `kubectl` Against Staging\n"), "{out:?}");
+    // A span of several words, a word the title has twice, a span with a backtick (found by review).
+    for (heading, trigger, new, want) in [
+        (
+            "When Running `cargo test`",
+            "running cargo test",
+            "running cargo test quickly",
+            "## When Running `cargo test` Quickly\n",
+        ),
+        (
+            "When Using `make` To Make Releases",
+            "using make to make releases",
+            "using make to make builds",
+            "## When Using `make` To Make Builds\n",
+        ),
+        ("When Quoting ``a`b`` Names", "quoting a`b names", "quoting a`b labels", "## When Quoting `` a`b `` Labels\n"),
+    ] {
+        let fix = format!(
+            "//- agents/memory-index.md\n# Index\n## agents/decisions/ops.md\n/when {trigger}\n//- agents/decisions/ops.md\n# Ops\n## {heading}\nAsk first.\n"
+        );
+        let ws = workspace(&fix);
+        let out = renamed(&ws, "agents/memory-index.md", &trigger[..4], new).expect("renames");
+        assert!(get(&out, "agents/decisions/ops.md").contains(want), "{heading}: {out:?}");
+    }
 }
 
 #[test]

@@ -34,8 +34,6 @@ pub(super) struct Settled {
     pub files: Vec<(String, TextEdit)>,
     /// Deletions of the removed decisions' entries in the index.
     pub index: Vec<TextEdit>,
-    /// Each decision file the removals leave with nothing but its title.
-    pub bare_files: Vec<String>,
 }
 
 /// Lists each gone decision, or with `prune` removes those unedited since import wrote them.
@@ -80,25 +78,13 @@ pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool) -> Settled {
         }
     }
     out.index = index_deletions(ws, &entry_lines);
-    list_bare_files(ws, &mut out);
     out
 }
 
-/// Lists each file the removals leave with nothing but its title: import does not delete files, and a file of one
-/// title line is noise in the decisions directory (found by review).
-fn list_bare_files(ws: &Workspace, out: &mut Settled) {
-    let mut paths: Vec<&String> = out.files.iter().map(|(p, _)| p).collect();
-    paths.dedup();
-    let mut notes = Vec::new();
-    for path in paths {
-        let Some(text) = ws.file_id(path).and_then(|id| ws.file(id)).map(|f| f.text.as_str()) else { continue };
-        let gone: Vec<TextEdit> = out.files.iter().filter(|(p, _)| p == path).map(|(_, e)| e.clone()).collect();
-        let left = crate::edit::apply(text, &gone).0;
-        if left.lines().all(|l| l.trim().is_empty() || l.starts_with("# ")) {
-            notes.push(path.clone());
-        }
-    }
-    out.bare_files = notes;
+/// Whether `text` holds nothing but a document title (`# Title`) and blank lines: a decision
+/// file the removals left empty (import deletes no file, so it says so; found by review).
+pub(super) fn only_title(text: &str) -> bool {
+    text.lines().all(|l| l.trim().is_empty() || l.starts_with("# "))
 }
 
 /// Deletions of the index lines `lines` (entries): each line, or the whole

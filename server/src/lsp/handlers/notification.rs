@@ -86,14 +86,14 @@ pub(in crate::lsp) async fn did_change_workspace_folders(b: &Backend, params: Di
     {
         let mut st = lock(&b.state);
         let removed: Vec<PathBuf> = params.event.removed.iter().filter_map(|f| convert::path_of(&f.uri)).collect();
-        for p in memory_roots(&removed).iter().chain(&removed) {
-            st.remove_root(p);
+        for p in b.remove_folders(&removed) {
+            st.remove_root(&p);
         }
     }
     b.wake.notify_one();
     let added: Vec<PathBuf> = params.event.added.iter().filter_map(|f| convert::path_of(&f.uri)).collect();
     if !added.is_empty() {
-        b.reload_all(memory_roots(&added)).await;
+        b.reload_all(b.add_folders(&added)).await;
     }
 }
 

@@ -64,6 +64,12 @@ fn a_source_emptied_missing_or_gone_from_its_folder_is_stale() {
     assert_eq!(text(&after, "agents/decisions/agents.md").trim(), "# Agents");
     let first_only = plan(&first, Vec::new(), &Options { emptied: vec![("AGENTS.md".into(), "is missing")], ..PRUNE });
     assert!(first_only.unwrap().bare_files == ["agents/decisions/agents.md"]);
+    // Its rule replaced by another in the same run: the file holds the new one, nothing is said
+    // (found by review: the note told to delete the file the new decision went into).
+    let replaced = "# Agents\n\n## Deploying\n\nDeploy from main only, after the release checklist passes.\n";
+    let out = plan(&first, parse("AGENTS.md", replaced).unwrap(), &PRUNE).unwrap();
+    assert_eq!((out.imported.len(), out.removed.len()), (1, 1), "{:?} {:?}", out.imported, out.removed);
+    assert!(out.bare_files.is_empty(), "{:?}", out.bare_files);
 }
 
 /// An ADR file renamed in its folder was removed as gone while its record was skipped as a copy of it.

@@ -46,8 +46,8 @@ fn a_person_s_edit_is_never_overwritten_by_importing_again() {
         both.skipped
     );
     // What to bring in by hand: the section as it is, and as import writes it now under its heading.
-    let [(at, mine, theirs)] = &both.conflicts[..] else { panic!("one conflict: {:?}", both.conflicts) };
-    assert_eq!(at, path);
+    let [(at, title, mine, theirs)] = &both.conflicts[..] else { panic!("one conflict: {:?}", both.conflicts) };
+    assert_eq!((at.as_str(), title.as_str()), (path, "When Using Helm Charts"));
     assert!(mine.contains("Pin chart versions.") && !mine.contains("<!-- import"), "{mine}");
     assert!(theirs.contains("Everyone learns Helm 3.") && theirs.contains("## When Using Helm Charts"), "{theirs}");
     // Merged by hand, the mark taken away: the section is the person's, and nothing is said again.
