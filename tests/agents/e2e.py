@@ -12,8 +12,8 @@ turns against mock_api.py (a fresh mock per turn, every request body recorded):
                    SessionStart note reach the model; the project's MCP server is offered
   everyday         an everyday prompt: no `[memory-index] /` block anywhere
   command          the model runs a command a decision governs: the decision reaches the
-                   model after the command (pre-command hook; not Gemini, which has none
-                   that adds context)
+                   model after the command (pre-command hook; Gemini, which has none that
+                   adds context: its AfterTool hook, with the command's result)
   failure          the model runs a failing script whose error a decision is about: the
                    decision reaches the model after the command
   stop-settled     (Codex) the person settles a rule: the Stop hook's request to record it
@@ -327,21 +327,18 @@ def run_agent(agent):
         check(agent, "stop-settled: it asks once (the stop after it ends the session)", len(bodies) == 2,
               f"{len(bodies)} requests")
 
-    # c. A command a decision governs.
-    if agent == "gemini":
-        print("NOTE gemini: command: skipped; Gemini CLI has no pre-command hook whose output reaches the model "
-              "(BeforeTool context is dropped, NOTES.md)", flush=True)
-    else:
-        bodies = turn(agent, base, proj, "command", "RUN_MIGRATION please",
-                      [{"match": "RUN_MIGRATION", "shell": MIGRATE_COMMAND}])
-        check(agent, "command: the prompt itself injects nothing", bodies and BLOCK not in text(bodies[0]),
-              excerpt(text(bodies[0])) if bodies else "")
-        after_call = after_shell_call(agent, bodies)
-        # once in the call's arguments, once more in its output (echo)
-        check(agent, "command: the mock's command ran", after_call.count("revision -m migrate-the-booking-schema") >= 2,
-              after_call[:400])
-        check(agent, f"command: 'How to Migrate the Booking Schema' reached the model after `{MIGRATE_COMMAND}`",
-              MIGRATE_HEADER in after_call, excerpt(after_call, "[memory-index]") or after_call[:600])
+    # c. A command a decision governs (Gemini: its AfterTool hook, with the command's result; its
+    # BeforeTool context never reaches the model, NOTES.md).
+    bodies = turn(agent, base, proj, "command", "RUN_MIGRATION please",
+                  [{"match": "RUN_MIGRATION", "shell": MIGRATE_COMMAND}])
+    check(agent, "command: the prompt itself injects nothing", bodies and BLOCK not in text(bodies[0]),
+          excerpt(text(bodies[0])) if bodies else "")
+    after_call = after_shell_call(agent, bodies)
+    # once in the call's arguments, once more in its output (echo)
+    check(agent, "command: the mock's command ran", after_call.count("revision -m migrate-the-booking-schema") >= 2,
+          after_call[:400])
+    check(agent, f"command: 'How to Migrate the Booking Schema' reached the model after `{MIGRATE_COMMAND}`",
+          MIGRATE_HEADER in after_call, excerpt(after_call, "[memory-index]") or after_call[:600])
 
     # d. A failing command whose error a decision is about. Codex's payload carries only the output text,
     # so its script prints an `error:` line; the others see the exit code.

@@ -39,8 +39,11 @@ const HOOKS_JSON: &str = include_str!("../../../editors/claude-code/hooks/hooks.
 const PLUGIN_LAUNCHER: &str = "\\\"${CLAUDE_PLUGIN_ROOT}/bin/memory-index-lsp\\\"";
 
 /// The recall note added to the index (when its preamble never mentions `/when`).
+/// It names how every agent recalls, not only Claude Code's skills (found by review: a
+/// Codex-only project was told of a `/when` command Codex does not have).
 pub const NOTE: &str = "Recall a decision with `/when <situation>` or `/how <task>` (`/when .Section Title`, \
-`/when ..file.md`); matching decisions are also injected on their own, headed `[memory-index]`.";
+`/when ..file.md`): a skill in Claude Code; in any agent `memory-index-lsp resolve \"when <situation>\"` or the MCP \
+tool `resolve`. Matching decisions are also injected on their own, headed `[memory-index]`.";
 
 /// One file `init` writes: its path relative to the root, old text (None: new) and new text.
 struct Change {
@@ -159,7 +162,7 @@ pub fn run(a: InitArgs) -> i32 {
             let _ = writeln!(
                 stderr,
                 "note: `memory-index-lsp` is not on PATH, and the hooks, skills and MCP server init sets up run it by \
-             that name: put it there (`cargo install --path server`, or copy {me} to a folder on PATH)"
+             that name: put it there (the release installer, see the README's Install; or copy {me} to a folder on PATH)"
             );
         }
         return 0;
@@ -234,7 +237,7 @@ pub fn run(a: InitArgs) -> i32 {
         let _ = writeln!(
             stderr,
             "note: `memory-index-lsp` is not on PATH, and the hooks, skills and MCP server just written run it by \
-             that name: put it there (`cargo install --path server`, or copy {me} to a folder on PATH)"
+             that name: put it there (the release installer, see the README's Install; or copy {me} to a folder on PATH)"
         );
     }
     // A new memory in a project that wrote decisions down elsewhere: say how to bring them in.

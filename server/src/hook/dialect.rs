@@ -7,7 +7,7 @@
 //! | --- | --- | --- | --- | --- |
 //! | session start | `SessionStart` | `SessionStart` | `sessionStart` | `SessionStart` |
 //! | a prompt | `UserPromptSubmit` | `UserPromptSubmit` | `UserPromptSubmit` | `BeforeAgent` |
-//! | a shell command about to run | `PreToolUse` (`Bash`) | `PreToolUse` (`Bash`) | `preToolUse` (`bash`) | none that adds context |
+//! | a shell command about to run | `PreToolUse` (`Bash`) | `PreToolUse` (`Bash`) | `preToolUse` (`bash`) | `AfterTool` that did not fail: with its result (`BeforeTool` cannot add context) |
 //! | a failed shell command | `PostToolUseFailure` | `PostToolUse`, failure read from the output | `postToolUse`, failure from `resultType` or the exit code | `AfterTool`, failure from `Exit Code:` |
 //!
 //! At the end of a turn, Claude Code's and Codex's `Stop` may ask once per
@@ -87,6 +87,12 @@ pub fn to_claude(agent: Agent, v: Value, event: Option<&str>) -> Value {
             if output.as_deref().is_some_and(|s| failed(agent, s, &o)) {
                 o.insert("error".into(), Value::String(output.unwrap_or_default()));
                 Some("PostToolUseFailure")
+            } else if agent == Agent::Gemini && name == "AfterTool" {
+                // The decision that governs the command, with its result: Gemini has no
+                // earlier moment that reaches the model (found by review: a Gemini session
+                // never got a command's decision), and Codex's and Copilot's pre-command
+                // context also reaches the model with the result.
+                Some("PreToolUse")
             } else {
                 Some("PostToolUse")
             }
@@ -230,8 +236,23 @@ fn error_line(output: &str) -> bool {
     ];
     output.lines().take(200).any(|l| {
         let l = l.trim_start().to_ascii_lowercase();
-        MARKS.iter().any(|m| l.contains(m))
+        MARKS.iter().any(|m| l.contains(m)) || tool_failure(&l)
     })
+}
+
+/// The failure lines of common tools that carry no `error:` (found by review: Codex's failed
+/// `go test`, `make`, `git push` and pytest runs were read as successes): `--- FAIL:` and
+/// `FAIL <package>` (go test), `make: *** …` (make), `! [rejected]` (git push), `npm ERR!`,
+/// `test result: FAILED` (cargo), and a count of failures over zero (`1 failed, 20 passed`;
+/// `0 failed` is a success). `line` is lowercase.
+fn tool_failure(line: &str) -> bool {
+    const STARTS: [&str; 5] = ["--- fail:", "fail\t", "fail ", "npm err!", "! [rejected]"];
+    const HOLDS: [&str; 4] = ["make: ***", "*** [", "! [remote rejected]", "test result: failed"];
+    if line == "fail" || STARTS.iter().any(|s| line.starts_with(s)) || HOLDS.iter().any(|h| line.contains(h)) {
+        return true;
+    }
+    let words: Vec<&str> = line.split(|c: char| c.is_whitespace() || c == '=').filter(|w| !w.is_empty()).collect();
+    words.windows(2).any(|w| w[1].starts_with("failed") && w[0].parse::<u64>().is_ok_and(|n| n > 0))
 }
 
 /// Our answer for `agent`'s event `agent_event` (its own name, which

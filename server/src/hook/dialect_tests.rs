@@ -76,6 +76,12 @@ fn a_post_tool_event_is_a_failure_only_when_its_result_says_so() {
     };
     assert!(failure(Agent::Gemini, &gemini("Output: boom\nExit Code: 2\nProcess Group PGID: 1")).is_some());
     assert_eq!(failure(Agent::Gemini, &gemini("Output: ok\nProcess Group PGID: 1")), None);
+    // A Gemini command that did not fail: its decision comes with its result (Gemini has no
+    // earlier moment that reaches the model; found by review).
+    assert_eq!(
+        parsed(Some(Agent::Gemini), &gemini("Output: ok\nProcess Group PGID: 1")).event,
+        Event::PreToolUse { tool_name: "Bash".into(), command: Some("make".into()) }
+    );
     let codex = |out: &str| {
         format!(
             r#"{{"hook_event_name":"PostToolUse","turn_id":"t","tool_name":"Bash","tool_input":{{"command":"git push"}},"tool_response":{}}}"#,
@@ -84,6 +90,22 @@ fn a_post_tool_event_is_a_failure_only_when_its_result_says_so() {
     };
     assert!(failure(Agent::Codex, &codex("fatal: Unable to create '.git/index.lock': File exists.\n")).is_some());
     assert_eq!(failure(Agent::Codex, &codex("test result: ok. 5 passed; 0 failed\n")), None);
+    // The failures of common tools that print no `error:` (found by review: read as successes).
+    for out in [
+        "--- FAIL: TestCreate (0.00s)\n    users_test.go:12: got 500\nFAIL\nFAIL\tgithub.com/x/api\t0.01s\n",
+        "go test ./...\nok  \tgithub.com/x/db\nFAIL\tgithub.com/x/api [build failed]\n",
+        "cc -o app main.c\nmake: *** [Makefile:12: test] Error 1\n",
+        "To github.com:x/api.git\n ! [rejected]        main -> main (fetch first)\n",
+        "FAILED tests/test_users.py::test_create_user - assert 500 == 201\n=== 1 failed, 20 passed in 0.31s ===\n",
+        "npm ERR! code ELIFECYCLE\n",
+        "test result: FAILED. 4 passed; 1 failed; 0 ignored\n",
+    ] {
+        assert!(failure(Agent::Codex, &codex(out)).is_some(), "{out}");
+    }
+    for out in ["=== 20 passed in 0.31s ===\n", "ok  \tgithub.com/x/api\t0.01s\n", "PASS\nok\n", "0 failed, 3 passed\n"]
+    {
+        assert_eq!(failure(Agent::Codex, &codex(out)), None, "{out}");
+    }
     // Claude Code's PostToolUse (success) stays silent; its failures have their own event.
     assert_eq!(
         parsed(Some(Agent::Claude), r#"{"hook_event_name":"PostToolUse","tool_response":"error: x"}"#).event,

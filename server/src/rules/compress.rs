@@ -93,12 +93,16 @@ fn compress_with(ws: &Workspace, title: &str, rivals: &[String]) -> Option<(Op, 
 /// `(feat/*,` is `feat`, while `C++`, `C#` and `.NET` stay.
 fn key_word(word: &str) -> &str {
     let end = word.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '+' && c != '#');
-    let end = if end.chars().all(|c| !c.is_alphanumeric()) { "" } else { end };
+    if !end.chars().any(char::is_alphanumeric) {
+        return "";
+    }
     let start = end.trim_start_matches(|c: char| !c.is_alphanumeric());
-    // One `.` right before the letters is a name's (`.NET`, `.env`).
-    match end.len() - start.len() {
-        n if n >= 1 && end[n - 1..].starts_with('.') && (n == 1 || !end[..n - 1].ends_with('.')) => &end[n - 1..],
-        _ => start,
+    let cut = end.len() - start.len(); // a character boundary: `start` is a suffix of `end`
+                                       // One `.` right before the letters is a name's (`.NET`, `.env`); `...and` is `and`.
+    if end[..cut].ends_with('.') && !end[..cut - 1].ends_with('.') {
+        &end[cut - 1..]
+    } else {
+        start
     }
 }
 

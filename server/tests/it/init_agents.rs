@@ -210,3 +210,27 @@ fn instructions_linked_to_one_file_get_one_block_and_a_folder_out_of_the_project
     assert!(!other.path().join("agents").exists(), "no index, no folder: {err}");
     assert_eq!(fs::read_dir(out.path()).expect("read").count(), 0, "nothing through the link");
 }
+
+/// Found by review: a `[features]` table of one's own got only a note (Codex then skips the
+/// hooks), and a commented `.gemini/settings.json` (Gemini reads comments) stopped every agent.
+#[test]
+fn an_own_features_table_gets_the_key_and_gemini_settings_keep_their_comments() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path();
+    fs::create_dir_all(root.join(".codex")).expect("mkdir");
+    fs::create_dir_all(root.join(".gemini")).expect("mkdir");
+    fs::write(root.join(".codex/config.toml"), "model = \"o4\"\n\n[features] # ours\nweb_search = true\n").expect("w");
+    fs::write(root.join(".gemini/settings.json"), "{\n  // team settings\n  \"theme\": \"GitHub\"\n}\n").expect("w");
+    let o = run(&["init", "--agent", "codex,gemini", "."], root);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let codex = fs::read_to_string(root.join(".codex/config.toml")).expect("read");
+    assert!(codex.starts_with("model = \"o4\"\n\n[features] # ours\nhooks = true\nweb_search = true\n"), "{codex}");
+    let config: toml::Table = codex.parse().expect("valid TOML");
+    assert!(config["mcp_servers"]["memory-index"]["command"].as_str() == Some("memory-index-lsp"), "{codex}");
+    let gemini = fs::read_to_string(root.join(".gemini/settings.json")).expect("read");
+    assert!(gemini.starts_with("{\n  // team settings\n  \"theme\": \"GitHub\",\n  \"hooks\": {\n"), "{gemini}");
+    let again = run(&["init", "--agent", "codex,gemini", "."], root);
+    assert!(stderr(&again).contains("already set up"), "{}", stderr(&again));
+    assert_eq!(fs::read_to_string(root.join(".codex/config.toml")).expect("read"), codex);
+    assert_eq!(fs::read_to_string(root.join(".gemini/settings.json")).expect("read"), gemini);
+}

@@ -92,6 +92,24 @@ fn copilot_hooks(files: &mut Files, command: &str) -> Result<(), String> {
     }
 }
 
+/// `text` with `hooks = true` on the line after its `[features]` header, when it has one and the
+/// result reads `features.hooks = true`; None otherwise (an inline or dotted `features`).
+fn with_features_hooks(text: &str, nl: &str) -> Option<String> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let bare = line.split('#').next().unwrap_or("").trim();
+        if bare == "[features]" {
+            let end = at + line.len();
+            let sep = if line.ends_with('\n') { "" } else { nl };
+            let new = format!("{}{sep}hooks = true{nl}{}", &text[..end], &text[end..]);
+            let ok = new.parse::<toml::Table>().ok()?.get("features")?.get("hooks")? == &toml::Value::Boolean(true);
+            return ok.then_some(new);
+        }
+        at += line.len();
+    }
+    None
+}
+
 /// `.codex/config.toml` with `[mcp_servers.memory-index]` (unless a server
 /// there runs `memory-index-lsp mcp`) and `[features] hooks = true` (unless
 /// `features` is set there), appended as tables; every other byte is kept.
@@ -117,23 +135,32 @@ fn codex_config(files: &mut Files) -> Result<(), String> {
         add.push_str("[mcp_servers.memory-index]\ncommand = \"memory-index-lsp\"\nargs = [\"mcp\"]\n");
         what.push("the MCP server `memory-index`");
     }
+    let nl = if old.contains("\r\n") { "\r\n" } else { "\n" };
+    let mut old = old;
     match parsed.get("features").and_then(|f| f.get("hooks")) {
         Some(toml::Value::Boolean(false)) => {
             let _ = writeln!(std::io::stderr(), "{rel} sets `features.hooks = false`: Codex will not run the hooks");
         }
         Some(_) => {}
-        None if parsed.contains_key("features") => {
-            let _ = writeln!(std::io::stderr(), "{rel}: add `hooks = true` to its [features] so Codex runs the hooks");
-        }
+        // Its own `[features]` table: the key goes under its header (found by review: only said).
+        None if parsed.contains_key("features") => match with_features_hooks(&old, nl) {
+            Some(t) => {
+                old = t;
+                what.push("hooks turned on");
+            }
+            None => {
+                let _ =
+                    writeln!(std::io::stderr(), "{rel}: add `hooks = true` to its [features] so Codex runs the hooks");
+            }
+        },
         None => {
             add.push_str("[features]\nhooks = true\n");
             what.push("hooks turned on");
         }
     }
-    if add.is_empty() {
+    if add.is_empty() && what.is_empty() {
         return Ok(());
     }
-    let nl = if old.contains("\r\n") { "\r\n" } else { "\n" };
     let sep = if old.is_empty() || old.ends_with(&format!("{nl}{nl}")) {
         String::new()
     } else if old.ends_with(nl) {
@@ -141,7 +168,7 @@ fn codex_config(files: &mut Files) -> Result<(), String> {
     } else {
         format!("{nl}{nl}")
     };
-    let new = format!("{old}{sep}{}", add.replace("\n[", "\n\n[").replace('\n', nl));
+    let new = if add.is_empty() { old } else { format!("{old}{sep}{}", add.replace("\n[", "\n\n[").replace('\n', nl)) };
     // A table cannot be appended to an inline `mcp_servers = { … }`: say so rather than write a broken file.
     new.parse::<toml::Table>().map_err(|_| {
         format!("{rel}: cannot add [mcp_servers.memory-index] to it (an inline table?); add it by hand: command = \"memory-index-lsp\", args = [\"mcp\"]")

@@ -30,12 +30,15 @@ fn bom_kept<T>(
 }
 
 fn merge_text(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String, Vec<String>), String> {
-    let text = text.unwrap_or("");
-    if text.trim().is_empty() {
+    let original = text.unwrap_or("");
+    if original.trim().is_empty() {
         let events: Vec<String> = wanted.keys().cloned().collect();
         let v = serde_json::json!({ "hooks": wanted });
         return Ok((format!("{}\n", pretty(&v, "  ")), events));
     }
+    // Read with its comments blanked (same offsets), written with them kept.
+    let blanked = without_comments(original);
+    let text = blanked.as_str();
     let v: Value = serde_json::from_str(text)
         .map_err(|e| format!("line {}, column {}: not valid JSON ({e})", e.line(), e.column()))?;
     let Value::Object(top) = &v else { return Err("the file is not a JSON object".into()) };
@@ -54,9 +57,9 @@ fn merge_text(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String
         }
     }
     if missing.is_empty() {
-        return Ok((text.to_string(), Vec::new()));
+        return Ok((original.to_string(), Vec::new()));
     }
-    let unit = indent_unit(text);
+    let unit = indent_unit(original);
     let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let place = "cannot find where to insert the hooks; add them by hand (see editors/claude-code/hooks/hooks.json)";
     let top_span = object_at(text, skip_ws(text, 0)).ok_or(place)?;
@@ -88,7 +91,7 @@ fn merge_text(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String
         }
     }
     edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-    let mut out = text.to_string();
+    let mut out = original.to_string();
     for (at, s) in edits {
         out.insert_str(at, &s.replace('\n', nl));
     }
@@ -103,11 +106,13 @@ pub fn merge_mcp(text: Option<&str>, server: &Value) -> Result<(String, bool), S
 }
 
 fn merge_mcp_text(text: Option<&str>, server: &Value) -> Result<(String, bool), String> {
-    let text = text.unwrap_or("");
-    if text.trim().is_empty() {
+    let original = text.unwrap_or("");
+    if original.trim().is_empty() {
         let v = serde_json::json!({ "mcpServers": { "memory-index": server } });
         return Ok((format!("{}\n", pretty(&v, "  ")), true));
     }
+    let blanked = without_comments(original);
+    let text = blanked.as_str();
     let v: Value = serde_json::from_str(text)
         .map_err(|e| format!("line {}, column {}: not valid JSON ({e})", e.line(), e.column()))?;
     let Value::Object(top) = &v else { return Err("the file is not a JSON object".into()) };
@@ -123,12 +128,12 @@ fn merge_mcp_text(text: Option<&str>, server: &Value) -> Result<(String, bool), 
         (program == "memory-index-lsp" || program.ends_with("/memory-index-lsp")) && args.first() == Some(&"mcp")
     };
     if servers.is_some_and(|m| m.values().any(ours)) {
-        return Ok((text.to_string(), false));
+        return Ok((original.to_string(), false));
     }
     if servers.is_some_and(|m| m.contains_key("memory-index")) {
         return Err("`mcpServers.memory-index` runs another command; rename it, then run init again".into());
     }
-    let unit = indent_unit(text);
+    let unit = indent_unit(original);
     let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let place = "cannot find where to insert the server; add it by hand (see editors/claude-code/.mcp.json)";
     let top_span = object_at(text, skip_ws(text, 0)).ok_or(place)?;
@@ -140,9 +145,46 @@ fn merge_mcp_text(text: Option<&str>, server: &Value) -> Result<(String, bool), 
         }
         Some(at) => insert_members(&object_at(text, at).ok_or(place)?, &[("memory-index", server)], &unit, 2),
     };
-    let mut out = text.to_string();
+    let mut out = original.to_string();
     out.insert_str(at, &add.replace('\n', nl));
     Ok((out, true))
+}
+
+/// `text` with its `//` and `/* */` comments (outside strings) turned into spaces, byte for
+/// byte, line breaks kept: Gemini CLI reads its settings with comments (found by review: a
+/// commented `.gemini/settings.json` was refused as "not valid JSON", and so was the whole
+/// init); serde and the scanner read this copy, the file's own text is what is written.
+fn without_comments(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let (mut i, mut in_string) = (0, false);
+    while i < b.len() {
+        match (in_string, b[i]) {
+            (true, b'\\') => i += 1,
+            (_, b'"') => in_string = !in_string,
+            (false, b'/') if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                    out[i] = b' ';
+                    i += 1;
+                }
+                continue;
+            }
+            (false, b'/') if b.get(i + 1) == Some(&b'*') => {
+                let end = text[i + 2..].find("*/").map_or(b.len(), |n| i + 2 + n + 2);
+                for o in &mut out[i..end] {
+                    if !matches!(*o, b'\n' | b'\r') {
+                        *o = b' ';
+                    }
+                }
+                i = end;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // Only ASCII bytes became spaces, and whole comments (of whole characters): still UTF-8.
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
 /// `memory-index-lsp hook` as a whole word (with arguments or not, by path or not), not `memory-index-lsp hooky`.

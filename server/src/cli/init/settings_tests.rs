@@ -111,3 +111,22 @@ fn malformed_files_are_refused_with_the_line() {
     let e = merge(Some(r#"{"hooks": {"PreToolUse": {}}}"#), &wanted()).unwrap_err();
     assert!(e.contains("`hooks.PreToolUse` is not an array"), "{e}");
 }
+
+/// Found by review: Gemini CLI reads its settings with comments; a commented file was refused.
+#[test]
+fn comments_are_read_past_and_kept() {
+    let text = "{\n  // team settings: keep the theme\n  \"theme\": \"GitHub\", /* \"hooks\": {} */\n  \"url\": \"http://x//y\"\n}\n";
+    let (out, added) = merge(Some(text), &wanted()).unwrap();
+    assert_eq!(added.len(), 2);
+    assert!(out.contains("// team settings: keep the theme\n") && out.contains("/* \"hooks\": {} */"), "{out}");
+    assert!(out.contains("\"url\": \"http://x//y\""), "a `//` inside a string is no comment: {out}");
+    assert!(out.contains("\n  \"hooks\": {\n    \""), "indented like the file, not like a blanked comment: {out}");
+    let (again, none) = merge(Some(&out), &wanted()).unwrap();
+    assert_eq!((again.as_str(), none.len()), (out.as_str(), 0), "a second run changes nothing");
+    let (mcp, added) = merge_mcp(
+        Some("{ // servers\n  \"mcpServers\": {}\n}\n"),
+        &serde_json::json!({"command": "memory-index-lsp", "args": ["mcp"]}),
+    )
+    .unwrap();
+    assert!(added && mcp.contains("// servers") && mcp.contains("\"memory-index\""), "{mcp}");
+}
