@@ -213,9 +213,11 @@ pub fn failed(agent: Agent, output: &str, o: &Map<String, Value>) -> bool {
     agent == Agent::Codex && error_line(output)
 }
 
-/// The exit code an agent appended to a shell result (`completed with exit code 2`, `Exit Code: 2`).
+/// The exit code an agent appended to a shell result (`completed with exit code 2`, `Exit Code: 2`),
+/// read from its last lines only: the command's own output may say "exit code 1" (found by review).
 fn exit_code(output: &str) -> Option<i64> {
-    let lower = output.to_ascii_lowercase();
+    let tail: Vec<&str> = output.trim_end().lines().rev().take(3).collect();
+    let lower = tail.join("\n").to_ascii_lowercase();
     let at = lower.rfind("exit code")?;
     let rest = lower[at + "exit code".len()..].trim_start_matches([':', ' ']);
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-').collect();
@@ -246,10 +248,19 @@ fn error_line(output: &str) -> bool {
 /// `test result: FAILED` (cargo), and a count of failures over zero (`1 failed, 20 passed`;
 /// `0 failed` is a success). `line` is lowercase.
 fn tool_failure(line: &str) -> bool {
-    const STARTS: [&str; 5] = ["--- fail:", "fail\t", "fail ", "npm err!", "! [rejected]"];
+    const STARTS: [&str; 4] = ["--- fail:", "fail\t", "npm err!", "! [rejected]"];
     const HOLDS: [&str; 4] = ["make: ***", "*** [", "! [remote rejected]", "test result: failed"];
     if line == "fail" || STARTS.iter().any(|s| line.starts_with(s)) || HOLDS.iter().any(|h| line.contains(h)) {
         return true;
+    }
+    // `FAIL github.com/x/api 0.01s`: a package path after it, not prose ("Fail over to …").
+    if line.strip_prefix("fail ").and_then(|r| r.split_whitespace().next()).is_some_and(|p| p.contains('/')) {
+        return true;
+    }
+    // A test run's summary only (found by review: a commit subject "2 failed tests" in `git log`):
+    // the count beside `passed`, or in pytest's `===` banner.
+    if !(line.contains("passed") || line.starts_with("===") || line.starts_with("tests:")) {
+        return false;
     }
     let words: Vec<&str> = line.split(|c: char| c.is_whitespace() || c == '=').filter(|w| !w.is_empty()).collect();
     words.windows(2).any(|w| w[1].starts_with("failed") && w[0].parse::<u64>().is_ok_and(|n| n > 0))

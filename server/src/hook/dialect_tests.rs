@@ -102,8 +102,15 @@ fn a_post_tool_event_is_a_failure_only_when_its_result_says_so() {
     ] {
         assert!(failure(Agent::Codex, &codex(out)).is_some(), "{out}");
     }
-    for out in ["=== 20 passed in 0.31s ===\n", "ok  \tgithub.com/x/api\t0.01s\n", "PASS\nok\n", "0 failed, 3 passed\n"]
-    {
+    for out in [
+        "=== 20 passed in 0.31s ===\n",
+        "ok  \tgithub.com/x/api\t0.01s\n",
+        "PASS\nok\n",
+        "0 failed, 3 passed\n",
+        "a1b2c3 fix flaky CI: 2 failed tests\n",
+        "Fail over to the replica when the primary is down.\n",
+        "the retry script prints exit code 1 when it gives up\nok\nall done\nbye\n",
+    ] {
         assert_eq!(failure(Agent::Codex, &codex(out)), None, "{out}");
     }
     // Claude Code's PostToolUse (success) stays silent; its failures have their own event.

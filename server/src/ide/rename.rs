@@ -203,18 +203,21 @@ fn with_code_spans(raw: &str, title: &str) -> String {
 }
 
 /// Where `needle` first occurs in `hay` at or after byte `from`, ASCII case ignored, as whole
-/// words (no letter or digit either side).
+/// words.
 fn find_words(hay: &str, needle: &str, from: usize) -> Option<usize> {
     if needle.is_empty() {
         return None;
     }
-    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    // Whole words of the title as written: a space or the edge either side (an opening bracket
+    // before, closing punctuation after); `go` is not the `go` of `go-task` (found by review).
+    let before = |c: Option<char>| c.is_none_or(|c| c.is_whitespace() || c == '(');
+    let after = |c: Option<char>| c.is_none_or(|c| c.is_whitespace() || ",;:.!?)".contains(c));
     (from..=hay.len().saturating_sub(needle.len())).find(|&at| {
         hay.is_char_boundary(at)
             && hay.is_char_boundary(at + needle.len())
             && hay[at..at + needle.len()].eq_ignore_ascii_case(needle)
-            && !word(hay[..at].chars().next_back())
-            && !word(hay[at + needle.len()..].chars().next())
+            && before(hay[..at].chars().next_back())
+            && after(hay[at + needle.len()..].chars().next())
     })
 }
 

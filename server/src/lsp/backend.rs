@@ -235,11 +235,16 @@ impl Backend {
         if found.as_ref().is_some_and(|(i, _)| st.roots[*i].ws.index().is_some()) {
             return found;
         }
-        // Not a dependency's memory (`node_modules/dep/agents/…`), as the folders' search skips them.
-        let path = convert::path_of(uri).filter(|p| !crate::project::root::in_skipped(p));
-        let Some(root) = path.and_then(|p| crate::project::find_root(p.parent()?)) else {
+        let Some(root) = convert::path_of(uri).and_then(|p| crate::project::find_root(p.parent()?)) else {
             return found;
         };
+        // Not a dependency's own memory (`node_modules/dep/agents/…` of the project above it), as
+        // the folders' search skips them; only the path below that project counts (found by
+        // review: a project checked out under a `vendor` folder was never adopted).
+        let above = root.parent().and_then(crate::project::find_root);
+        if above.is_some_and(|a| root.strip_prefix(&a).is_ok_and(crate::project::root::in_skipped)) {
+            return found;
+        }
         if st.roots.iter().any(|r| r.path == root || r.canon == root) {
             return found;
         }
@@ -278,14 +283,18 @@ impl Backend {
 
     /// The roots to drop when workspace folders are removed: those they gave that no
     /// remaining folder gave too (found by review: removing one of two folders of one
-    /// project dropped it); a folder never added stands for itself.
+    /// project dropped it); a folder never added (named otherwise, say) stands for itself and
+    /// the memories it holds now.
     pub(super) fn remove_folders(&self, folders: &[PathBuf]) -> Vec<PathBuf> {
         let mut map = lock(&self.folder_roots);
         let mut gone: Vec<PathBuf> = Vec::new();
         for f in folders {
             match map.iter().find(|(g, _)| g == f) {
                 Some((_, roots)) => gone.extend(roots.iter().cloned()),
-                None => gone.push(f.clone()),
+                None => {
+                    gone.extend(crate::project::root::memory_roots(f));
+                    gone.push(f.clone());
+                }
             }
         }
         map.retain(|(g, _)| !folders.contains(g));

@@ -103,10 +103,9 @@ pub fn memory_roots(folder: &Path) -> Vec<PathBuf> {
 pub const BELOW_DEPTH: usize = 4;
 /// How many folders below a workspace folder [`memory_roots`] looks at, at most.
 pub const BELOW_LOOKED: usize = 2000;
-/// Whether `path` lies in a dependency's folder (`node_modules`, `vendor`, a virtual
-/// environment): the language server does not adopt a project found there (a package's own
-/// memory), as [`memory_roots`] does not look there. Only these names, anywhere in the path:
-/// a project may well live under a hidden or a `build` folder.
+/// Whether `path` (a project's, relative to the project above it) lies in a dependency's folder
+/// (`node_modules`, `vendor`, a virtual environment): the language server does not adopt a
+/// project found there (a package's own memory), as [`memory_roots`] does not look there.
 pub fn in_skipped(path: &Path) -> bool {
     const DEPENDENCIES: &[&str] = &["node_modules", "vendor", "site-packages", "venv", ".venv"];
     path.components().any(|c| c.as_os_str().to_str().is_some_and(|n| DEPENDENCIES.contains(&n)))

@@ -104,8 +104,13 @@ pub(crate) fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
         else {
             continue;
         };
-        // Not to a trigger another entry has already: the change would be a `duplicate-entry`.
-        let free = |op, t: &str| ws.bindings().exact_match(Some(op), &crate::syntax::normalize(t)).is_none();
+        // Not to a trigger another entry has already: the change would be a `duplicate-entry`
+        // (an extra, its own or another's, yields to a trigger, as for `unindexed-heading`).
+        let free = |op, t: &str| {
+            let b = ws.bindings();
+            b.exact_match(Some(op), &crate::syntax::normalize(t))
+                .is_none_or(|(e, extra)| extra || b.entry(e).line == entry_line)
+        };
         if let Some((op, trigger)) = trigger_from_title(&heading.title).filter(|(op, t)| free(*op, t)) {
             let mut edits = vec![TextEdit::replace(entry.trigger, trigger.clone())];
             if op != entry.op {

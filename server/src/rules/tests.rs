@@ -51,3 +51,30 @@ fn files_set_at_once_check_like_one_by_one() {
     assert_eq!(one.bindings().entries, many.bindings().entries);
     assert_eq!(super::check(&one), super::check(&many));
 }
+
+/// Found by review: an unindexed heading whose trigger a drifted entry should take said "change
+/// its trigger" only while no other entry held the words; twins get no entry offered; a trigger
+/// another entry holds as its trigger is never offered, one it holds as an extra yields.
+#[test]
+fn an_unindexed_heading_offers_the_drifted_entry_unless_another_trigger_holds_its_words() {
+    use crate::model::Workspace;
+    use crate::rules::{check, fixes, Rule};
+    let msg = |index: &str, decisions: &str| {
+        let ws = Workspace::of_files(&[("agents/memory-index.md", index), ("agents/decisions/a.md", decisions)]);
+        let f = check(&ws).into_iter().find(|f| f.rule == Rule::UnindexedHeading).expect("unindexed");
+        let titles: Vec<String> = fixes(&ws, &f).iter().map(|x| x.title.clone()).collect();
+        (f.message(&ws).into_owned(), titles)
+    };
+    let heading = "# A\n\n## When Deploying To Prod\n\nAsk the on-call first, always.\n";
+    let (m, t) = msg(
+        "## agents/decisions/a.md\n\n/when shipping releases | deploying to prod\n/when deploying to prd\n",
+        heading,
+    );
+    assert!(m.contains("`/when deploying to prd` (agents/memory-index.md:4) binds nothing"), "{m}");
+    assert!(t[0].starts_with("Change the trigger of line 4 to `/when deploying to prod`"), "{t:?}");
+    let (m, t) = msg(
+        "## agents/decisions/a.md\n\n/when deploying to prod\n/when deploying to prd\n",
+        &format!("{heading}\n## When Shipping\n\nx y z.\nmore.\n"),
+    );
+    assert!(!m.contains("binds nothing") && !t.iter().any(|x| x.starts_with("Change the trigger")), "{m} {t:?}");
+}

@@ -96,7 +96,8 @@ pub(crate) fn message(ws: &Workspace, f: &Finding) -> Option<String> {
 
 /// The heading of `f` and the first entry of the index that binds nothing and resembles it.
 /// None for a heading whose title another heading has (no entry can be its own), and when the
-/// title's trigger is another entry's trigger or extra already (the change would duplicate it).
+/// title's trigger is another entry's trigger already (the change would be a `duplicate-entry`);
+/// another entry's extra yields to the trigger, which binds the heading exactly.
 fn drifted(ws: &Workspace, f: &Finding) -> Option<(HeadingId, EntryId)> {
     let hid = heading_of(ws, f)?;
     let heading = ws.heading(hid)?;
@@ -105,8 +106,10 @@ fn drifted(ws: &Workspace, f: &Finding) -> Option<(HeadingId, EntryId)> {
     }
     let entry = EntryClasses::of(ws).drifted_to(hid).next()?;
     let (op, trigger) = placement::trigger_from_title(&heading.title)?;
-    let taken =
-        ws.bindings().exact_match(Some(op), &crate::syntax::normalize(&trigger)).is_some_and(|(e, _)| e != entry);
+    let taken = ws
+        .bindings()
+        .exact_match(Some(op), &crate::syntax::normalize(&trigger))
+        .is_some_and(|(e, extra)| e != entry && !extra);
     (!taken).then_some((hid, entry))
 }
 

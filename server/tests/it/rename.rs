@@ -85,6 +85,12 @@ fn code_spans_stay_in_the_heading_and_out_of_the_trigger() {
             "## When Using `make` To Make Builds\n",
         ),
         ("When Quoting ``a`b`` Names", "quoting a`b names", "quoting a`b labels", "## When Quoting `` a`b `` Labels\n"),
+        (
+            "When Running go-task Before `go`",
+            "running go-task before go",
+            "running go-task before go quickly",
+            "## When running go-task before `go` quickly\n",
+        ),
     ] {
         let fix = format!(
             "//- agents/memory-index.md\n# Index\n## agents/decisions/ops.md\n/when {trigger}\n//- agents/decisions/ops.md\n# Ops\n## {heading}\nAsk first.\n"

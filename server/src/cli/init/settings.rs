@@ -59,7 +59,7 @@ fn merge_text(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String
     if missing.is_empty() {
         return Ok((original.to_string(), Vec::new()));
     }
-    let unit = indent_unit(original);
+    let unit = indent_unit(&content_lines(text));
     let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let place = "cannot find where to insert the hooks; add them by hand (see editors/claude-code/hooks/hooks.json)";
     let top_span = object_at(text, skip_ws(text, 0)).ok_or(place)?;
@@ -133,7 +133,7 @@ fn merge_mcp_text(text: Option<&str>, server: &Value) -> Result<(String, bool), 
     if servers.is_some_and(|m| m.contains_key("memory-index")) {
         return Err("`mcpServers.memory-index` runs another command; rename it, then run init again".into());
     }
-    let unit = indent_unit(original);
+    let unit = indent_unit(&content_lines(text));
     let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let place = "cannot find where to insert the server; add it by hand (see editors/claude-code/.mcp.json)";
     let top_span = object_at(text, skip_ws(text, 0)).ok_or(place)?;
@@ -148,6 +148,11 @@ fn merge_mcp_text(text: Option<&str>, server: &Value) -> Result<(String, bool), 
     let mut out = original.to_string();
     out.insert_str(at, &add.replace('\n', nl));
     Ok((out, true))
+}
+
+/// The lines of `text` (comments blanked) that hold something: what the indentation is read from.
+fn content_lines(text: &str) -> String {
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("{l}\n")).collect()
 }
 
 /// `text` with its `//` and `/* */` comments (outside strings) turned into spaces, byte for
@@ -183,7 +188,7 @@ fn without_comments(text: &str) -> String {
         }
         i += 1;
     }
-    // Only ASCII bytes became spaces, and whole comments (of whole characters): still UTF-8.
+    // Whole comments (every byte of their characters) became spaces: still UTF-8.
     String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
