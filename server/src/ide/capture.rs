@@ -434,10 +434,11 @@ pub fn reason(statements: &[String]) -> Option<String> {
         n => format!(" (and {n} more)"),
     };
     Some(format!(
-        "memory-index: in this session the person settled something the project's memory does not hold yet{also}:\n{}\n\
-Record each as a decision with `memory-index-lsp remember --when \"<title>\" --body-file -` (the remember skill, \
-where the agent has it) or the MCP tool `remember`: the title says when it applies, the body says what was decided and why. If one is a \
-one-off or is already recorded elsewhere, say so in one line instead. This reminder comes once per session.",
+        "memory-index: in this session the person may have settled something the project's memory does not hold yet{also}:\n{}\n\
+If it is a lasting rule, record it with the `remember` skill, the MCP tool `remember` or `memory-index-lsp remember \
+--when \"<title>\" --body-file -` (add `--file NAME` if it asks for one): the title says when it applies, the body what the \
+person decided, in their words (a reason only if they gave one). If it was a one-off or is already recorded, say so in \
+one line instead. This reminder comes once per session.",
         quotes.join("\n")
     ))
 }

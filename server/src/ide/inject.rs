@@ -187,13 +187,18 @@ fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64, skil
         let lines: Vec<&str> = body.lines().take(PREVIEW_LINES).collect();
         out.push_str(&lines.join("\n"));
         // Only when there is a rest: a short section is shown whole either way.
+        // How much is left out, and how to read it before acting on it (found by review: a
+        // model read the first lines as the whole decision).
         if body.lines().nth(PREVIEW_LINES).is_some() {
+            let left = body.lines().skip(PREVIEW_LINES).filter(|l| !l.trim().is_empty()).count();
+            let query = written.trim_start_matches('/').split(" | ").next().unwrap_or_default();
             let run = if skills {
-                written.clone()
+                format!("`/{query}` (the skill)")
             } else {
-                format!("memory-index-lsp resolve \"{}\"", written.trim_start_matches('/'))
+                format!("`memory-index-lsp resolve \"{query}\"` or the MCP tool `resolve`")
             };
-            out.push_str(&format!("\nRun `{run}` for the rest."));
+            let lines = if left == 1 { "line" } else { "lines" };
+            out.push_str(&format!("\n[cut: {left} more {lines}; read them with {run} before acting on it]"));
         }
     }
     Some(out)
@@ -307,8 +312,10 @@ decision file; in a shell, `memory-index-lsp resolve \"when <words>\"`"
     let mut note = format!(
         "memory-index: this project records its decisions in {index} ({entries}, {files}). \
 Before deciding how to do something, recall what was decided: {how}, or `memory-index-lsp search <any words>` for a \
-ranked list when you do not know the trigger. Decisions that match a prompt or command are injected on their own, \
-each headed `[memory-index]`."
+ranked list when you do not know the trigger. Decisions that match a prompt, a command or an error are injected on \
+their own, each headed `[memory-index]` with how sure the match is: a decision applies to the situation its title \
+names; follow it when your work is in that situation and set it aside when it is not. The person's instruction of \
+the moment wins; say so when the two conflict. Record what the person settles with `remember`."
     );
     if let Some(list) = small_index(ws) {
         note.push_str("\nIts decisions (recall one when the work touches it):\n");

@@ -171,12 +171,12 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
         };
         if let Some(r) = ranked().first().filter(same) {
             return Err(format!(
-                "an existing decision may cover this: {} ({}, confidence {:.2}); read it with \
-                 `memory-index-lsp resolve \"{}\"`, or pass {} to write a new one",
+                "an existing decision may cover this: {} ({}, confidence {:.2}); read it with {}, or pass {} to \
+                 write a new one",
                 resolve::written(ws, r.entry),
                 location(ws, r.heading),
                 r.confidence,
-                resolve::written(ws, r.entry).trim_start_matches('/'),
+                w.resolve(resolve::written(ws, r.entry).trim_start_matches('/')),
                 w.force(),
             ));
         }

@@ -27,6 +27,8 @@ pub struct Found {
     pub file: String,
     /// 1-based line of the heading.
     pub line: usize,
+    /// Written with two decimals (`0.48`): more digits say nothing and cost an agent tokens.
+    #[serde(serialize_with = "two_decimals")]
     pub confidence: f64,
     /// `exact-trigger`, `exact-extra`, `letters` or `words`.
     pub evidence: &'static str,
@@ -34,6 +36,10 @@ pub struct Found {
     pub excerpt: String,
     /// Under [`FLOOR`]: listed only because nothing reached it.
     pub weak: bool,
+}
+
+fn two_decimals<S: serde::Serializer>(c: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((c * 100.0).round() / 100.0)
 }
 
 /// The ranked decisions for `text`, best first, at most `limit`, each at or

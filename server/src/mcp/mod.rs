@@ -247,7 +247,7 @@ impl Memory {
     #[tool(description = "Write a decision down so it can be recalled later: adds the section \"When <title>\" (or \
         \"How to <title>\") with the body to a decision file, and its /when (or /how) entry to the index, \
         verified (the entry resolves to the new section; nothing new for check). Use it when the user settles \
-        a question or you learn something the project should not forget. Refuses, writing nothing, when a \
+        a question; something you concluded yourself, propose to the user first. Refuses, writing nothing, when a \
         decision on the same subject exists (read it with resolve; force to write anyway).")]
     async fn remember(&self, Parameters(a): Parameters<RememberArgs>) -> Result<CallToolResult, ErrorData> {
         let Some(op) = Op::from_word(a.operator.trim()) else {
@@ -272,12 +272,15 @@ impl Memory {
             return ok(format!("Dry run, nothing written:\n{diff}"));
         }
         let notes = plan.notes.iter().map(|n| format!("{n}\n")).collect::<String>();
+        // Named as this client calls it: the `resolve` tool (found by review: `/when …` is a Claude Code skill).
         ok(format!(
-            "Remembered {} ({}:{}); recall it with {}\n{notes}{diff}",
+            "Remembered {} ({}:{}); its entry is {}; recall it with {}\n{notes}{diff}",
             plan.heading.trim_start_matches('#').trim_start(),
             plan.decision_path,
             plan.line,
-            plan.entry
+            plan.entry,
+            remember::Words::Arguments
+                .resolve(plan.entry.trim_start_matches('/').split(" | ").next().unwrap_or_default())
         ))
     }
 

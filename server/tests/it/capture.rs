@@ -132,7 +132,7 @@ fn the_stop_hook_asks_once_to_record_what_was_settled() {
     assert_eq!(v["decision"], "block");
     let reason = v["reason"].as_str().expect("reason");
     assert!(reason.contains("\"from now on, run the integration tests with --test-threads=1 in CI\""), "{reason}");
-    assert!(reason.contains("remember skill"), "{reason}");
+    assert!(reason.contains("`remember` skill") && reason.contains("in their words"), "{reason}");
     // Never twice in a session, never when the stop follows our block.
     assert!(stop(root, state.path(), "s1", &settled, false).stdout.is_empty(), "once per session");
     assert!(stop(root, state.path(), "s2", &settled, true).stdout.is_empty(), "stop_hook_active");

@@ -12,14 +12,17 @@ pub fn block(index: &str) -> String {
         "{START}\n## Project memory\n\n\
 This project records its decisions in `{index}` (one trigger per decision) and the decision files it \
 indexes. Decisions that match a prompt, a command or an error are added to your context, each headed \
-`[memory-index]`: follow them; they override general habits.\n\n\
+`[memory-index]` with how sure the match is: a decision applies to the situation its title names; follow it \
+when your work is in that situation (there it overrides general habits) and set it aside when it is not. \
+The person's instruction of the moment wins; say so when the two conflict.\n\n\
 - Before choosing how to do something (a library, a pattern, a test style, a workflow), recall what was \
 decided: `memory-index-lsp resolve \"when <situation>\"` or `memory-index-lsp resolve \"how <task>\"`; \
 `memory-index-lsp search <words>` lists the nearest decisions. The MCP server `memory-index` offers the \
 same as tools (resolve, search, remember, check).\n\
 - When the person settles something for this project (\"from now on …\", \"we decided …\", \"always\" or \
 \"never …\"), record it: `memory-index-lsp remember --when \"Title\" --body-file - <<'BODY'` (`--how` for a \
-procedure), then what was decided and why, then `BODY`. It refuses a decision the memory already holds and \
+procedure), then what they decided in their words (a reason only if they gave one), then `BODY`. Something \
+you concluded yourself, propose to the person first. It refuses a decision the memory already holds and \
 says which.\n{END}\n"
     )
 }

@@ -17,7 +17,7 @@ fn the_reason_quotes_a_bounded_number_of_statements() {
     let many: Vec<String> = (0..5).map(|i| format!("always do thing number {i} before committing")).collect();
     let r = reason(&many).expect("a reason");
     assert_eq!(r.matches("\n- \"").count(), MAX_QUOTED);
-    assert!(r.contains("(and 2 more)") && r.contains("remember skill") && r.contains("once per session"), "{r}");
+    assert!(r.contains("(and 2 more)") && r.contains("`remember` skill") && r.contains("once per session"), "{r}");
     let long = vec!["always ".to_string() + &"x".repeat(500)];
     assert!(reason(&long).expect("reason").contains("…\""));
     assert_eq!(reason(&[]), None);

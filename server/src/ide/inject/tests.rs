@@ -99,17 +99,27 @@ fn a_long_section_shows_its_first_lines_and_how_to_get_the_rest() {
     let got = recalled(&ws, "how migrate the booking schema", limits(0.5), &never, None).unwrap();
     let lines: Vec<&str> = got.text.lines().collect();
     assert_eq!(lines.len(), 1 + PREVIEW_LINES + 1, "{}", got.text);
-    assert_eq!(lines.last(), Some(&"Run `/how migrate the booking schema` for the rest."));
+    let last = lines.last().unwrap_or(&"").to_string();
+    assert!(
+        last.starts_with("[cut: ")
+            && last.ends_with(
+                " more lines; read them with `/how migrate the booking schema` (the skill) before acting on it]"
+            ),
+        "{last}"
+    );
     // An agent without the skills is given the shell command (found by review).
     let shell = Limits { skills: false, ..limits(0.5) };
     let got = recalled(&ws, "how migrate the booking schema", shell, &never, None).unwrap();
     let last = got.text.lines().last().unwrap_or("").to_string();
-    assert_eq!(last, "Run `memory-index-lsp resolve \"how migrate the booking schema\"` for the rest.");
+    assert!(
+        last.ends_with("read them with `memory-index-lsp resolve \"how migrate the booking schema\"` or the MCP tool `resolve` before acting on it]"),
+        "{last}"
+    );
     // Found by review: a section of at most three lines shown at a lower confidence said there was a rest.
     let short = recalled(&ws_with(""), "we patch things in tests", limits(0.0), &never, None).unwrap();
     let confidence = short.text.split("confidence ").nth(1).and_then(|c| c.get(..4)).unwrap_or("");
     assert!(confidence.parse::<f64>().is_ok_and(|c| c < FULL_CONFIDENCE), "a preview: {}", short.text);
-    assert!(short.text.contains("Prefer fakes") && !short.text.contains("for the rest"), "{}", short.text);
+    assert!(short.text.contains("Prefer fakes") && !short.text.contains("[cut: "), "{}", short.text);
     // Found by review: three lines and an imported decision's `Source:` line are no rest either.
     let mut ws = ws_with("");
     let testing = TESTING.replace(
@@ -120,11 +130,7 @@ fn a_long_section_shows_its_first_lines_and_how_to_get_the_rest() {
     let imported = recalled(&ws, "we patch things in tests", limits(0.0), &never, None).unwrap();
     let confidence = imported.text.split("confidence ").nth(1).and_then(|c| c.get(..4)).unwrap_or("");
     assert!(confidence.parse::<f64>().is_ok_and(|c| c < FULL_CONFIDENCE), "a preview: {}", imported.text);
-    assert!(
-        imported.text.contains("Source: CLAUDE.md") && !imported.text.contains("for the rest"),
-        "{}",
-        imported.text
-    );
+    assert!(imported.text.contains("Source: CLAUDE.md") && !imported.text.contains("[cut: "), "{}", imported.text);
 }
 
 #[test]

@@ -53,6 +53,14 @@ impl Words {
         }
     }
 
+    /// How to read the decision `query` (`when writing mock tests`) names.
+    pub fn resolve(self, query: &str) -> String {
+        match self {
+            Words::Flags => format!("`memory-index-lsp resolve \"{query}\"`"),
+            Words::Arguments => format!("the `resolve` tool (query \"{query}\")"),
+        }
+    }
+
     /// An example of a title, passed as the caller passes one.
     pub fn title_example(self) -> &'static str {
         match self {
