@@ -7,7 +7,7 @@ use crate::search::semantic::{rescore, Cosines};
 
 /// Results under this confidence are not listed (noise, not candidates)
 /// unless none reaches it: then the [`CLOSEST`] best are, marked weak.
-pub const FLOOR: f64 = 0.05;
+pub const FLOOR: f64 = crate::search::recall::LISTED;
 /// How many weak results are listed when none reaches [`FLOOR`]: the
 /// ranking's first answer is often right where its confidence does not
 /// dare ("where do secrets go" on an imported ADR folder: 0.03, right), and

@@ -35,6 +35,9 @@ use crate::syntax::normalize;
 
 /// Confidence of an exact trigger match.
 pub const EXACT_TRIGGER: f64 = 1.0;
+/// The least confidence at which an answer is listed at all: `search`'s floor, and the
+/// least a ranked "Did you mean" of `resolve` has (under it: noise, not candidates).
+pub const LISTED: f64 = 0.05;
 /// Confidence of an exact extra match.
 pub const EXACT_EXTRA: f64 = 0.98;
 /// Longest text read (bytes).

@@ -54,6 +54,10 @@ fn no_match_suggests_by_the_same_engine() {
     assert!(err.starts_with("No match for 'kubernetes pod autoscaling'"), "{err}");
     let err = resolve(&demo(), "mock kubernetes autoscaling pods", false).unwrap_err();
     assert!(err.contains("Did you mean:\n  /when writing mock tests"), "{err}");
+    // A word of one body alone, at a confidence search would not list, is no suggestion (found by
+    // review: "choosing a logging library" offered the decision whose body says "log" once).
+    let err = resolve(&demo(), "choosing a used car for the ledger", false).unwrap_err();
+    assert!(!err.contains("Did you mean"), "{err}");
 }
 
 #[test]
