@@ -104,14 +104,9 @@ pub(crate) fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
         else {
             continue;
         };
-        // Not to a trigger another entry has already: the change would be a `duplicate-entry`
-        // (an extra, its own or another's, yields to a trigger, as for `unindexed-heading`).
-        let free = |op, t: &str| {
-            let b = ws.bindings();
-            b.exact_match(Some(op), &crate::syntax::normalize(t))
-                .is_none_or(|(e, extra)| extra || b.entry(e).line == entry_line)
-        };
-        if let Some((op, trigger)) = trigger_from_title(&heading.title).filter(|(op, t)| free(*op, t)) {
+        // Not to a trigger another entry has already (an extra yields).
+        let free = |(op, t): &(_, String)| !placement::held_by_another_trigger(ws, *op, t, entry_line);
+        if let Some((op, trigger)) = trigger_from_title(&heading.title).filter(free) {
             let mut edits = vec![TextEdit::replace(entry.trigger, trigger.clone())];
             if op != entry.op {
                 edits.push(TextEdit::replace(entry.op_range, op.token()));

@@ -134,6 +134,15 @@ pub fn trigger_from_title(title: &str) -> Option<(crate::syntax::index::Op, Stri
     Some((op, words.join(" ")))
 }
 
+/// Whether `op trigger` is already the trigger of an entry other than the one on index
+/// line `own_line`: a fix that gave it to that entry would make a `duplicate-entry`. An extra
+/// holding the words yields (a trigger binds its heading exactly, and wins over an extra).
+pub fn held_by_another_trigger(ws: &Workspace, op: crate::syntax::index::Op, trigger: &str, own_line: usize) -> bool {
+    let b = ws.bindings();
+    b.exact_match(Some(op), &crate::syntax::normalize(trigger))
+        .is_some_and(|(e, extra)| !extra && b.entry(e).line != own_line)
+}
+
 /// One title word as a trigger word (see [`trigger_from_title`]).
 fn trigger_word(word: &str) -> String {
     let letters: Vec<char> = word.chars().filter(|c| c.is_alphabetic()).collect();

@@ -73,44 +73,33 @@ pub(crate) fn message(ws: &Workspace, f: &Finding) -> Option<String> {
     let hid = heading_of(ws, f)?;
     let title = &ws.heading(hid)?.title;
     let (op, trigger) = placement::trigger_from_title(title)?;
-    let Some((_, entry)) = drifted(ws, f) else {
-        let index = &ws.config().index;
-        return Some(format!(
-            "heading {} has no entry in {}; add {}",
-            q(title),
-            q(index),
-            whole(&format!("{} {trigger}", op.token()))
-        ));
+    let line = whole(&format!("{} {trigger}", op.token()));
+    let Some(entry) = drifted(ws, hid) else {
+        return Some(format!("heading {} has no entry in {}; add {line}", q(title), q(&ws.config().index)));
     };
     let e = ws.bindings().entry(entry);
     Some(format!(
-        "heading {} has no entry; {} ({}:{}) binds nothing and resembles it: change its trigger to {} (its extras \
-         stay)",
+        "heading {} has no entry; {} ({}:{}) binds nothing and resembles it: change its trigger to {line} (its \
+         extras stay)",
         q(title),
         q(&format!("{} {}", e.op.token(), e.trigger)),
         ws.config().index,
         e.line + 1,
-        whole(&format!("{} {trigger}", op.token())),
     ))
 }
 
-/// The heading of `f` and the first entry of the index that binds nothing and resembles it.
-/// None for a heading whose title another heading has (no entry can be its own), and when the
-/// title's trigger is another entry's trigger already (the change would be a `duplicate-entry`);
-/// another entry's extra yields to the trigger, which binds the heading exactly.
-fn drifted(ws: &Workspace, f: &Finding) -> Option<(HeadingId, EntryId)> {
-    let hid = heading_of(ws, f)?;
+/// The first entry of the index that binds nothing and resembles heading `hid`. None for a
+/// heading whose title another heading has (no entry can be its own), and when the title's
+/// trigger is another entry's trigger already ([`placement::held_by_another_trigger`]).
+fn drifted(ws: &Workspace, hid: HeadingId) -> Option<EntryId> {
     let heading = ws.heading(hid)?;
     if ws.bindings().headings_titled(&heading.key).len() > 1 {
         return None;
     }
     let entry = EntryClasses::of(ws).drifted_to(hid).next()?;
     let (op, trigger) = placement::trigger_from_title(&heading.title)?;
-    let taken = ws
-        .bindings()
-        .exact_match(Some(op), &crate::syntax::normalize(&trigger))
-        .is_some_and(|(e, extra)| e != entry && !extra);
-    (!taken).then_some((hid, entry))
+    let line = ws.bindings().entry(entry).line;
+    (!placement::held_by_another_trigger(ws, op, &trigger, line)).then_some(entry)
 }
 
 /// The heading a finding is on.
@@ -132,7 +121,8 @@ pub(crate) fn fixes(ws: &Workspace, f: &Finding) -> Vec<Fix> {
 
 /// "Change the trigger of line N": the resembling orphan entry made to bind this heading.
 fn retarget_fix(ws: &Workspace, f: &Finding) -> Option<Fix> {
-    let (hid, entry) = drifted(ws, f)?;
+    let hid = heading_of(ws, f)?;
+    let entry = drifted(ws, hid)?;
     let (op, trigger) = placement::trigger_from_title(&ws.heading(hid)?.title)?;
     let (_, src, index) = ws.index()?;
     let e = ws.bindings().entry(entry);
