@@ -295,6 +295,46 @@ pub fn elide_owned(s: String, max: usize) -> String {
     }
 }
 
+/// `s` with every control character but the tab (C0, DEL, C1; line ends too) written as
+/// `\u{1b}`: what a message or a memory says of a name it did not choose (a
+/// file name from a cloned repository), so that terminal escape sequences
+/// in it are shown, never run by the terminal that prints it.
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    let shown = |c: char| c.is_control() && c != '\t';
+    if !s.chars().any(shown) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if shown(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// `text` with each lone `\r` (one not followed by `\n`) made a `\n`: a
+/// source written with classic Mac line ends read line by line, as
+/// [`lines`] (and so `check` and the server) reads it.
+pub fn lone_cr_as_lf(text: &str) -> std::borrow::Cow<'_, str> {
+    let b = text.as_bytes();
+    if !b.iter().enumerate().any(|(i, &c)| c == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() != Some(&'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// A count for a message, with thousands separated: `5186` → `5,186`.
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();

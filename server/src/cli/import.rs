@@ -14,6 +14,15 @@
 use std::io::Write;
 use std::path::Path;
 
+/// A line to stderr, its control characters shown as escapes: the paths and
+/// titles it names come from files a cloned repository chose (found by
+/// review: escape sequences in a file name were printed raw).
+macro_rules! say {
+    ($($t:tt)*) => {
+        let _ = writeln!(std::io::stderr(), "{}", crate::text::escape_controls(&format!($($t)*)));
+    };
+}
+
 use super::args::ImportArgs;
 use super::{input_error, usage_error};
 use crate::ide::import::{self, source, Options};
@@ -25,7 +34,6 @@ use crate::project::{change, diff, load, lock};
 pub fn run(a: ImportArgs) -> i32 {
     let root = super::project_root(a.root);
     let canon = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
-    let mut stderr = std::io::stderr();
     let (files, mut problems) = read::expand(&a.paths, &["md", "mdc"]);
     for dir in a.paths.iter().filter(|p| p.is_dir()) {
         if !files.iter().any(|f| f.parent() == Some(dir.as_path())) {
@@ -80,7 +88,19 @@ pub fn run(a: ImportArgs) -> i32 {
     let given: Vec<String> = files.iter().map(|f| relative(&canon, f)).collect();
     for f in &files {
         let rel = relative(&canon, f);
-        let text = read::read_text(None, f, max);
+        if rel.chars().any(char::is_control) {
+            refused.push(format!(
+                "{rel}: its name holds a control character (shown escaped), which would go into the memory's \
+                 `Source:` line and every answer that prints it: rename the file to import it"
+            ));
+            continue;
+        }
+        // Lone CR line ends read as `check` and the server read them (found by review: such a
+        // source was one line, skipped with a misleading reason).
+        let text = read::read_text(None, f, max).map(|t| match crate::text::lone_cr_as_lf(&t) {
+            std::borrow::Cow::Borrowed(_) => t,
+            std::borrow::Cow::Owned(lf) => lf,
+        });
         if let Ok(text) = &text {
             left_out.extend(pulled_in(&canon, &rel, text, &given));
         }
@@ -140,11 +160,23 @@ pub fn run(a: ImportArgs) -> i32 {
             (dir.clone(), inside.collect())
         })
         .collect();
-    let opts = Options { file: a.file, all: a.all, folders, prune: a.prune, emptied };
+    // Folders given that read empty now (no record from them, or not readable, or missing):
+    // `--prune` removes nothing imported from them.
+    let unread: Vec<String> = a
+        .paths
+        .iter()
+        .filter(|p| p.is_dir() || p.symlink_metadata().is_err())
+        .map(|d| relative(&canon, d))
+        .filter(|dir| {
+            let dir = dir.trim_end_matches('/');
+            !records.iter().any(|r| r.source.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/')))
+        })
+        .collect();
+    let opts = Options { file: a.file, all: a.all, folders, prune: a.prune, emptied, unread };
     let out = match import::plan(&ws, records, &opts) {
         Ok(o) => o,
         Err(why) => {
-            let _ = writeln!(stderr, "memory-index-lsp: not imported: {why}");
+            say!("memory-index-lsp: not imported: {why}");
             return 1;
         }
     };
@@ -156,27 +188,24 @@ pub fn run(a: ImportArgs) -> i32 {
         match change::apply(&root, &ws, &out.change) {
             Ok(()) => {}
             Err(WriteError::Changed) => {
-                let _ = writeln!(
-                    stderr,
-                    "memory-index-lsp: not imported: the memory changed while import ran; run it again"
-                );
+                say!("memory-index-lsp: not imported: the memory changed while import ran; run it again");
                 return 1;
             }
             Err(WriteError::Refused(why)) => {
-                let _ = writeln!(stderr, "memory-index-lsp: not imported: {why}");
+                say!("memory-index-lsp: not imported: {why}");
                 return 1;
             }
         }
     }
     let verb = if a.dry_run { "would import" } else { "imported" };
     for line in &out.imported {
-        let _ = writeln!(stderr, "{verb}: {line}");
+        say!("{verb}: {line}");
     }
     for line in &out.updated {
-        let _ = writeln!(stderr, "{}: {line}", if a.dry_run { "would update" } else { "updated" });
+        say!("{}: {line}", if a.dry_run { "would update" } else { "updated" });
     }
     for (source, why) in &out.skipped {
-        let _ = writeln!(stderr, "skipped {source}: {why}");
+        say!("skipped {source}: {why}");
     }
     // What the source would change in each section kept for being edited (found by review: "bring
     // the change in by hand" showed no change), at most CONFLICT_LINES lines each.
@@ -189,33 +218,33 @@ pub fn run(a: ImportArgs) -> i32 {
         );
         let lines: Vec<&str> = d.lines().collect();
         for l in lines.iter().take(CONFLICT_LINES) {
-            let _ = writeln!(stderr, "  {l}");
+            say!("  {l}");
         }
         if lines.len() > CONFLICT_LINES {
-            let _ = writeln!(stderr, "  … {} more lines", lines.len() - CONFLICT_LINES);
+            say!("  … {} more lines", lines.len() - CONFLICT_LINES);
         }
     }
     for line in &out.cut {
-        let _ = writeln!(stderr, "cut: {line}");
+        say!("cut: {line}");
     }
     for line in &out.removed {
-        let _ = writeln!(stderr, "{}: {line}", if a.dry_run { "would remove" } else { "removed" });
+        say!("{}: {line}", if a.dry_run { "would remove" } else { "removed" });
     }
     for path in &out.bare_files {
         let left = if a.dry_run { "would be left" } else { "is left" };
-        let _ = writeln!(stderr, "note: {path} {left} with only its title: delete the file if nothing else needs it");
+        say!("note: {path} {left} with only its title: delete the file if nothing else needs it");
     }
     for line in &out.stale {
-        let _ = writeln!(stderr, "stale: {line}");
+        say!("stale: {line}");
     }
     for p in &left_out {
-        let _ = writeln!(stderr, "left out: {p}");
+        say!("left out: {p}");
     }
     for p in &refused {
-        let _ = writeln!(stderr, "not imported: {p}");
+        say!("not imported: {p}");
     }
     for p in &problems {
-        let _ = writeln!(stderr, "not read: {p}");
+        say!("not read: {p}");
     }
     // Sections a person owns (no import mark) are not called unchanged: their source may have moved on.
     let yours = match out.yours {
@@ -223,8 +252,7 @@ pub fn run(a: ImportArgs) -> i32 {
         n => format!(", {n} kept as yours (no import mark: not updated from the source)"),
     };
     let removed = if a.prune { format!(", {} removed", out.removed.len()) } else { String::new() };
-    let _ = writeln!(
-        stderr,
+    say!(
         "{} new, {} updated{removed}, {} unchanged{yours}, {} skipped, {} not imported, {} not read",
         out.imported.len(),
         out.updated.len(),

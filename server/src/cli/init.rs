@@ -252,14 +252,33 @@ pub fn run(a: InitArgs) -> i32 {
         // Runnable from here: paths as seen from the working directory, and the root named when it is elsewhere.
         let here = std::env::current_dir().ok().and_then(|d| std::fs::canonicalize(d).ok());
         let elsewhere = here.as_deref() != std::fs::canonicalize(&root).ok().as_deref();
-        let paths: Vec<String> =
-            if elsewhere { found.iter().map(|f| root.join(f).display().to_string()).collect() } else { found };
-        let flag = if elsewhere { format!("--root {} ", root.display()) } else { String::new() };
-        let _ = writeln!(
-            stderr,
-            "this project already wrote decisions down; bring them in (--dry-run first to see them):\n  memory-index-lsp import {flag}{}",
-            paths.join(" ")
-        );
+        // Each path one shell word (a folder named `$(…)` is a name, not code, when pasted); a
+        // name with a control character is left out and said, escaped (found by review).
+        let (odd, found): (Vec<String>, Vec<String>) = found.into_iter().partition(|f| f.chars().any(char::is_control));
+        let paths: Vec<String> = found
+            .iter()
+            .map(|f| if elsewhere { root.join(f).display().to_string() } else { f.clone() })
+            .map(|p| super::output::shell_word(&p).into_owned())
+            .collect();
+        let flag = if elsewhere {
+            format!("--root {} ", super::output::shell_word(&root.display().to_string()))
+        } else {
+            String::new()
+        };
+        if !paths.is_empty() {
+            let _ = writeln!(
+                stderr,
+                "this project already wrote decisions down; bring them in (--dry-run first to see them):\n  memory-index-lsp import {flag}{}",
+                paths.join(" ")
+            );
+        }
+        for f in &odd {
+            let _ = writeln!(
+                stderr,
+                "note: {} holds decisions too, but its name has a control character (shown escaped): rename it, then import it",
+                crate::text::escape_controls(f)
+            );
+        }
     }
     0
 }

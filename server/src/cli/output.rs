@@ -6,6 +6,18 @@ use crate::ide::report;
 use crate::model::Workspace;
 use crate::rules::{Finding, Severity};
 
+/// `word` as one word of a POSIX shell command a person pastes: as it is
+/// when it holds only characters no shell reads specially, else in single
+/// quotes (a `'` written `'\''`), so a folder named `$(…)` or `;cmd` in a
+/// cloned repository is a name, never code that runs (found by review).
+pub fn shell_word(word: &str) -> std::borrow::Cow<'_, str> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./@%+=:,".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return std::borrow::Cow::Borrowed(word);
+    }
+    std::borrow::Cow::Owned(format!("'{}'", word.replace('\'', r"'\''")))
+}
+
 /// Writes findings in the human format followed by the summary line.
 pub fn human(ws: &Workspace, findings: &[Finding], out: &mut impl Write, color: bool) -> io::Result<()> {
     let paint = |code: &str, s: &str| {
@@ -86,4 +98,18 @@ pub fn report(ws: &Workspace, findings: &[Finding], json_format: bool) -> i32 {
         }
     }
     i32::from(findings.iter().any(|f| f.severity == Severity::Error))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_word;
+
+    #[test]
+    fn a_pasted_word_is_one_word_and_runs_nothing() {
+        assert_eq!(shell_word("docs/adr"), "docs/adr");
+        assert_eq!(shell_word("$(touch x)"), "'$(touch x)'");
+        assert_eq!(shell_word(";rm -rf ~"), "';rm -rf ~'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word(""), "''");
+    }
 }

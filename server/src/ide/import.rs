@@ -98,6 +98,8 @@ pub struct Options {
     /// missing`; a folder's path stands for every file in it): each decision imported from
     /// them is stale.
     pub emptied: Vec<(String, &'static str)>,
+    /// Folders given that yield no record now: their decisions are never removed ([`prune::settle`]).
+    pub unread: Vec<String>,
 }
 
 /// What [`plan`] found and decided.
@@ -259,7 +261,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     }
     // Stale decisions: listed, or removed (`--prune`) with their entries; the room they leave is
     // the records' (found by review: the next run grew the cut bodies into it).
-    let settled = prune::settle(ws, gones, opts.prune);
+    let settled = prune::settle(ws, gones, opts.prune, &opts.unread);
     (out.stale, out.removed) = (settled.stale, settled.removed);
     let removed: Vec<(String, crate::text::TextRange)> =
         settled.files.iter().map(|(p, e)| (p.clone(), e.range)).collect();

@@ -127,3 +127,15 @@ fn thousands_are_separated() {
     let got: Vec<String> = [0, 999, 1000, 5186, 1234567].into_iter().map(thousands).collect();
     assert_eq!(got, ["0", "999", "1,000", "5,186", "1,234,567"]);
 }
+
+#[test]
+fn control_characters_are_shown_not_sent() {
+    assert_eq!(escape_controls("docs/adr/1.md"), "docs/adr/1.md");
+    assert_eq!(escape_controls("a\x1b[31mb\tc\u{9b}d\n"), "a\\u{1b}[31mb\tc\\u{9b}d\\u{a}");
+}
+
+#[test]
+fn lone_carriage_returns_end_lines_as_elsewhere() {
+    assert_eq!(lone_cr_as_lf("a\rb\r\nc\r"), "a\nb\r\nc\n");
+    assert!(matches!(lone_cr_as_lf("a\r\nb\n"), std::borrow::Cow::Borrowed(_)));
+}

@@ -8,6 +8,7 @@ mod lsp_support;
 mod support;
 
 mod adoption;
+mod adoption_hostile;
 mod agent_faults;
 mod agent_hostile;
 mod agents_hook;

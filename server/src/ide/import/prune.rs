@@ -36,8 +36,12 @@ pub(super) struct Settled {
     pub index: Vec<TextEdit>,
 }
 
-/// Lists each gone decision, or with `prune` removes those unedited since import wrote them.
-pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool) -> Settled {
+/// Lists each gone decision, or with `prune` removes those unedited since
+/// import wrote them; never one imported from a folder of `unread` (given,
+/// but unreadable or yielding no record now): a folder that reads empty is
+/// far more often a checkout or sync without it than a team that dropped
+/// every record at once, so its decisions stay, listed.
+pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool, unread: &[String]) -> Settled {
     let mut out = Settled::default();
     let mut done: Vec<HeadingId> = Vec::new();
     let mut entry_lines: Vec<usize> = Vec::new();
@@ -54,6 +58,14 @@ pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool) -> Settled {
             continue;
         };
         let section = text.text.get(heading.section.start..heading.section.end).unwrap_or("");
+        if let Some(dir) = g.id.as_deref().and_then(|id| unread_folder(id, unread)) {
+            out.stale.push(format!(
+                "{} (kept: no record was read from {dir} this run, so --prune removes nothing imported from it; if the team \
+                 dropped those records, delete the decisions and their entries by hand)",
+                g.why
+            ));
+            continue;
+        }
         let unedited = mark::held(section) == Some(mark::of(section).as_str());
         match (prune, unedited) {
             (false, true) => out.stale.push(format!("{} (or import again with --prune to remove it)", g.why)),
@@ -79,6 +91,16 @@ pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool) -> Settled {
     }
     out.index = index_deletions(ws, &entry_lines);
     out
+}
+
+/// The folder of `unread` that the identity line `id` (`Source: docs/adr/1.md`) imports from, if any.
+fn unread_folder<'a>(id: &str, unread: &'a [String]) -> Option<&'a str> {
+    let src = id.strip_prefix("Source: ")?;
+    let file = src.split_once(" § ").map_or(src, |(f, _)| f);
+    unread.iter().map(String::as_str).find(|d| {
+        let d = d.trim_end_matches('/');
+        file.strip_prefix(d).is_some_and(|rest| rest.starts_with('/'))
+    })
 }
 
 /// Whether `text` holds nothing but a document title (`# Title`) and blank lines: a decision

@@ -7,7 +7,8 @@ fn text(w: &Workspace, p: &str) -> String {
     w.file(w.file_id(p).unwrap()).unwrap().text.to_string()
 }
 
-const PRUNE: Options = Options { file: None, all: false, folders: Vec::new(), prune: true, emptied: Vec::new() };
+const PRUNE: Options =
+    Options { file: None, all: false, folders: Vec::new(), prune: true, emptied: Vec::new(), unread: Vec::new() };
 
 /// Removing a file's last decision while the one before it is updated was refused as two records on the same lines.
 #[test]

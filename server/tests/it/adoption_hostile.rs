@@ -1,0 +1,155 @@
+//! Adoption's surfaces against hostile or unlucky input (issues 52 and 54): a folder that reads empty under `--prune`, commands printed for pasting, names with control characters, lone-CR sources. Each test failed before its fix.
+
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+use crate::support::{bin_in, run_with_stdin};
+
+fn run(root: &Path, args: &[&str]) -> Output {
+    let mut c = bin_in(root);
+    c.args(args);
+    run_with_stdin(c, b"")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn record(n: u32, title: &str, why: &str) -> String {
+    format!("# {n}. {title}\n\n## Status\n\nAccepted\n\n## Decision\n\n{title}: {why}\n")
+}
+
+/// A memory with two ADRs imported from `docs/adr`.
+fn imported(root: &Path) {
+    assert_eq!(run(root, &["init"]).status.code(), Some(0));
+    let adr = root.join("docs/adr");
+    fs::create_dir_all(&adr).expect("dir");
+    fs::write(adr.join("0001-use-postgres.md"), record(1, "Use PostgreSQL", "one database for all services"))
+        .expect("adr");
+    fs::write(adr.join("0002-use-helm.md"), record(2, "Use Helm", "package every deployment as a chart")).expect("adr");
+    let o = run(root, &["import", "docs/adr"]);
+    assert!(stderr(&o).contains("2 new"), "{}", stderr(&o));
+}
+
+/// Found by review (issue 54): `import --prune` on a folder that exists but
+/// holds no record right now (a checkout or sync without it) removed every
+/// decision ever imported from it. Its decisions stay, listed as stale,
+/// whether the folder is empty, holds only files that are no record, or is
+/// missing; a folder that still yields a record prunes as before.
+#[test]
+fn prune_never_takes_a_folder_that_reads_empty_for_every_record_removed() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    imported(root);
+    let index = || fs::read_to_string(root.join("agents/memory-index.md")).expect("index").to_lowercase();
+    let before = crate::support::snapshot(&root.join("agents"));
+    let adr = root.join("docs/adr");
+    let aside = tmp.path().join("aside");
+    fs::create_dir_all(&aside).expect("aside");
+    for f in ["0001-use-postgres.md", "0002-use-helm.md"] {
+        fs::rename(adr.join(f), aside.join(f)).expect("mv");
+    }
+    // Empty; then only a README (no record); then missing.
+    for state in ["empty", "readme", "missing"] {
+        match state {
+            "readme" => fs::write(adr.join("README.md"), "# Decisions\n\nOur records.\n").expect("readme"),
+            "missing" => fs::remove_dir_all(&adr).expect("rm"),
+            _ => {}
+        }
+        let o = run(root, &["import", "--prune", "docs/adr"]);
+        let err = stderr(&o);
+        assert!(!err.contains("removed:"), "{state}: {err}");
+        assert!(err.contains("0 removed") && err.contains("no record was read from docs/adr"), "{state}: {err}");
+        assert_eq!(crate::support::snapshot(&root.join("agents")), before, "{state}: nothing written");
+    }
+    assert!(index().contains("/when using postgresql") && index().contains("/when using helm"), "{}", index());
+    // One record back: the other is gone for real, and --prune removes it.
+    fs::create_dir_all(&adr).expect("dir");
+    fs::rename(aside.join("0001-use-postgres.md"), adr.join("0001-use-postgres.md")).expect("mv");
+    let o = run(root, &["import", "--prune", "docs/adr"]);
+    assert!(stderr(&o).contains("removed: When Using Helm"), "{}", stderr(&o));
+    assert!(index().contains("/when using postgresql") && !index().contains("helm"), "{}", index());
+}
+
+/// Found by review (issue 54): `init` printed `memory-index-lsp import
+/// PATHS` with the folders it found unquoted; a cloned repository's folder
+/// named `$(…)` made the suggestion run code when pasted. Each path is one
+/// word to a shell, and running the line runs nothing else.
+#[test]
+fn the_import_line_init_suggests_pastes_safely() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    for dir in [".cursor/rules/$(touch pwned)", ".cursor/rules/a;touch pwned2", ".cursor/rules/it's"] {
+        fs::create_dir_all(root.join(dir)).expect("dir");
+        fs::write(root.join(dir).join("style.md"), "# Style\n\n## Naming\n\nName things plainly.\n").expect("rule");
+    }
+    let o = run(root, &["init"]);
+    let err = stderr(&o);
+    let line = err.lines().find_map(|l| l.trim().strip_prefix("memory-index-lsp import ")).expect(&err);
+    // The line as a shell reads it, with `printf` standing in for the program.
+    let sh = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("printf '%s\\n' {line}"))
+        .current_dir(root)
+        .output()
+        .expect("sh");
+    let words = String::from_utf8_lossy(&sh.stdout).into_owned();
+    let mut got: Vec<&str> = words.lines().collect();
+    got.sort();
+    assert_eq!(got, [".cursor/rules/$(touch pwned)", ".cursor/rules/a;touch pwned2", ".cursor/rules/it's"], "{line}");
+    assert!(!root.join("pwned").exists() && !root.join("pwned2").exists(), "pasting the line ran code: {line}");
+}
+
+/// Found by review (issue 54): a source file's name went raw into the
+/// decision's `Source:` line and into `import`'s and `init`'s messages, so
+/// terminal escape sequences in a cloned repository's file name reached the
+/// memory and every `resolve`. Such a file is not imported, named escaped;
+/// the rest imports; nothing printed or written holds the raw character.
+#[test]
+fn control_characters_in_file_names_never_reach_the_memory_or_the_terminal() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    let adr = root.join("docs/adr");
+    fs::create_dir_all(&adr).expect("dir");
+    fs::write(adr.join("0001-use-postgres.md"), record(1, "Use PostgreSQL", "one database")).expect("adr");
+    fs::write(adr.join("0002-\x1b]0;owned\x07\x1b[31mred.md"), record(2, "Use Red", "paint it red")).expect("adr");
+    let rules = root.join(".cursor/rules/\x1b[2Jclear");
+    fs::create_dir_all(&rules).expect("dir");
+    fs::write(rules.join("a.md"), "# A\n\n## Naming\n\nName things plainly.\n").expect("rule");
+    let o = run(root, &["init"]);
+    let err = stderr(&o);
+    assert!(!err.contains('\x1b'), "init printed a raw escape: {err:?}");
+    assert!(err.contains("\\u{1b}[2Jclear") && err.contains("control character"), "{err}");
+    let o = run(root, &["import", "docs/adr"]);
+    let err = stderr(&o);
+    assert!(!err.contains('\x1b') && !err.contains('\x07'), "import printed a raw control: {err:?}");
+    assert!(err.contains("1 new") && err.contains("0002-\\u{1b}]0;owned\\u{7}\\u{1b}[31mred.md"), "{err}");
+    for (path, bytes) in crate::support::snapshot(&root.join("agents")) {
+        assert!(!bytes.contains(&0x1b), "{path} holds a raw escape");
+    }
+    let o = run(root, &["resolve", "when using PostgreSQL"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("one database"), "{o:?}");
+}
+
+/// Found by review (issue 54): a source with lone CR line ends (classic Mac)
+/// was read as one line and skipped with a misleading reason, while `check`
+/// and the server read lone CR as a line end. It imports as its LF twin does.
+#[test]
+fn a_source_with_lone_cr_line_ends_imports_like_its_lf_twin() {
+    let lf = "# Rules\n\n## Testing\n\nRun the tests with nextest, never plain cargo test.\n\n## Commits\n\nWrite \
+              subjects in the imperative.\n";
+    let mut memories = Vec::new();
+    for text in [lf.to_string(), lf.replace('\n', "\r")] {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let root = tmp.path();
+        assert_eq!(run(root, &["init"]).status.code(), Some(0));
+        fs::write(root.join("CLAUDE.md"), text).expect("rules");
+        let o = run(root, &["import", "CLAUDE.md"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stderr(&o).contains("2 new"), "{}", stderr(&o));
+        assert_eq!(run(root, &["check"]).status.code(), Some(0));
+        memories.push(crate::support::snapshot(&root.join("agents")));
+    }
+    assert_eq!(memories[0], memories[1], "the same memory from either line end");
+}
