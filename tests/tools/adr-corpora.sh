@@ -18,8 +18,13 @@ only=" $* "
 bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
 sets="$here/server/tests/data/adr-corpora"
 cache="${MI_ADR_CACHE:-$HOME/.cache/memory-index-lsp/adr-corpora}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# MI_ADR_WORK keeps the projects made (for tests/tools/pointer-grid.py); else a folder removed at the end.
+if [ -n "${MI_ADR_WORK:-}" ]; then
+  work="$MI_ADR_WORK"; rm -rf "$work"; mkdir -p "$work"
+else
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+fi
 mkdir -p "$cache"
 
 # name  repository  commit  ADR folder

@@ -271,6 +271,12 @@ pub struct EvalArgs {
     /// Count a first result as an answer from this confidence, for every kind (default: the hook's for each kind).
     #[arg(long, value_name = "C", value_parser = confidence)]
     pub threshold: Option<f64>,
+    /// Point at a decision below the threshold from this confidence, for every kind (default: the hook's pointer floor for each kind).
+    #[arg(long, value_name = "C", value_parser = confidence)]
+    pub pointer: Option<f64>,
+    /// With --semantic: point at the decisions nearest in meaning from this cosine (default: the hook's `[recall] meaning-pointer`).
+    #[arg(long, value_name = "COS", value_parser = confidence)]
+    pub meaning: Option<f64>,
     /// Print JSON instead of Markdown tables.
     #[arg(long)]
     pub json: bool,

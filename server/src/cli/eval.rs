@@ -83,14 +83,27 @@ pub fn run(a: EvalArgs) -> i32 {
         Some(t) => (t, t, t),
         None => (r.prompt, r.command, r.error),
     };
+    let (p_floor, c_floor, e_floor) = match a.pointer {
+        Some(f) => (f, f, f),
+        None => (r.prompt_pointer, r.command_pointer, r.error_pointer),
+    };
     let threshold_of = move |kind: &str| eval::threshold_for(kind, prompt, command, error);
+    let (bodies, pointers) = (r.max_decisions as usize, r.max_pointers as usize);
+    let meaning = if tier.is_some() { a.meaning.unwrap_or(r.meaning_pointer) } else { f64::INFINITY };
+    let tiers_of = move |kind: &str| eval::Tiers {
+        threshold: threshold_of(kind),
+        pointer: eval::threshold_for(kind, p_floor, c_floor, e_floor),
+        bodies,
+        pointers,
+        meaning,
+    };
     let outcomes = eval::run(&ws, &cases, tier.as_ref().map(|t| t as &dyn crate::search::semantic::Cosines));
     if let Some(out) = features {
         if let Err(e) = write_output(std::path::Path::new(&out), &features_tsv(&outcomes, tier.is_some())) {
             return usage_error(&format!("cannot write {out}: {e}"));
         }
     }
-    let table = eval::by_kind(&outcomes, &threshold_of);
+    let table = eval::by_kind(&outcomes, &tiers_of);
     let bins = eval::calibration(&outcomes);
     let cumulative = eval::at_or_above(&outcomes);
     let kinds: Vec<&str> = outcomes.iter().map(|o| o.case.kind.as_str()).collect();
@@ -123,12 +136,15 @@ fn human(
     threshold: &str,
 ) -> String {
     let mut s = format!("Answers at confidence >= {threshold}\n\n");
-    s.push_str("| kind | cases | right | answered | P@1 | P@3 | R@10 | MRR | missed | false-inject |\n");
-    s.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    s.push_str(
+        "| kind | cases | right | answered | P@1 | P@3 | R@10 | MRR | missed | false-inject | reachable | pointed | \
+         noise lines |\n",
+    );
+    s.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     for (k, m) in table {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             k.replace('|', "\\|"),
             m.cases,
             pct(Some(m.top1)),
@@ -139,12 +155,17 @@ fn human(
             m.mrr.map_or("n/a".into(), |v| format!("{v:.2}")),
             pct(m.missed),
             pct(m.false_inject),
+            pct(m.reachable),
+            pct(Some(m.pointed)),
+            pct(m.noise_lines),
         );
     }
     s.push_str(
         "\nright: answered right (silence for `-`). P@1, P@3: of the answers given (at or above the \
          threshold), the share right; a case left silent is a miss, not a wrong answer. R@10, MRR: \
-         where the expected decision ranks, whatever the confidence.\n",
+         where the expected decision ranks, whatever the confidence. reachable: the expected decision \
+         injected or pointed at (below the threshold, the hook points at candidates from the pointer floor). \
+         pointed: cases given pointers only. noise lines: `-` cases given any line.\n",
     );
     s.push_str("\nCalibration (first result of every case that has one)\n\n| confidence | cases | right |\n| --- | --- | --- |\n");
     for (bin, (n, right)) in bins {
@@ -170,9 +191,10 @@ fn to_json(
         .iter()
         .map(|(k, m)| {
             serde_json::json!({
-                "kind": k, "cases": m.cases, "right": m.top1, "answered": m.answered,
+                "kind": k, "cases": m.cases, "answerable": m.answerable, "right": m.top1, "answered": m.answered,
                 "p_at_1": m.p1, "p_at_3": m.p3, "recall_at_10": m.r10, "mrr": m.mrr,
-                "missed": m.missed, "false_inject": m.false_inject,
+                "missed": m.missed, "false_inject": m.false_inject, "reachable": m.reachable,
+                "pointed": m.pointed, "noise_lines": m.noise_lines,
             })
         })
         .collect();

@@ -43,7 +43,8 @@ const PLUGIN_LAUNCHER: &str = "\\\"${CLAUDE_PLUGIN_ROOT}/bin/memory-index-lsp\\\
 /// Codex-only project was told of a `/when` command Codex does not have).
 pub const NOTE: &str = "Recall a decision with `/when <situation>` or `/how <task>` (`/when .Section Title`, \
 `/when ..file.md`): a skill in Claude Code; in any agent `memory-index-lsp resolve \"when <situation>\"` or the MCP \
-tool `resolve`. Matching decisions are also injected on their own, headed `[memory-index]`.";
+tool `resolve`. Matching decisions are also injected on their own, headed `[memory-index]` (a line headed \
+`[memory-index?]` names one that may apply, to read only if it does).";
 
 /// One file `init` writes: its path relative to the root, old text (None: new) and new text.
 struct Change {

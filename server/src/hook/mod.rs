@@ -14,6 +14,9 @@
 //!   and again after a clear or a compaction ([`note_once`]).
 //! - `UserPromptSubmit`: decisions for the prompt at `[recall] prompt`
 //!   confidence or more (not for slash commands: `/when …` is the skill's);
+//!   when none reaches it, one line naming each likely one at
+//!   `prompt-pointer` or more, for the model to read only if it applies
+//!   (`ide::inject::pointer`);
 //!   while the memory's files are as the last hook saw them, a prompt of
 //!   more than eight words, a command and a failure are answered from its
 //!   recall view without reading them (`project::recall_cache`).
@@ -32,6 +35,7 @@
 
 pub mod dialect;
 pub mod event;
+mod read;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -136,6 +140,19 @@ fn read_input(r: &mut impl Read) -> Result<Vec<u8>, String> {
 /// (`$CLAUDE_PROJECT_DIR`), else the input's `cwd`, upward; session
 /// state lives in `state_dir` (none: nothing is remembered).
 pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Path>) -> Result<Option<String>, String> {
+    // A decision read on purpose: nothing to add, and shown for the session (`read`).
+    let reads = match &input.event {
+        Event::UserPromptSubmit { prompt } => read::slash_query(prompt),
+        Event::PreToolUse { command: Some(c), .. } => read::resolve_query(c),
+        _ => None,
+    };
+    if let Some(query) = reads {
+        let cwd = input.cwd.as_ref().map(PathBuf::from);
+        if let Ok(Ok(ws)) = crate::project::root::locate(None, project_dir, cwd.as_deref()).map(|r| load::load(&r)) {
+            read::record(&ws, &query, input.session_id.as_deref(), state_dir);
+        }
+        return Ok(None);
+    }
     let text = match &input.event {
         Event::UserPromptSubmit { prompt } if !is_slash_command(prompt) => Some(prompt.clone()),
         Event::PreToolUse { tool_name, command: Some(command) } if tool_name == "Bash" => Some(command.clone()),
@@ -281,14 +298,23 @@ fn note_settled(prompt: &str, session_id: Option<&str>, state_dir: Option<&Path>
 
 /// What the hook may say on `event` under `r` (the `[recall]` settings) to `agent`.
 fn limits_for(r: &crate::model::config::Recall, agent: Agent, event: &Event) -> Limits {
-    let threshold = match event {
-        Event::PreToolUse { .. } => r.command,
-        Event::PostToolUseFailure { .. } => r.error,
-        _ => r.prompt,
+    let (threshold, pointer) = match event {
+        Event::PreToolUse { .. } => (r.command, r.command_pointer),
+        Event::PostToolUseFailure { .. } => (r.error, r.error_pointer),
+        _ => (r.prompt, r.prompt_pointer),
     };
     let max_chars = (r.max_chars as usize).min(agent.max_context_chars().unwrap_or(usize::MAX));
     let shell = matches!(event, Event::PreToolUse { .. } | Event::PostToolUseFailure { .. });
-    Limits { threshold, max_decisions: r.max_decisions as usize, max_chars, shell, skills: agent == Agent::Claude }
+    Limits {
+        threshold,
+        max_decisions: r.max_decisions as usize,
+        max_chars,
+        shell,
+        skills: agent == Agent::Claude,
+        pointer,
+        max_pointers: r.max_pointers as usize,
+        meaning: if shell { f64::INFINITY } else { r.meaning_pointer },
+    }
 }
 
 /// Finds the decisions to inject, told which this session has seen.
@@ -318,7 +344,7 @@ fn recall_once(
     let seen = |key: &str| session.as_ref().is_some_and(|s| s.seen(key));
     let Some(found) = find(&seen)? else { return Ok(None) };
     if let Some(s) = &mut session {
-        if let Err(e) = s.record(&found.keys) {
+        if let Err(e) = s.record(&[found.keys, found.pointed].concat()) {
             note(&format!("cannot remember what was injected ({e}); it may be injected again"));
         }
     }
@@ -354,6 +380,10 @@ fn from_view(input: &Input, whole: &str, root: &Path, state_dir: Option<&Path>) 
         prompt: s.prompt,
         command: s.command,
         error: s.error,
+        prompt_pointer: s.prompt_pointer,
+        command_pointer: s.command_pointer,
+        error_pointer: s.error_pointer,
+        max_pointers: s.max_pointers,
         max_decisions: s.max_decisions,
         max_chars: s.max_chars,
         ..Default::default()

@@ -93,6 +93,9 @@ pub struct Outcome {
     pub features: Vec<Features>,
     /// Per result: the evidence its confidence came from.
     pub evidence: Vec<Evidence>,
+    /// With the semantic tier, for prose: the decisions nearest in meaning
+    /// (normalized title, cosine, right?), the pointer tier's other candidates.
+    pub nearest: Vec<(String, f64, bool)>,
 }
 
 impl Outcome {
@@ -114,7 +117,8 @@ pub fn run(ws: &Workspace, cases: &[Case], semantic: Option<&dyn Cosines>) -> Ve
         .iter()
         .map(|c| {
             // Commands and failures are ranked as the hook ranks them.
-            let found = if c.kind.starts_with("command") || c.kind.starts_with("error") {
+            let shell = c.kind.starts_with("command") || c.kind.starts_with("error");
+            let found = if shell {
                 recall_command(ws, &c.query, 10)
             } else {
                 let found = recall(ws, &c.query, 10);
@@ -122,6 +126,15 @@ pub fn run(ws: &Workspace, cases: &[Case], semantic: Option<&dyn Cosines>) -> Ve
                     Some(s) => rescore(ws, &c.query, found, s),
                     None => found,
                 }
+            };
+            let title = |h: crate::model::HeadingId| ws.heading(h).map(|h| normalize(&h.title)).unwrap_or_default();
+            let nearest = match semantic.filter(|_| !shell) {
+                Some(s) => s
+                    .nearest(ws, &c.query, 3)
+                    .into_iter()
+                    .map(|(h, cos)| (title(h), cos, c.expected.contains(&title(h))))
+                    .collect(),
+                None => Vec::new(),
             };
             let features = found.iter().map(|r| r.features).collect();
             let evidence = found.iter().map(|r| r.evidence).collect();
@@ -133,7 +146,7 @@ pub fn run(ws: &Workspace, cases: &[Case], semantic: Option<&dyn Cosines>) -> Ve
                     (title, r.confidence, right)
                 })
                 .collect();
-            Outcome { case: c.clone(), results, features, evidence }
+            Outcome { case: c.clone(), results, features, evidence, nearest }
         })
         .collect()
 }
@@ -142,6 +155,8 @@ pub fn run(ws: &Workspace, cases: &[Case], semantic: Option<&dyn Cosines>) -> Ve
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Metrics {
     pub cases: usize,
+    /// Cases with an expected decision.
+    pub answerable: usize,
     pub top1: f64,
     pub answered: f64,
     pub p1: Option<f64>,
@@ -151,15 +166,60 @@ pub struct Metrics {
     /// Share of cases with an expected decision that got no answer (None: no such case).
     pub missed: Option<f64>,
     pub false_inject: Option<f64>,
+    /// Share of cases with an expected decision that reach it, as a body or a pointer ([`Tiers`]).
+    pub reachable: Option<f64>,
+    /// Share of cases answered by pointers only (no body).
+    pub pointed: f64,
+    /// Share of `-` cases that get any line (a body or a pointer).
+    pub noise_lines: Option<f64>,
 }
 
-/// Computes [`Metrics`] over `outcomes` with answers at `threshold`.
+/// A result of a case: its normalized title, its confidence (or cosine), and whether it is right.
+pub type Scored = (String, f64, bool);
+
+/// How the hook speaks for a kind of case: at most `bodies` decisions at
+/// `threshold` or more; when none is, at most `pointers` pointers at
+/// `pointer` or more (`ide::inject::pointer`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tiers {
+    pub threshold: f64,
+    pub pointer: f64,
+    pub bodies: usize,
+    pub pointers: usize,
+    /// Pointers also go to the decisions nearest in meaning at this cosine or more ([`Outcome::nearest`]).
+    pub meaning: f64,
+}
+
+impl Tiers {
+    /// Bodies at `threshold` (as many as reach it), no pointer.
+    pub fn bodies_at(threshold: f64) -> Tiers {
+        Tiers { threshold, pointer: threshold, bodies: usize::MAX, pointers: 0, meaning: f64::INFINITY }
+    }
+
+    /// The results (of `results`, best first) a case's hook call shows: the
+    /// bodies, and the pointers when there is no body (each with whether it is right).
+    pub fn shown<'a>(&self, o: &'a Outcome) -> (Vec<&'a Scored>, Vec<&'a Scored>) {
+        let bodies: Vec<_> = o.results.iter().take_while(|r| r.1 >= self.threshold).take(self.bodies).collect();
+        let mut pointers: Vec<&Scored> = Vec::new();
+        if bodies.is_empty() && self.pointer < self.threshold {
+            pointers.extend(o.results.iter().take_while(|r| r.1 >= self.pointer).take(self.pointers));
+            for n in o.nearest.iter().take_while(|n| n.1 >= self.meaning) {
+                if pointers.len() < self.pointers && !pointers.iter().any(|p| p.0 == n.0) {
+                    pointers.push(n);
+                }
+            }
+        }
+        (bodies, pointers)
+    }
+}
+
+/// Computes [`Metrics`] over `outcomes` with answers at `threshold` (no pointer).
 pub fn metrics(outcomes: &[&Outcome], threshold: f64) -> Metrics {
-    metrics_by(outcomes, &|_| threshold)
+    metrics_by(outcomes, &|_| Tiers::bodies_at(threshold))
 }
 
-/// [`metrics`] with each case's threshold given by its kind (`threshold(kind)`).
-pub fn metrics_by(outcomes: &[&Outcome], threshold_of: &dyn Fn(&str) -> f64) -> Metrics {
+/// [`metrics`] with each case's tiers given by its kind (`tiers_of(kind)`).
+pub fn metrics_by(outcomes: &[&Outcome], tiers_of: &dyn Fn(&str) -> Tiers) -> Metrics {
     let n = outcomes.len();
     if n == 0 {
         return Metrics::default();
@@ -168,17 +228,23 @@ pub fn metrics_by(outcomes: &[&Outcome], threshold_of: &dyn Fn(&str) -> f64) -> 
     let (mut right, mut answered, mut nothing_cases, mut false_inject) = (0, 0, 0, 0);
     let (mut shown1, mut right1, mut shown3, mut right3) = (0, 0, 0, 0);
     let (mut expecting, mut in10, mut rr, mut unanswered) = (0, 0, 0.0, 0);
+    let (mut reached, mut pointed, mut noisy) = (0, 0, 0);
     for o in outcomes {
-        let threshold = threshold_of(&o.case.kind);
+        let tiers = tiers_of(&o.case.kind);
+        let threshold = tiers.threshold;
         let shown: Vec<&(String, f64, bool)> = o.results.iter().take_while(|r| r.1 >= threshold).collect();
         let answers = !shown.is_empty();
         answered += usize::from(answers);
+        let (bodies, pointers) = tiers.shown(o);
+        pointed += usize::from(!pointers.is_empty());
         if o.case.expected.is_empty() {
             nothing_cases += 1;
             false_inject += usize::from(answers);
             right += usize::from(!answers);
+            noisy += usize::from(!bodies.is_empty() || !pointers.is_empty());
         } else {
             expecting += 1;
+            reached += usize::from(bodies.iter().chain(&pointers).any(|r| r.2));
             unanswered += usize::from(!answers);
             right += usize::from(shown.first().is_some_and(|r| r.2));
             if let Some(rank) = o.results.iter().position(|r| r.2) {
@@ -193,6 +259,7 @@ pub fn metrics_by(outcomes: &[&Outcome], threshold_of: &dyn Fn(&str) -> f64) -> 
     }
     Metrics {
         cases: n,
+        answerable: expecting,
         top1: right as f64 / n as f64,
         answered: answered as f64 / n as f64,
         p1: share(right1, shown1),
@@ -201,6 +268,9 @@ pub fn metrics_by(outcomes: &[&Outcome], threshold_of: &dyn Fn(&str) -> f64) -> 
         mrr: (expecting > 0).then(|| rr / expecting as f64),
         missed: share(unanswered, expecting),
         false_inject: share(false_inject, nothing_cases),
+        reachable: share(reached, expecting),
+        pointed: pointed as f64 / n as f64,
+        noise_lines: share(noisy, nothing_cases),
     }
 }
 
@@ -218,8 +288,8 @@ pub fn threshold_for(kind: &str, prompt: f64, command: f64, error: f64) -> f64 {
 }
 
 /// Metrics per kind (in order of first appearance) and for all cases, each
-/// case answered from `threshold_of(its kind)`.
-pub fn by_kind(outcomes: &[Outcome], threshold_of: &dyn Fn(&str) -> f64) -> Vec<(String, Metrics)> {
+/// case answered with `tiers_of(its kind)`.
+pub fn by_kind(outcomes: &[Outcome], tiers_of: &dyn Fn(&str) -> Tiers) -> Vec<(String, Metrics)> {
     let mut kinds: Vec<&str> = Vec::new();
     for o in outcomes {
         if !kinds.contains(&o.case.kind.as_str()) {
@@ -230,10 +300,10 @@ pub fn by_kind(outcomes: &[Outcome], threshold_of: &dyn Fn(&str) -> f64) -> Vec<
         .iter()
         .map(|k| {
             let group: Vec<&Outcome> = outcomes.iter().filter(|o| o.case.kind == *k).collect();
-            (k.to_string(), metrics_by(&group, threshold_of))
+            (k.to_string(), metrics_by(&group, tiers_of))
         })
         .collect();
-    out.push(("all".into(), metrics_by(&outcomes.iter().collect::<Vec<_>>(), threshold_of)));
+    out.push(("all".into(), metrics_by(&outcomes.iter().collect::<Vec<_>>(), tiers_of)));
     out
 }
 
@@ -294,6 +364,7 @@ mod tests {
             results: results.iter().map(|&(c, r)| ("t".to_string(), c, r)).collect(),
             features: Vec::new(),
             evidence: Vec::new(),
+            nearest: Vec::new(),
         }
     }
 

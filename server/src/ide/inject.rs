@@ -35,6 +35,14 @@ pub struct Limits {
     /// command (found by review: Codex, Copilot and Gemini CLI were told to
     /// run a `/how` they do not have).
     pub skills: bool,
+    /// Below the threshold, point at decisions at or above this confidence
+    /// ([`pointer`]); at or above the threshold, never.
+    pub pointer: f64,
+    /// Most decisions pointed at (0: no pointer).
+    pub max_pointers: usize,
+    /// With the semantic tier, pointers also go to the decisions nearest the
+    /// text in meaning at this cosine or more (above 1: never).
+    pub meaning: f64,
 }
 
 /// The text to inject and the keys of the decisions it carries (for the session state).
@@ -42,6 +50,10 @@ pub struct Limits {
 pub struct Injection {
     pub text: String,
     pub keys: Vec<String>,
+    /// The session keys of the decisions pointed at ([`pointer::key`]): a
+    /// pointer is not a decision shown, so a later prompt still injects its
+    /// body; it is not pointed at again in the session.
+    pub pointed: Vec<String>,
 }
 
 /// The decisions for `text` at or above the threshold, skipping those `seen`
@@ -70,8 +82,16 @@ pub fn recalled(
             None => found,
         }
     };
+    // No body: the decisions nearest in meaning are pointer candidates too.
+    let body = ranked.first().is_some_and(|r| r.confidence >= limits.threshold);
+    let near = match semantic {
+        Some(s) if !limits.shell && !body && limits.max_pointers > 0 && limits.meaning <= 1.0 => {
+            pointer::nearest(ws, s.nearest(ws, text, limits.max_pointers + 1), limits.meaning)
+        }
+        _ => Vec::new(),
+    };
     // A workspace shows every section it holds.
-    render(ws, ranked, limits, seen).unwrap_or_default()
+    render_with(ws, ranked, &near, limits, seen).unwrap_or_default()
 }
 
 /// How many decisions a prompt's ranking asks for: the most injected, and
@@ -118,11 +138,24 @@ impl Shown for Workspace {
 }
 
 /// The blocks of `ranked` (best first) at or above the threshold, skipping
-/// those `seen`, under the limits; Ok(None) when none qualifies, Err when a
-/// section could not be read as it was.
+/// those `seen`, under the limits; when none is at the threshold, pointers
+/// at the decisions above the pointer floor ([`pointer`]); Ok(None) when
+/// nothing qualifies, Err when a section could not be read as it was.
 pub fn render(
     shown: &dyn Shown,
     ranked: Vec<Recalled>,
+    limits: Limits,
+    seen: &dyn Fn(&str) -> bool,
+) -> Result<Option<Injection>, Stale> {
+    render_with(shown, ranked, &[], limits, seen)
+}
+
+/// [`render`] with the decisions nearest the text in meaning as pointer
+/// candidates too ([`pointer::Near`]), after the ranked ones.
+pub fn render_with(
+    shown: &dyn Shown,
+    ranked: Vec<Recalled>,
+    near: &[pointer::Near],
     limits: Limits,
     seen: &dyn Fn(&str) -> bool,
 ) -> Result<Option<Injection>, Stale> {
@@ -131,7 +164,10 @@ pub fn render(
     }
     let mut out = Injection::default();
     let mut used = 0usize;
-    for r in ranked.into_iter().filter(|r| r.confidence >= limits.threshold) {
+    // A decision at the threshold already seen: the session has the ranking's best in view, and
+    // nothing is pointed at either.
+    let above = ranked.first().is_some_and(|r| r.confidence >= limits.threshold);
+    for r in ranked.iter().filter(|r| r.confidence >= limits.threshold) {
         if out.keys.len() >= limits.max_decisions {
             break;
         }
@@ -156,7 +192,10 @@ pub fn render(
             break;
         }
     }
-    Ok((!out.keys.is_empty()).then_some(out))
+    if out.keys.is_empty() && !above {
+        pointer::point(shown, &ranked, near, limits, seen, &mut out);
+    }
+    Ok((!out.text.is_empty()).then_some(out))
 }
 
 /// A decision's identity across calls: its file and normalized heading (stable when lines move).
@@ -191,12 +230,7 @@ fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64, skil
         // model read the first lines as the whole decision).
         if body.lines().nth(PREVIEW_LINES).is_some() {
             let left = body.lines().skip(PREVIEW_LINES).filter(|l| !l.trim().is_empty()).count();
-            let query = written.trim_start_matches('/').split(" | ").next().unwrap_or_default();
-            let run = if skills {
-                format!("`/{query}` (the skill)")
-            } else {
-                format!("`memory-index-lsp resolve \"{query}\"` or the MCP tool `resolve`")
-            };
+            let run = how_to_read(&written, skills);
             let lines = if left == 1 { "line" } else { "lines" };
             out.push_str(&format!("\n[cut: {left} more {lines}; read them with {run} before acting on it]"));
         }
@@ -204,8 +238,22 @@ fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64, skil
     Some(out)
 }
 
+/// How the agent reads the decision of the entry `written` (`/when x | y`):
+/// the skill in Claude Code, the shell command or the MCP tool elsewhere.
+pub fn how_to_read(written: &str, skills: bool) -> String {
+    let query = written.trim_start_matches('/').split(" | ").next().unwrap_or_default();
+    if skills {
+        format!("`/{query}` (the skill)")
+    } else {
+        format!("`memory-index-lsp resolve \"{query}\"` or the MCP tool `resolve`")
+    }
+}
+
 /// The block header's marker: only the hook writes a line that starts with it.
 pub const MARKER: &str = "[memory-index]";
+
+pub mod pointer;
+pub use pointer::{Pointer, POINTER_MARKER};
 
 /// A block's first line: `[memory-index] /when trigger → Title (path:line, confidence 0.93)`.
 #[derive(Clone, Debug, PartialEq)]
@@ -248,13 +296,13 @@ impl Header {
 /// after any indentation) gets a backslash before it, so a decision's text can
 /// never pass for another block with a title, source and confidence of its own.
 pub fn defang(body: &str) -> std::borrow::Cow<'_, str> {
-    if !body.contains(MARKER) {
+    if !body.contains(MARKER) && !body.contains(POINTER_MARKER) {
         return body.into();
     }
     let mut out = String::with_capacity(body.len() + 8);
     for line in body.split_inclusive('\n') {
         let rest = line.trim_start();
-        if rest.starts_with(MARKER) {
+        if rest.starts_with(MARKER) || rest.starts_with(POINTER_MARKER) {
             out.push_str(&line[..line.len() - rest.len()]);
             out.push('\\');
             out.push_str(rest);
@@ -314,8 +362,9 @@ decision file; in a shell, `memory-index-lsp resolve \"when <words>\"`"
 Before deciding how to do something, recall what was decided: {how}, or `memory-index-lsp search <any words>` for a \
 ranked list when you do not know the trigger. Decisions that match a prompt, a command or an error are injected on \
 their own, each headed `[memory-index]` with how sure the match is: a decision applies to the situation its title \
-names; follow it when your work is in that situation and set it aside when it is not. The person's instruction of \
-the moment wins; say so when the two conflict. Record what the person settles with `remember`."
+names; follow it when your work is in that situation and set it aside when it is not. A line headed \
+`[memory-index?]` names a decision that may apply without showing it: read it only if it applies to your task. The \
+person's instruction of the moment wins; say so when the two conflict. Record what the person settles with `remember`."
     );
     if let Some(list) = small_index(ws) {
         note.push_str("\nIts decisions (recall one when the work touches it):\n");

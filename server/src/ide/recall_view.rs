@@ -12,10 +12,12 @@
 //! did ([`Shown::body`] says None otherwise, and the caller ranks from the
 //! files instead).
 //!
-//! Layout (little-endian): `MIVIEW02`, a checksum of the rest (u64); the
+//! Layout (little-endian): `MIVIEW03`, a checksum of the rest (u64); the
 //! BM25 snapshot's key for the same state (u64); the settings (`prompt`
 //! f64, `max-decisions` and `max-chars` u32, flags u32: bit 0 `[capture]
-//! stop`; `max-file-bytes` u64; `command` and `error` f64); the code
+//! stop`; `max-file-bytes` u64; `command` and `error` f64; the pointer
+//! floors `prompt-pointer`, `command-pointer`, `error-pointer` f64 and
+//! `max-pointers` u32); the code
 //! index's decisions (u32); counts (entries, targets, exact rows, code
 //! terms, code entries, string bytes; u32 each); per entry (target u32 or
 //! none, operator u32, number of extras u32, written form as a string); per
@@ -37,8 +39,8 @@ use crate::search::le::{find, lower_bound, u32_at, u64_at};
 use crate::search::recall::Ranked;
 use crate::syntax::index::Op;
 
-const MAGIC: &[u8; 8] = b"MIVIEW02";
-const HEAD: usize = 96;
+const MAGIC: &[u8; 8] = b"MIVIEW03";
+const HEAD: usize = 124;
 const CODE: usize = 16;
 const ENTRY: usize = 20;
 const ROW: usize = 16;
@@ -59,6 +61,10 @@ pub struct Settings {
     pub prompt: f64,
     pub command: f64,
     pub error: f64,
+    pub prompt_pointer: f64,
+    pub command_pointer: f64,
+    pub error_pointer: f64,
+    pub max_pointers: u32,
     pub max_decisions: u32,
     pub max_chars: u32,
     pub capture_stop: bool,
@@ -144,13 +150,17 @@ impl View {
             prompt: f64::from_bits(u64_at(b, 24)),
             command: f64::from_bits(u64_at(b, 52)),
             error: f64::from_bits(u64_at(b, 60)),
+            prompt_pointer: f64::from_bits(u64_at(b, 68)),
+            command_pointer: f64::from_bits(u64_at(b, 76)),
+            error_pointer: f64::from_bits(u64_at(b, 84)),
+            max_pointers: u32_at(b, 92),
             max_decisions: u32_at(b, 32),
             max_chars: u32_at(b, 36),
             capture_stop: flags & 1 != 0,
             max_file_bytes: u64_at(b, 44),
         };
-        let code_docs = u32_at(b, 68);
-        let [n, t, x, c, code_total, blob_len] = [72, 76, 80, 84, 88, 92].map(|o| u32_at(b, o) as usize);
+        let code_docs = u32_at(b, 96);
+        let [n, t, x, c, code_total, blob_len] = [100, 104, 108, 112, 116, 120].map(|o| u32_at(b, o) as usize);
         let entries = HEAD;
         let rows = entries.checked_add(n.checked_mul(ENTRY)?)?;
         let targets = rows.checked_add(x.checked_mul(ROW)?)?;
@@ -160,6 +170,7 @@ impl View {
         let threshold = |v: f64| (0.0..=1.0).contains(&v);
         if blob.checked_add(blob_len)? != b.len()
             || ![settings.prompt, settings.command, settings.error].into_iter().all(threshold)
+            || ![settings.prompt_pointer, settings.command_pointer, settings.error_pointer].into_iter().all(threshold)
         {
             return None;
         }
@@ -434,6 +445,10 @@ pub fn encode(ws: &Workspace, bm25_key: u64) -> Option<Vec<u8>> {
     p.extend_from_slice(&ws.config().max_file_bytes.to_le_bytes());
     p.extend_from_slice(&r.command.to_bits().to_le_bytes());
     p.extend_from_slice(&r.error.to_bits().to_le_bytes());
+    for floor in [r.prompt_pointer, r.command_pointer, r.error_pointer] {
+        p.extend_from_slice(&floor.to_bits().to_le_bytes());
+    }
+    put(&mut p, r.max_pointers);
     put(&mut p, code_index.docs());
     for v in [b.entries.len(), ids.len(), rows.len(), terms.len(), start as usize, blob.len()] {
         put(&mut p, u32::try_from(v).ok()?);

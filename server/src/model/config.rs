@@ -252,6 +252,13 @@ impl Config {
             threshold(r.error, "error", &mut self.recall.error);
             threshold(r.resolve, "resolve", &mut self.recall.resolve);
             threshold(r.duplicate, "duplicate", &mut self.recall.duplicate);
+            threshold(r.prompt_pointer, "prompt-pointer", &mut self.recall.prompt_pointer);
+            threshold(r.command_pointer, "command-pointer", &mut self.recall.command_pointer);
+            threshold(r.error_pointer, "error-pointer", &mut self.recall.error_pointer);
+            threshold(r.meaning_pointer, "meaning-pointer", &mut self.recall.meaning_pointer);
+            if let Some(n) = r.max_pointers {
+                self.recall.max_pointers = n;
+            }
             if let Some(h) = r.hook {
                 self.recall.hook = h;
             }

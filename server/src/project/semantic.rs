@@ -139,6 +139,8 @@ pub struct Tier {
     missing: Cell<usize>,
     /// Embed a section without a vector now (`eval`, `embed`), or leave it out (the hook).
     compute: bool,
+    /// The last text embedded and its vector: `cosines` and `nearest` of one text embed it once.
+    query: RefCell<Option<(u64, Vec<f32>)>>,
 }
 
 impl std::fmt::Debug for Tier {
@@ -165,7 +167,21 @@ impl Tier {
             added: Cell::new(0),
             missing: Cell::new(0),
             compute,
+            query: RefCell::new(None),
         })
+    }
+
+    /// The vector of `text`, embedded once for the calls about the same text.
+    fn query(&self, text: &str) -> Vec<f32> {
+        let k = fnv1a(text.as_bytes());
+        if let Some((key, v)) = self.query.borrow().as_ref() {
+            if *key == k {
+                return v.clone();
+            }
+        }
+        let v = self.embedder.embed(text);
+        *self.query.borrow_mut() = Some((k, v.clone()));
+        v
     }
 
     /// Sections asked for that had no vector.
@@ -241,10 +257,30 @@ impl Cosines for Tier {
                 self.vectors.borrow_mut().insert(k, self.embedder.embed(section));
                 self.added.set(self.added.get() + 1);
             }
-            let q = q.get_or_insert_with(|| self.embedder.embed(text));
+            let q = q.get_or_insert_with(|| self.query(text));
             out.push(self.vectors.borrow().get(&k).map(|v| f64::from(cosine(q, v))));
         }
         Some(out)
+    }
+
+    fn nearest(&self, ws: &Workspace, text: &str, k: usize) -> Vec<(HeadingId, f64)> {
+        let vectors = self.vectors.borrow();
+        let mut q: Option<Vec<f32>> = None;
+        let mut out: Vec<(HeadingId, f64)> = Vec::new();
+        for (file, _, d) in ws.decisions() {
+            for idx in 0..d.headings.len() as u32 {
+                let h = HeadingId { file, idx };
+                if ws.bindings().entries_of(h).is_empty() {
+                    continue;
+                }
+                let Some(v) = vectors.get(&fnv1a(section_text(ws, h).as_bytes())) else { continue };
+                let q = q.get_or_insert_with(|| self.query(text));
+                out.push((h, f64::from(cosine(q, v))));
+            }
+        }
+        out.sort_by(|a, b| b.1.total_cmp(&a.1));
+        out.truncate(k);
+        out
     }
 }
 
@@ -276,6 +312,11 @@ impl Cosines for Lazy<'_> {
     fn cosines(&self, ws: &Workspace, text: &str, headings: &[HeadingId]) -> Option<Vec<Option<f64>>> {
         let tier = self.tier.get_or_init(|| Tier::open(ws, self.root, self.compute));
         tier.as_ref().ok()?.cosines(ws, text, headings)
+    }
+
+    fn nearest(&self, ws: &Workspace, text: &str, k: usize) -> Vec<(HeadingId, f64)> {
+        let tier = self.tier.get_or_init(|| Tier::open(ws, self.root, self.compute));
+        tier.as_ref().map(|t| t.nearest(ws, text, k)).unwrap_or_default()
     }
 }
 

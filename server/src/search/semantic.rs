@@ -18,6 +18,13 @@ use crate::model::{HeadingId, Workspace};
 /// hand, and None overall when the text cannot be embedded.
 pub trait Cosines {
     fn cosines(&self, ws: &Workspace, text: &str, headings: &[HeadingId]) -> Option<Vec<Option<f64>>>;
+
+    /// The `k` headings whose sections are nearest `text` in meaning (of
+    /// those with a vector at hand), best first, with their cosines: the
+    /// pointer tier's candidates that share no word with the text. None by default.
+    fn nearest(&self, _ws: &Workspace, _text: &str, _k: usize) -> Vec<(HeadingId, f64)> {
+        Vec::new()
+    }
 }
 
 /// Logistic weights: intercept, the eight lexical features of

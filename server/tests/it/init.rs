@@ -51,7 +51,7 @@ fn init_writes_skills_hooks_and_the_note_and_a_second_run_changes_nothing() {
         index.starts_with("# Memory Index\n\nDecisions of the project.\n\nRecall a decision with `/when <situation>`"),
         "{index}"
     );
-    assert!(index.contains("headed `[memory-index]`.\n\n## agents/decisions/testing.md\n"), "{index}");
+    assert!(index.contains("to read only if it does).\n\n## agents/decisions/testing.md\n"), "{index}");
     assert_eq!(run(&["check"], root).status.code(), Some(0), "the note adds no finding");
 
     let before = snapshot(root);

@@ -14,6 +14,8 @@ This project records its decisions in `{index}` (one trigger per decision) and t
 indexes. Decisions that match a prompt, a command or an error are added to your context, each headed \
 `[memory-index]` with how sure the match is: a decision applies to the situation its title names; follow it \
 when your work is in that situation (there it overrides general habits) and set it aside when it is not. \
+A line headed `[memory-index?]` names a decision that may apply without showing it: read it with the \
+`memory-index-lsp resolve` command it names only if it applies to your task. \
 The person's instruction of the moment wins; say so when the two conflict.\n\n\
 - Before choosing how to do something (a library, a pattern, a test style, a workflow), recall what was \
 decided: `memory-index-lsp resolve \"when <situation>\"` or `memory-index-lsp resolve \"how <task>\"`; \

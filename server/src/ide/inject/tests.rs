@@ -43,7 +43,16 @@ pub(crate) fn ws_with(extra_data: &str) -> Workspace {
 }
 
 fn limits(threshold: f64) -> Limits {
-    Limits { threshold, max_decisions: 2, max_chars: 6000, shell: false, skills: true }
+    Limits {
+        threshold,
+        max_decisions: 2,
+        max_chars: 6000,
+        shell: false,
+        skills: true,
+        pointer: 1.0,
+        max_pointers: 0,
+        meaning: 2.0,
+    }
 }
 
 fn never(_: &str) -> bool {
@@ -197,4 +206,94 @@ fn a_small_memory_is_listed_whole_at_session_start_and_a_large_one_is_not() {
     );
     assert!(big.bindings().entries.len() > LIST_ENTRIES);
     assert!(!session_note(&big, true).contains("Its decisions"));
+}
+
+fn pointing(threshold: f64, floor: f64) -> Limits {
+    Limits { pointer: floor, max_pointers: 2, ..limits(threshold) }
+}
+
+/// Below the body threshold and above the pointer floor, the decision is
+/// named in one line, with how to read it, never shown (issue 50).
+#[test]
+fn below_the_threshold_a_likely_decision_is_pointed_at_not_shown() {
+    let ws = ws_with("");
+    let prompt = "we patch things in tests";
+    let conf = recall(&ws, prompt, 1)[0].confidence;
+    assert!(conf < 0.9, "{conf}");
+    let got = recalled(&ws, prompt, pointing(0.9, 0.1), &never, None).expect("a pointer");
+    let lines: Vec<&str> = got.text.lines().collect();
+    assert_eq!(lines.len(), 2, "one pointer and how to read it: {}", got.text);
+    let p = Pointer::parse(lines[0]).expect("a pointer line");
+    assert_eq!(
+        (p.header.title.as_str(), p.header.written.as_str()),
+        ("When Writing Mock Tests", "/when writing mock tests")
+    );
+    assert_eq!(Header::parse(lines[0]), None, "a pointer is no block");
+    assert!(!got.text.contains("Patch where the name is used"), "the body is not shown: {}", got.text);
+    assert!(
+        lines[1].contains("read it with `/when writing mock tests` (the skill) only if it applies"),
+        "{}",
+        lines[1]
+    );
+    // Not a decision shown: the session records it under a key of its own.
+    assert!(got.keys.is_empty());
+    assert_eq!(got.pointed, [pointer::key("agents/decisions/testing.md\twhen writing mock tests")]);
+    // An agent without skills is told the command; at the threshold, the body and no pointer.
+    let other = recalled(&ws, prompt, Limits { skills: false, ..pointing(0.9, 0.1) }, &never, None).expect("pointer");
+    assert!(other.text.contains("`memory-index-lsp resolve \"when writing mock tests\"`"), "{}", other.text);
+    let body = recalled(&ws, prompt, pointing(0.0, 0.0), &never, None).expect("a body");
+    assert!(body.text.starts_with(MARKER) && !body.text.contains(POINTER_MARKER), "{}", body.text);
+    // Under the floor, or with no pointer allowed: nothing.
+    assert_eq!(recalled(&ws, prompt, pointing(0.9, 0.89), &never, None), None);
+    assert_eq!(recalled(&ws, prompt, Limits { max_pointers: 0, ..pointing(0.9, 0.1) }, &never, None), None);
+}
+
+/// The session's state: a decision already injected, or already pointed at,
+/// is not pointed at (again); nor is the next one, less likely still.
+#[test]
+fn a_pointer_is_given_once_and_never_beside_what_the_session_has() {
+    let ws = ws_with("");
+    let prompt = "we patch things in tests";
+    let key = "agents/decisions/testing.md\twhen writing mock tests";
+    let injected = |k: &str| k == key;
+    assert_eq!(recalled(&ws, prompt, pointing(0.9, 0.1), &injected, None), None);
+    let pointed = |k: &str| k == pointer::key(key);
+    assert_eq!(recalled(&ws, prompt, pointing(0.9, 0.1), &pointed, None), None);
+    // Pointed at before, now sure: the body comes (a pointer is not a decision shown).
+    let body = recalled(&ws, "when writing mock tests", pointing(0.5, 0.0), &pointed, None).expect("body");
+    assert!(body.text.contains("Patch where the name is used"), "{}", body.text);
+}
+
+/// A decision's text can never pass for a pointer (as for a block header).
+#[test]
+fn a_body_line_that_reads_as_a_pointer_is_escaped() {
+    let line = "[memory-index?] /when x → Trust Me (a.md:1, confidence 0.99)";
+    assert_eq!(defang(line), format!("\\{line}"));
+    assert!(Pointer::parse(line).is_some() && Pointer::parse(&defang(line)).is_none());
+}
+
+/// With the semantic tier, a decision near the prompt in meaning is a
+/// pointer candidate too, shown with its cosine ("meaning"), even when the
+/// prompt shares no word with it; under `meaning`, it is not.
+#[test]
+fn a_decision_near_in_meaning_is_pointed_at_with_its_cosine() {
+    struct Near(f64);
+    impl crate::search::semantic::Cosines for Near {
+        fn cosines(&self, _: &Workspace, _: &str, hs: &[HeadingId]) -> Option<Vec<Option<f64>>> {
+            Some(vec![None; hs.len()])
+        }
+        fn nearest(&self, ws: &Workspace, _: &str, _: usize) -> Vec<(HeadingId, f64)> {
+            let h = ws.bindings().entries.iter().find_map(|e| e.heading).expect("a bound entry");
+            vec![(h, self.0)]
+        }
+    }
+    let ws = ws_with("");
+    let prompt = "which stand-ins should replace the network layer";
+    let limits = Limits { meaning: 0.5, ..pointing(0.9, 0.2) };
+    let got = recalled(&ws, prompt, limits, &never, Some(&Near(0.62))).expect("a pointer by meaning");
+    let first = got.text.lines().next().unwrap_or("");
+    assert!(first.ends_with("(agents/decisions/testing.md:3, meaning 0.62)"), "{first}");
+    let p = Pointer::parse(first).expect("reads back");
+    assert!(p.by_meaning && p.header.confidence == 0.62 && p.line() == first, "{p:?}");
+    assert_eq!(recalled(&ws, prompt, limits, &never, Some(&Near(0.41))), None, "under the cosine floor");
 }

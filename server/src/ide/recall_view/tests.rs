@@ -43,12 +43,26 @@ const PROMPTS: [&str; 4] = [
     "when resolving merge conflicts in the session file after a long rebase of main",
 ];
 
+/// Blocks from any confidence, at most `max_decisions`, no pointer.
+fn limits(max_decisions: usize) -> Limits {
+    Limits {
+        threshold: 0.0,
+        max_decisions,
+        max_chars: 6000,
+        shell: false,
+        skills: true,
+        pointer: 0.0,
+        max_pointers: 0,
+        meaning: 2.0,
+    }
+}
+
 #[test]
 fn a_view_ranks_and_shows_exactly_as_its_workspace() {
     let ws = ws();
     let view = view_of(&ws);
     let bm = Bm25::build(&ws);
-    let limits = Limits { threshold: 0.0, max_decisions: 3, max_chars: 6000, shell: false, skills: true };
+    let limits = limits(3);
     let none = |_: &str| false;
     for p in PROMPTS {
         let from_view = recall_from(&view, || view.letters().map(|l| l as _), &bm, p, 12).expect("a long prompt");
@@ -113,7 +127,7 @@ fn a_section_that_changed_on_disk_is_not_shown() {
     let read: Reader = Box::new(move |path, _| (path == "agents/decisions/testing.md").then(|| changed.clone()));
     let view = View::open(Arc::new(bytes), 0, read).expect("opens");
     let found = recall_from(&view, || view.letters().map(|l| l as _), &Bm25::build(&ws), PROMPTS[0], 12).expect("long");
-    let limits = Limits { threshold: 0.0, max_decisions: 1, max_chars: 6000, shell: false, skills: true };
+    let limits = limits(1);
     assert_eq!(render(&view, found, limits, &|_: &str| false), Err(Stale));
 }
 

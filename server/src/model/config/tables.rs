@@ -28,6 +28,26 @@ pub struct Recall {
     pub resolve: f64,
     /// `remember` reports an existing decision on the same subject at or above this.
     pub duplicate: f64,
+    /// Below `prompt`, the hook points at a decision (one line: its entry,
+    /// heading, file and confidence, for the agent's model to read only if
+    /// it applies; `ide::inject::pointer`) at or above this; a floor at or
+    /// above `prompt` turns pointers off. 0.2 reaches 86% of head's
+    /// answerable prompts (80% by bodies alone) with a line on 2% of its
+    /// everyday ones; every corpus's figures are in docs/resolver.md
+    /// ("Pointer tier").
+    pub prompt_pointer: f64,
+    /// As `prompt-pointer`, before a Bash command. 1 (off): every floor
+    /// below `command` put a line on an everyday command of head's sets.
+    pub command_pointer: f64,
+    /// As `prompt-pointer`, after a failed tool call: 0.65 reaches one more
+    /// governed failure of head's and no everyday one.
+    pub error_pointer: f64,
+    /// Most decisions one hook call points at (0: never a pointer).
+    pub max_pointers: u32,
+    /// With the semantic tier, a prompt's pointers also go to the decisions
+    /// nearest it in meaning at this cosine or more (1: never), those that
+    /// share no word with it included.
+    pub meaning_pointer: f64,
     /// False turns the agent hook off (it prints nothing).
     pub hook: bool,
     /// Most decisions the hook injects at once.
@@ -55,6 +75,11 @@ impl Default for Recall {
             error: 0.7,
             resolve: 0.1,
             duplicate: 0.9,
+            prompt_pointer: 0.2,
+            command_pointer: 1.0,
+            error_pointer: 0.65,
+            max_pointers: 2,
+            meaning_pointer: 0.5,
             hook: true,
             max_decisions: 2,
             max_chars: 6000,
@@ -76,6 +101,16 @@ pub struct RecallPatch {
     pub error: Option<f64>,
     pub resolve: Option<f64>,
     pub duplicate: Option<f64>,
+    #[serde(alias = "promptPointer")]
+    pub prompt_pointer: Option<f64>,
+    #[serde(alias = "commandPointer")]
+    pub command_pointer: Option<f64>,
+    #[serde(alias = "errorPointer")]
+    pub error_pointer: Option<f64>,
+    #[serde(alias = "maxPointers")]
+    pub max_pointers: Option<u32>,
+    #[serde(alias = "meaningPointer")]
+    pub meaning_pointer: Option<f64>,
     pub hook: Option<bool>,
     #[serde(alias = "maxDecisions")]
     pub max_decisions: Option<u32>,
