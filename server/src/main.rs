@@ -9,7 +9,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     use memory_index_lsp::cli::args::{self, Command};
-    let cli = args::parse(std::env::args().collect());
+    let cli = args::parse(std::env::args_os().collect());
     let code = match cli.command {
         None | Some(Command::Serve) => memory_index_lsp::lsp::run(cli.log_level.as_deref()),
         Some(Command::Mcp(a)) => memory_index_lsp::mcp::run(a.root),

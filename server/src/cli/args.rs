@@ -380,15 +380,19 @@ fn confidence(s: &str) -> Result<f64, String> {
     s.parse::<f64>().ok().filter(|t| (0.0..=1.0).contains(t)).ok_or_else(|| "a confidence between 0 and 1".into())
 }
 
-/// Parses `argv` (program name first). Help, version and usage errors are
+/// Parses `argv` (program name first) as the OS gives it: a word that is
+/// not UTF-8 (Linux file names are bytes) is a path where a path is taken
+/// and a usage error elsewhere, never a panic (found by review: `resolve
+/// $'\xff'` exited 101 before parsing). Help, version and usage errors are
 /// printed and exit here (0 for help and version, 2 for errors) — except for
 /// `hook`, which never fails: a bad command line there runs the hook anyway.
-pub fn parse(argv: Vec<String>) -> Cli {
+pub fn parse(argv: Vec<std::ffi::OsString>) -> Cli {
     match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(e) if argv.get(1).is_some_and(|a| a == "hook") && e.use_stderr() => {
             // The hook reads the words itself and names what it cannot use.
-            let hook = HookArgs { ignored: argv[2..].to_vec(), ..HookArgs::default() };
+            let ignored = argv[2..].iter().map(|a| a.to_string_lossy().into_owned()).collect();
+            let hook = HookArgs { ignored, ..HookArgs::default() };
             Cli { command: Some(Command::Hook(hook)), log_level: None }
         }
         Err(e) if e.use_stderr() => {

@@ -88,6 +88,13 @@ pub fn run(a: ImportArgs) -> i32 {
     let given: Vec<String> = files.iter().map(|f| relative(&canon, f)).collect();
     for f in &files {
         let rel = relative(&canon, f);
+        if f.to_str().is_none() {
+            refused.push(format!(
+                "{rel}: its name is not UTF-8 (shown with \u{fffd} for what is not), so no `Source:` line could name \
+                 it: rename the file to import it"
+            ));
+            continue;
+        }
         if rel.chars().any(char::is_control) {
             refused.push(format!(
                 "{rel}: its name holds a control character (shown escaped), which would go into the memory's \
@@ -223,6 +230,10 @@ pub fn run(a: ImportArgs) -> i32 {
         if lines.len() > CONFLICT_LINES {
             say!("  … {} more lines", lines.len() - CONFLICT_LINES);
         }
+    }
+    for line in &out.completed {
+        let verb = if a.dry_run { "would add" } else { "added" };
+        say!("completed: {line} had no index entry (an import stopped before writing the index?): {verb} it");
     }
     for line in &out.cut {
         say!("cut: {line}");

@@ -45,7 +45,14 @@ pub fn run(cmd: Command) -> i32 {
 /// The project root of a command: `--root`, else by `project::root`'s rule
 /// (`$CLAUDE_PROJECT_DIR`, else the working directory, then upward).
 pub(crate) fn project_root(flag: Option<std::path::PathBuf>) -> std::path::PathBuf {
-    crate::project::root(flag.as_deref(), None)
+    let root = crate::project::root(flag.as_deref(), None);
+    // A memory the search would not cross into (a shared folder's): said, never adopted.
+    if flag.is_none() {
+        if let Some(why) = crate::project::root::passed_over(&root) {
+            let _ = writeln!(std::io::stderr(), "memory-index-lsp: note: {why}");
+        }
+    }
+    root
 }
 
 /// Loads the project of an agent command ([`project_root`] of `--root`);

@@ -169,10 +169,11 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     let root = match crate::project::root::locate(None, project_dir, cwd.as_deref()) {
         Ok(root) => root,
         Err(start) => {
+            let passed = crate::project::root::passed_over(&start).map(|w| format!("; {w}")).unwrap_or_default();
             return Err(format!(
-                "no memory index at or above {} (looked for memory-index.toml or agents/memory-index.md); nothing to recall",
+                "no memory index at or above {} (looked for memory-index.toml or agents/memory-index.md); nothing to recall{passed}",
                 start.display()
-            ))
+            ));
         }
     };
     // A prompt, a command or a failure on a memory whose files are as the

@@ -61,14 +61,13 @@ mod section;
 pub mod source;
 mod update;
 
-use super::remember::{decision_level, entry_resolves_to, file_title};
+use super::remember::{decision_level, file_title};
 use edits::{add_edit, new_errors, Edits};
-use entry::entry_line;
 pub use identity::split_parents;
 use identity::{earlier_heading_of, find_record, gone, stale, Identities};
 use room::{cap, cap_of, section_lines, spread, MAX_BODY, MIN_CUT};
 pub use section::heading_title;
-use section::{file_for, reads_back, section_text, source_line, written, Body};
+use section::{file_for, section_text, source_line, unfit, written, Body};
 
 use source::{inactive, Kind, Record};
 use update::Verdict;
@@ -124,6 +123,9 @@ pub struct Outcome {
     pub removed: Vec<String>,
     /// Each decision file the removals leave with only its title (import deletes no file).
     pub bare_files: Vec<String>,
+    /// `heading in path` of each decision imported before whose entry was missing (an import
+    /// killed between the decision file and the index), its entry added now.
+    pub completed: Vec<String>,
     /// (decision file, heading, the file as it is, the file with that section as import would
     /// write it now; import marks left out) of each decision kept because it was edited and its
     /// source changed too: what to bring in by hand.
@@ -245,13 +247,8 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                 heading = heading_title(r.kind, &format!("{} in {ctx}", r.title));
             }
         }
-        let why = if reads_back(&heading) {
-            "is the heading of another decision"
-        } else {
-            "would not be read back as written"
-        };
-        if taken(&heading) || !reads_back(&heading) {
-            out.skipped.push((r.source.clone(), format!("`{heading}` {why}")));
+        if let Some(why) = unfit(&heading, taken(&heading)) {
+            out.skipped.push((r.source.clone(), why));
             continue;
         }
         let file = file_for(&r, opts);
@@ -280,6 +277,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     files.dedup();
     let mut next = ws.clone();
     let mut new_headings: Vec<(String, String, String)> = Vec::new(); // (path, heading title, source)
+    let mut unbound: Vec<(String, String, String)> = Vec::new(); // (path, identity line, source)
     for name in &files {
         let path = ws.decision_path(name);
         let existing = ws.file_id(&path).and_then(|id| ws.file(id));
@@ -347,7 +345,12 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
                     let (Some(f), Some(hd)) = (ws.file_id(&h_path).and_then(|i| ws.file(i)), ws.heading(h)) else {
                         continue;
                     };
+                    // Written as import wrote it, its entry not (an import killed between the two):
+                    // the entry is added (an edited one is the person's: `check` says what to do).
                     let current = f.text.get(hd.section.start..hd.section.end).unwrap_or("");
+                    if ws.bindings().entries_of(h).is_empty() && mark::held(current) == Some(&mark::of(current)) {
+                        unbound.push((h_path.clone(), id.clone(), p.record.source.clone()));
+                    }
                     // A section ending in a blank line keeps it.
                     let ends = |s: String| if current.ends_with(&format!("{nl}{nl}")) { format!("{s}{nl}") } else { s };
                     // Renamed in its source: the section as it is (a person's edits kept), its
@@ -462,28 +465,12 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     for (path, _, new) in &texts {
         next.set_file(path, new.clone().into());
     }
-    // The removed decisions' entries out, then the new ones, one by one at their place (each
-    // placed in the index as it is after the last).
-    let mut index = edit::apply(&index_old, &settled.index).0;
+    // The removed decisions' entries out, then the new ones at their place, then those of
+    // decisions imported before without one.
+    let index = edit::apply(&index_old, &settled.index).0;
     next.set_file(&index_path, index.clone().into());
-    for (path, title, source) in &new_headings {
-        let key = normalize(title);
-        let Some(&hid) =
-            next.bindings().headings_titled(&key).iter().find(|h| next.file(h.file).is_some_and(|f| &f.path == path))
-        else {
-            return Err(format!("`{title}` from {source} would not be read as a heading in {path}"));
-        };
-        let line =
-            entry_line(&next, hid, title).ok_or_else(|| format!("`{title}` from {source}: no trigger binds it"))?;
-        let insert = placement::insert_entry(&next, hid, &line).ok_or("the index cannot be read")?;
-        index = edit::apply(&index, &[insert]).0;
-        next.set_file(&index_path, index.clone().into());
-        if !entry_resolves_to(&next, &line, &key) {
-            return Err(format!(
-                "`{line}` (from {source}) would not resolve to `{title}`; rename the source's title and import again"
-            ));
-        }
-    }
+    let index = entry::add(&mut next, &index_path, index, &new_headings)?;
+    let index = entry::complete(&mut next, &index_path, index, &unbound, &mut out.completed)?;
     new_errors(ws, &next)?;
     for (path, old, new) in texts {
         match old {

@@ -13,8 +13,9 @@
 //!    event's `cwd`), else at the working directory.
 //! 3. From there, the nearest folder at or above that holds
 //!    `memory-index.toml` or `agents/memory-index.md` (as git, cargo and ruff
-//!    find theirs); when none does, the start itself, so the error names the
-//!    folder the command looked in.
+//!    find theirs), never past a folder others can write to or another user
+//!    owns ([`search`]); when none does, the start itself, so the error names
+//!    the folder the command looked in (and a memory passed over, why).
 
 use std::path::{Path, PathBuf};
 
@@ -46,11 +47,82 @@ pub fn locate(explicit: Option<&Path>, project_dir: Option<&Path>, start: Option
 
 /// The nearest folder at or above `start` that holds `memory-index.toml` or
 /// an index at the default path (`agents/memory-index.md`); None when no
-/// ancestor has either.
+/// ancestor has either, or when the search stopped at a folder above the
+/// start that others can write to or another user owns ([`search`]).
 pub fn find_root(start: &Path) -> Option<PathBuf> {
+    search(start).ok()
+}
+
+/// [`find_root`], or where the search stopped and why (None: it reached the
+/// top). It never looks in a folder above the start that every user can
+/// write to (`/tmp`, a shared folder), nor in one another user owns (root
+/// aside): a memory planted there would be adopted by every project below
+/// that has none, its decisions injected into their agents and `remember`
+/// writing into it (found by review).
+pub fn search(start: &Path) -> Result<PathBuf, Option<(PathBuf, &'static str)>> {
     let start = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
-    let index = Config::default().index;
-    start.ancestors().find(|dir| dir.join(CONFIG_FILE).is_file() || dir.join(&index).is_file()).map(Path::to_path_buf)
+    let owner = owner_of(&start);
+    for (i, dir) in start.ancestors().enumerate() {
+        if i > 0 {
+            if let Some(why) = foreign(dir, owner) {
+                return Err(Some((dir.to_path_buf(), why)));
+            }
+        }
+        if is_project(dir) {
+            return Ok(dir.to_path_buf());
+        }
+    }
+    Err(None)
+}
+
+/// When the search from `start` found nothing because it stopped ([`search`])
+/// below a memory: which, and why it is not used.
+pub fn passed_over(start: &Path) -> Option<String> {
+    let Err(Some((stop, why))) = search(start) else { return None };
+    let memory = stop.ancestors().find(|d| is_project(d))?;
+    Some(format!(
+        "the memory at {} is not used: the search for this project's stopped at {}, which {why} (a memory \
+         there may be anyone's); pass --root {} to use it anyway",
+        memory.display(),
+        stop.display(),
+        memory.display()
+    ))
+}
+
+fn is_project(dir: &Path) -> bool {
+    dir.join(CONFIG_FILE).is_file() || dir.join(Config::default().index).is_file()
+}
+
+/// The owner of `path`, else of the nearest folder above it that exists (the uid).
+#[cfg(unix)]
+fn owner_of(path: &Path) -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    path.ancestors().find_map(|d| std::fs::metadata(d).ok()).map_or(0, |m| m.uid())
+}
+
+#[cfg(not(unix))]
+fn owner_of(_: &Path) -> u32 {
+    0
+}
+
+/// Why the folder `dir` above the start is not searched: others can write
+/// to it, or a user other than `owner` (and root) owns it.
+#[cfg(unix)]
+fn foreign(dir: &Path, owner: u32) -> Option<&'static str> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(dir).ok()?;
+    if m.mode() & 0o002 != 0 {
+        Some("every user can write to")
+    } else if m.uid() != owner && m.uid() != 0 {
+        Some("another user owns")
+    } else {
+        None
+    }
+}
+
+#[cfg(not(unix))]
+fn foreign(_: &Path, _: u32) -> Option<&'static str> {
+    None
 }
 
 /// The memories an editor's workspace folder holds: the folder itself when
@@ -60,8 +132,6 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
 /// trees skipped, at most [`BELOW_LOOKED`] folders looked at); else the
 /// folder itself, which then shows no memory.
 pub fn memory_roots(folder: &Path) -> Vec<PathBuf> {
-    let index = Config::default().index;
-    let is_project = |d: &Path| d.join(CONFIG_FILE).is_file() || d.join(&index).is_file();
     if is_project(folder) {
         return vec![folder.to_path_buf()];
     }

@@ -135,9 +135,20 @@ impl Session {
     }
 }
 
-/// The prompt a line carries, if it is one a person typed.
+/// The prompt a line carries, if it is one a person typed. Claude Code
+/// writes other `user` lines too, none of them the person's words: a
+/// compaction's summary (`isCompactSummary`, which quotes what tools
+/// fetched: found by review, the Stop capture asked to record a "from now
+/// on" of a fetched page as the person's rule), lines shown in the
+/// transcript only, expansions (`isMeta`), tool results, a local command's
+/// output, a shell's (`<bash-…>`), task notifications and interruptions.
 fn prompt_of(v: &Value) -> Option<String> {
-    if v.get("type").and_then(Value::as_str) != Some("user") || v.get("isMeta").and_then(Value::as_bool) == Some(true) {
+    let flag = |k: &str| v.get(k).and_then(Value::as_bool) == Some(true);
+    if v.get("type").and_then(Value::as_str) != Some("user")
+        || flag("isMeta")
+        || flag("isCompactSummary")
+        || flag("isVisibleInTranscriptOnly")
+    {
         return None;
     }
     let content = v.get("message")?.get("content")?;
@@ -163,8 +174,13 @@ fn prompt_of(v: &Value) -> Option<String> {
         let args = between(&text, "<command-args>", "</command-args>").unwrap_or("");
         return Some(format!("{} {}", cmd.trim(), args.trim()).trim().to_string());
     }
-    // Output of a local command or a caveat the client adds is not a prompt.
-    if text.starts_with("<local-command") || text.starts_with("Caveat:") || text.trim().is_empty() {
+    // Output of a local command or a shell, a caveat or notice the client adds: not a prompt.
+    let t = text.trim_start();
+    if ["<local-command", "Caveat:", "<bash-", "<task-notification", "[Request interrupted"]
+        .iter()
+        .any(|p| t.starts_with(p))
+        || t.is_empty()
+    {
         return None;
     }
     Some(text)

@@ -34,6 +34,7 @@ mod unordered_section;
 
 pub(crate) use finding::q;
 pub use finding::{fixes, Finding, Related, Severity, MESSAGE_CHARS, QUOTE_CHARS};
+pub(crate) use incremental::EntryClasses;
 
 use crate::edit::Fix;
 use crate::model::{Bindings, Depends, EntryId, FileId, Level, SourceFile, Workspace};

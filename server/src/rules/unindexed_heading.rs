@@ -75,7 +75,12 @@ pub(crate) fn message(ws: &Workspace, f: &Finding) -> Option<String> {
     let (op, trigger) = placement::trigger_from_title(title)?;
     let line = whole(&format!("{} {trigger}", op.token()));
     let Some(entry) = drifted(ws, hid) else {
-        return Some(format!("heading {} has no entry in {}; add {line}", q(title), q(&ws.config().index)));
+        // Imported (a `Source:` line of its own): an import stopped before the index; running it
+        // again adds the entry (issue 52).
+        let again = imported_from(ws, hid)
+            .map(|src| format!(" (or run `memory-index-lsp import {src}` again, which adds it)"))
+            .unwrap_or_default();
+        return Some(format!("heading {} has no entry in {}; add {line}{again}", q(title), q(&ws.config().index)));
     };
     let e = ws.bindings().entry(entry);
     Some(format!(
@@ -86,6 +91,16 @@ pub(crate) fn message(ws: &Workspace, f: &Finding) -> Option<String> {
         ws.config().index,
         e.line + 1,
     ))
+}
+
+/// The source file heading `hid`'s section was imported from: its last `Source:` line's path.
+fn imported_from(ws: &Workspace, hid: HeadingId) -> Option<String> {
+    let (f, h) = (ws.file(hid.file)?, ws.heading(hid)?);
+    let section = f.text.get(h.section.start..h.section.end)?;
+    let line = section.lines().rev().find(|l| l.starts_with("Source: "))?;
+    let src = crate::syntax::source_mark::split(line).0.strip_prefix("Source: ")?;
+    let file = src.split(" § ").next()?.trim();
+    (!file.is_empty()).then(|| crate::text::escape_controls(file).into_owned())
 }
 
 /// The first entry of the index that binds nothing and resembles heading `hid`. None for a

@@ -153,3 +153,100 @@ fn a_source_with_lone_cr_line_ends_imports_like_its_lf_twin() {
     }
     assert_eq!(memories[0], memories[1], "the same memory from either line end");
 }
+
+/// Found by review (issue 52): a word on the command line that is not UTF-8
+/// (Linux file names are bytes) panicked the binary before parsing (exit
+/// 101). Now a usage error where text is taken, a path where a path is
+/// (a source so named is not imported, said), and the hook still exits 0.
+#[cfg(unix)]
+#[test]
+fn arguments_that_are_not_utf8_are_read_never_a_panic() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    assert_eq!(run(root, &["init"]).status.code(), Some(0));
+    let bad = OsStr::from_bytes(b"caf\xe9.md");
+    let mut c = bin_in(root);
+    c.arg("resolve").arg(bad);
+    let o = run_with_stdin(c, b"");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with("memory-index-lsp: ") && stderr(&o).contains("UTF-8"), "{}", stderr(&o));
+    let mut c = bin_in(root);
+    c.arg("check").arg(root.join(bad));
+    assert_eq!(run_with_stdin(c, b"").status.code(), Some(2), "a folder that is not there");
+    let mut c = bin_in(root);
+    c.arg("hook").arg(bad);
+    assert_eq!(run_with_stdin(c, b"{}").status.code(), Some(0));
+    fs::create_dir_all(root.join("docs/adr")).expect("dir");
+    fs::write(root.join("docs/adr").join(bad), record(1, "Use Latin One", "names in bytes")).expect("adr");
+    fs::write(root.join("docs/adr/0002-use-helm.md"), record(2, "Use Helm", "charts")).expect("adr");
+    let o = run(root, &["import", "docs/adr"]);
+    assert!(stderr(&o).contains("1 new") && stderr(&o).contains("its name is not UTF-8"), "{}", stderr(&o));
+    for (path, bytes) in crate::support::snapshot(&root.join("agents")) {
+        assert!(!String::from_utf8_lossy(&bytes).contains('\u{fffd}'), "{path}");
+    }
+}
+
+/// Found by review (issue 52): `remember` refuses a zero-width or
+/// bidirectional-formatting character in a title, naming it; `import` took
+/// them into headings and triggers as they were (`/when using hel​m`, a
+/// trigger that reads reversed). Such a section is skipped with the
+/// character named; the rest imports, and the memory holds none.
+#[test]
+fn import_refuses_invisible_characters_in_titles_as_remember_does() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    assert_eq!(run(root, &["init"]).status.code(), Some(0));
+    fs::write(
+        root.join("CLAUDE.md"),
+        "# Rules\n\n## Packaging With Hel\u{200B}m\n\nPackage every deployment as a chart.\n\n## Deploy \u{202E}syadirf\n\n\
+         Never deploy on a Friday.\n\n## Testing\n\nRun the tests with nextest.\n",
+    )
+    .expect("rules");
+    let o = run(root, &["import", "CLAUDE.md"]);
+    let err = stderr(&o);
+    assert!(err.contains("1 new") && err.contains("2 skipped"), "{err}");
+    assert!(err.contains("U+200B (ZERO WIDTH SPACE)") && err.contains("U+202E (a bidirectional override"), "{err}");
+    for (path, bytes) in crate::support::snapshot(&root.join("agents")) {
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        assert!(!text.contains(['\u{200B}', '\u{202E}']), "{path}: {text}");
+    }
+    assert_eq!(run(root, &["check"]).status.code(), Some(0));
+}
+
+/// Found by review (issue 52): an import killed between writing a decision
+/// file and the index left unindexed headings, and the same import again
+/// called every record unchanged and repaired nothing. `check` now says to
+/// run it again, and the rerun adds the missing entries; a third changes nothing.
+#[test]
+fn a_killed_import_is_completed_by_running_it_again() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    assert_eq!(run(root, &["init"]).status.code(), Some(0));
+    let adr = root.join("docs/adr");
+    fs::create_dir_all(&adr).expect("dir");
+    fs::write(adr.join("0001-use-postgres.md"), record(1, "Use PostgreSQL", "one database")).expect("adr");
+    fs::write(adr.join("0002-use-helm.md"), record(2, "Use Helm", "charts for every deployment")).expect("adr");
+    let mut c = bin_in(root);
+    c.args(["import", "docs/adr"]).env("MEMORY_INDEX_LSP_CRASH_AT", "after-file-1");
+    let o = run_with_stdin(c, b"");
+    assert_ne!(o.status.code(), Some(0), "killed after the decision file: {}", stderr(&o));
+    let check = run(root, &["check"]);
+    let out = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert!(out.contains("unindexed-heading") && out.contains("run `memory-index-lsp import docs/adr/0001"), "{out}");
+    let o = run(root, &["import", "docs/adr"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.matches("completed: ").count() == 2 && err.contains("2 unchanged"), "{err}");
+    assert_eq!(
+        run(root, &["check"]).status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run(root, &["check"]).stdout)
+    );
+    let before = crate::support::snapshot(&root.join("agents"));
+    let o = run(root, &["import", "docs/adr"]);
+    assert!(!stderr(&o).contains("completed") && stderr(&o).contains("2 unchanged"), "{}", stderr(&o));
+    assert_eq!(crate::support::snapshot(&root.join("agents")), before);
+}

@@ -9,6 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 use crate::lsp_support::{uri, Client};
+use crate::support::{bin_in, run_with_stdin};
 
 const BIN: &str = env!("CARGO_BIN_EXE_memory-index-lsp");
 
@@ -152,4 +153,32 @@ fn the_language_server_works_on_its_clients_folder() {
     );
     assert!(hover.to_string().contains("Rotate deploy keys every 90 days"), "{hover}");
     assert_eq!(c.shutdown(), Some(0));
+}
+
+/// Issue 52: a memory in a world-writable folder above the project is not
+/// adopted by `check`, `remember` or the hook, and the note says why.
+#[cfg(unix)]
+#[test]
+fn a_memory_in_a_shared_folder_above_is_named_not_adopted() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().expect("tmp");
+    let shared = tmp.path().join("shared");
+    let proj = shared.join("me/proj");
+    std::fs::create_dir_all(shared.join("agents/decisions")).expect("dir");
+    std::fs::create_dir_all(&proj).expect("dir");
+    std::fs::write(shared.join("agents/memory-index.md"), "# Memory Index\n").expect("index");
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).expect("chmod");
+    let mut c = bin_in(&proj);
+    c.arg("remember").args(["--when", "Planting Decisions", "--body-file", "-"]);
+    let o = run_with_stdin(c, b"Anyone may write here.\n");
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_ne!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("is not used") && err.contains("every user can write to"), "{err}");
+    let index = std::fs::read_to_string(shared.join("agents/memory-index.md")).expect("index");
+    assert_eq!(index, "# Memory Index\n", "nothing written into the shared memory");
+    let mut c = bin_in(&proj);
+    c.arg("hook").env_remove("CLAUDE_PROJECT_DIR").env("MEMORY_INDEX_LSP_CACHE_DIR", tmp.path().join("state"));
+    let event = serde_json::json!({"hook_event_name": "UserPromptSubmit", "cwd": proj, "prompt": "planting decisions"});
+    let o = run_with_stdin(c, event.to_string().as_bytes());
+    assert!(o.stdout.is_empty() && String::from_utf8_lossy(&o.stderr).contains("is not used"), "{o:?}");
 }

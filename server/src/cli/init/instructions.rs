@@ -37,15 +37,17 @@ pub fn upsert(text: Option<&str>, block: &str) -> Result<String, String> {
     let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let block = block.replace('\n', nl);
     let start_marker = START.split(" (").next().unwrap_or(START);
-    match text.find(start_marker) {
-        Some(start) => {
-            let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-            let end = text[start..]
-                .find(END)
-                .map(|i| start + i + END.len())
-                .ok_or_else(|| format!("it has `{start_marker}` without `{END}`: fix the block by hand"))?;
-            let end = if text[end..].starts_with(nl) { end + nl.len() } else { end };
-            Ok(format!("{}{block}{}", &text[..line_start], &text[end..]))
+    // The block as a whole line outside code (a mention in an example is the person's text).
+    let blocks = crate::ide::import::source::own_blocks(text).map_err(|at| {
+        let line = text[..at].matches('\n').count() + 1;
+        format!("it has `{start_marker}` on line {line} without `{END}` after it: fix the block by hand")
+    })?;
+    match blocks.first() {
+        Some(b) => {
+            // The block's own line end is the file's: the text after it starts where it did.
+            let tail = &text[b.end..];
+            let block = if text[..b.end].ends_with(nl) { block } else { block.trim_end_matches(nl).to_string() };
+            Ok(format!("{}{block}{tail}", &text[..b.start]))
         }
         None => {
             let sep = if text.ends_with(&format!("{nl}{nl}")) {
@@ -96,6 +98,32 @@ mod tests {
             crlf.starts_with("# A\r\nline\r\n\r\n<!-- memory-index:start") && !crlf.replace("\r\n", "").contains('\n')
         );
         let e = upsert(Some(&format!("x\n{START}\nhalf\n")), &b).unwrap_err();
-        assert!(e.contains("without `<!-- memory-index:end -->`"), "{e}");
+        assert!(e.contains("on line 2 without `<!-- memory-index:end -->`"), "{e}");
+    }
+
+    /// Found by review (issue 52): the block was found by a substring search
+    /// anywhere, so a file that only mentioned the marker (inline code, a
+    /// fenced or indented example) lost the text after the mention. A
+    /// mention is the person's text: kept byte for byte, the block added.
+    #[test]
+    fn a_marker_mentioned_in_code_is_the_persons_text() {
+        let b = block("agents/memory-index.md");
+        let inline =
+            "# Agents\n\nInit writes `<!-- memory-index:start` by hand? No.\n\n## Testing\n\nKeep this line.\n";
+        let fenced =
+            format!("# Agents\n\n```markdown\n{START}\nexample\n{END}\n```\n\n## Testing\n\nKeep this line.\n");
+        let indented = format!("# Agents\n\n    {START}\n    {END}\n\n## Testing\n\nKeep this line.\n");
+        for mine in [inline.to_string(), fenced, indented] {
+            let got = upsert(Some(&mine), &b).unwrap();
+            assert_eq!(got, format!("{mine}\n{b}"), "{mine}");
+            assert_eq!(upsert(Some(&got), &b).unwrap(), got, "a second run changes nothing");
+        }
+        // And import keeps the example's lines, leaving out only the real block.
+        let example = format!("# Agents\n\n## Setup\n\nIt looks like:\n\n```\n{START}\nx\n{END}\n```\n");
+        let text = upsert(Some(&example), &b).unwrap();
+        let records = crate::ide::import::source::parse("AGENTS.md", &text).unwrap();
+        assert_eq!(records.len(), 1, "{text}");
+        assert!(records[0].decision.contains(START) && records[0].decision.contains("\nx\n"), "{:?}", records[0]);
+        assert!(!records[0].decision.contains("Project memory"), "{:?}", records[0]);
     }
 }

@@ -452,6 +452,21 @@ pub(super) fn section_text<'a>(ws: &'a Workspace, path: &str, h: HeadingId) -> O
     ws.file_id(path).and_then(|id| ws.file(id))?.text.get(hd.section.start..hd.section.end)
 }
 
+/// Why `heading` cannot head a decision import writes: `taken` by another
+/// decision, holding a character `remember` refuses in a title (zero-width,
+/// bidirectional: unseen in the index, or reordering what is shown; found
+/// by review: import took them in as they were), or not read back as written.
+pub(super) fn unfit(heading: &str, taken: bool) -> Option<String> {
+    let shown = crate::ide::remember::shown(heading);
+    if let Err(why) = crate::ide::remember::plain_text("its title", heading) {
+        return Some(format!("`{shown}`: {why} in the source"));
+    }
+    if !reads_back(heading) {
+        return Some(format!("`{shown}` would not be read back as written"));
+    }
+    taken.then(|| format!("`{shown}` is the heading of another decision"))
+}
+
 /// Whether a decision file reads `## heading` back as a heading of that
 /// very title (a title made of markup reads back as other words, and the
 /// run would stop at its entry: found by review).

@@ -377,28 +377,67 @@ pub fn is_empty_source(why: &str) -> bool {
 pub const OWN_BLOCK_START: &str = "<!-- memory-index:start";
 pub const OWN_BLOCK_END: &str = "<!-- memory-index:end -->";
 
-/// `text` without the blocks `init` wrote (they tell the agent about the
-/// memory; they are not the project's rules).
-pub fn without_own_block(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains(OWN_BLOCK_START) {
-        return text.into();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut inside = false;
+/// The byte ranges of the blocks `init` wrote in `text`, each from its
+/// start line to the end of its end line: a start is a whole line (at most
+/// three spaces before it) that begins with [`OWN_BLOCK_START`] and ends
+/// with `-->`, an end a whole line [`OWN_BLOCK_END`], both outside code (a
+/// fenced or indented block, an inline span: found by review, a file that
+/// only mentioned the marker in an example lost the text after it when
+/// `init` updated "its" block, and `import` dropped the example's lines).
+/// Err with the start's byte offset when a start has no end.
+pub fn own_blocks(text: &str) -> Result<Vec<std::ops::Range<usize>>, usize> {
+    let (mut out, mut at, mut fence, mut open): (Vec<_>, usize, Option<(u8, usize)>, Option<usize>) =
+        (Vec::new(), 0, None, None);
     for line in text.split_inclusive('\n') {
-        let t = line.trim();
-        if !inside && t.starts_with(OWN_BLOCK_START) {
-            inside = true;
-        } else if inside && t == OWN_BLOCK_END {
-            inside = false;
-        } else if !inside {
-            out.push_str(line);
+        let start = at;
+        at += line.len();
+        let t = line.trim_end_matches(['\n', '\r']);
+        let indent = t.len() - t.trim_start_matches(' ').len();
+        let body = t.trim_start_matches(' ');
+        if let Some(from) = open {
+            if t.trim() == OWN_BLOCK_END {
+                out.push(from..at);
+                open = None;
+            }
+            continue;
+        }
+        if let Some((ch, len)) = fence {
+            let run = body.bytes().take_while(|&c| c == ch).count();
+            if indent < 4 && run >= len && body[run..].trim().is_empty() {
+                fence = None;
+            }
+            continue;
+        }
+        if indent >= 4 || t.starts_with('\t') {
+            continue;
+        }
+        if let Some(f) = crate::syntax::fence_marker(body.as_bytes()) {
+            fence = Some(f);
+        } else if body.starts_with(OWN_BLOCK_START) && body.trim_end().ends_with("-->") {
+            open = Some(start);
         }
     }
-    // A block that never ends is not one init wrote whole: the text stays (found by review).
-    if inside {
-        return text.into();
+    match open {
+        Some(from) => Err(from),
+        None => Ok(out),
     }
+}
+
+/// `text` without the blocks `init` wrote (they tell the agent about the
+/// memory; they are not the project's rules; [`own_blocks`]).
+pub fn without_own_block(text: &str) -> std::borrow::Cow<'_, str> {
+    // A block that never ends is not one init wrote whole: the text stays (found by review).
+    let blocks = match own_blocks(text) {
+        Ok(b) if !b.is_empty() => b,
+        _ => return text.into(),
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    for b in blocks {
+        out.push_str(&text[from..b.start]);
+        from = b.end;
+    }
+    out.push_str(&text[from..]);
     out.into()
 }
 

@@ -4,7 +4,7 @@ use crate::model::{HeadingId, Workspace};
 
 /// Refuses text with a control, zero-width or bidirectional-formatting
 /// character (invisible, or reordering what is shown), naming it.
-pub(super) fn plain_text(what: &str, text: &str) -> Result<(), String> {
+pub(crate) fn plain_text(what: &str, text: &str) -> Result<(), String> {
     match text.chars().find(|&c| invisible(c)) {
         None => Ok(()),
         Some(c) => Err(format!(
@@ -41,7 +41,7 @@ fn char_name(c: char) -> &'static str {
 }
 
 /// `text` as shown in a message: at most 80 characters, invisible ones as `\u{…}`.
-pub(super) fn shown(text: &str) -> String {
+pub(crate) fn shown(text: &str) -> String {
     let mut out: String = text
         .chars()
         .take(80)

@@ -44,3 +44,33 @@ fn a_workspace_folder_finds_the_memory_in_it_above_it_or_below_it() {
     std::fs::create_dir_all(t.join("empty/deep")).unwrap();
     assert_eq!(memory_roots(&t.join("empty")), [t.join("empty")]);
 }
+
+/// Found by review (issue 52): a memory in a shared, world-writable
+/// ancestor folder, or in one another user owns, was adopted by a project
+/// that has none below it. The search stops there and says why; the folder
+/// itself, started in, is still its own project.
+#[cfg(unix)]
+#[test]
+fn the_search_never_crosses_into_a_shared_or_another_users_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let t = std::fs::canonicalize(tmp.path()).unwrap();
+    let shared = t.join("shared");
+    let deep = shared.join("me/proj");
+    std::fs::create_dir_all(shared.join("agents")).unwrap();
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::write(shared.join("agents/memory-index.md"), "").unwrap();
+    assert_eq!(find_root(&deep), Some(shared.clone()), "a folder of one's own is searched");
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    assert_eq!(find_root(&deep), None);
+    let why = passed_over(&deep).expect("said");
+    assert!(why.contains(&shared.display().to_string()) && why.contains("every user can write to"), "{why}");
+    assert_eq!(find_root(&shared), Some(shared.clone()), "started in, it is the project");
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Another user's folder (only root can give a folder away; otherwise this half is not run).
+    if std::os::unix::fs::chown(&shared, Some(65534), None).is_ok() {
+        assert_eq!(find_root(&deep), None);
+        assert!(passed_over(&deep).is_some_and(|w| w.contains("another user owns")), "{:?}", passed_over(&deep));
+    }
+    assert_eq!(passed_over(&t.join("elsewhere")), None, "no memory passed over: nothing to say");
+}
