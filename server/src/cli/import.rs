@@ -175,8 +175,9 @@ pub fn run(a: ImportArgs) -> i32 {
         .filter(|p| p.is_dir() || p.symlink_metadata().is_err())
         .map(|d| relative(&canon, d))
         .filter(|dir| {
+            // A record of the folder itself, not of a sub-folder named beside it (found by review).
             let dir = dir.trim_end_matches('/');
-            !records.iter().any(|r| r.source.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/')))
+            !records.iter().any(|r| r.source.rsplit_once('/').is_some_and(|(parent, _)| parent == dir))
         })
         .collect();
     let opts = Options { file: a.file, all: a.all, folders, prune: a.prune, emptied, unread };
@@ -308,7 +309,7 @@ fn pulled_in(canon: &std::path::Path, rel: &str, text: &str, given: &[String]) -
     (!pulled.is_empty()).then(|| {
         format!(
             "{rel}: the file{one} it pulls in with `@` ({}), read only when named: import {it} too",
-            pulled.join(", ")
+            pulled.iter().map(|p| super::output::path_word(p)).collect::<Vec<_>>().join(", ")
         )
     })
 }

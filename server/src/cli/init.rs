@@ -259,10 +259,10 @@ pub fn run(a: InitArgs) -> i32 {
         let paths: Vec<String> = found
             .iter()
             .map(|f| if elsewhere { root.join(f).display().to_string() } else { f.clone() })
-            .map(|p| super::output::shell_word(&p).into_owned())
+            .map(|p| super::output::path_word(&p))
             .collect();
         let flag = if elsewhere {
-            format!("--root {} ", super::output::shell_word(&root.display().to_string()))
+            format!("--root {} ", super::output::path_word(&root.display().to_string()))
         } else {
             String::new()
         };

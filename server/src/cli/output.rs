@@ -18,6 +18,17 @@ pub fn shell_word(word: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(format!("'{}'", word.replace('\'', r"'\''")))
 }
 
+/// A path as one word of a command a person pastes: [`shell_word`], and a
+/// path that starts with `-` written `./-…`, which no program reads as an
+/// option (found by review: a file named `--file=evil.md` became a flag).
+pub fn path_word(path: &str) -> String {
+    if path.starts_with('-') {
+        shell_word(&format!("./{path}")).into_owned()
+    } else {
+        shell_word(path).into_owned()
+    }
+}
+
 /// Writes findings in the human format followed by the summary line.
 pub fn human(ws: &Workspace, findings: &[Finding], out: &mut impl Write, color: bool) -> io::Result<()> {
     let paint = |code: &str, s: &str| {
@@ -111,5 +122,6 @@ mod tests {
         assert_eq!(shell_word(";rm -rf ~"), "';rm -rf ~'");
         assert_eq!(shell_word("it's"), r"'it'\''s'");
         assert_eq!(shell_word(""), "''");
+        assert_eq!(super::path_word("--file=evil.md"), "./--file=evil.md");
     }
 }

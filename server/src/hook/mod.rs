@@ -141,16 +141,7 @@ fn read_input(r: &mut impl Read) -> Result<Vec<u8>, String> {
 /// state lives in `state_dir` (none: nothing is remembered).
 pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Path>) -> Result<Option<String>, String> {
     // A decision read on purpose: nothing to add, and shown for the session (`read`).
-    let reads = match &input.event {
-        Event::UserPromptSubmit { prompt } => read::slash_query(prompt),
-        Event::PreToolUse { command: Some(c), .. } => read::resolve_query(c),
-        _ => None,
-    };
-    if let Some(query) = reads {
-        let cwd = input.cwd.as_ref().map(PathBuf::from);
-        if let Ok(Ok(ws)) = crate::project::root::locate(None, project_dir, cwd.as_deref()).map(|r| load::load(&r)) {
-            read::record(&ws, &query, input.session_id.as_deref(), state_dir);
-        }
+    if read::answered(input, project_dir, state_dir) {
         return Ok(None);
     }
     let text = match &input.event {

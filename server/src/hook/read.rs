@@ -1,4 +1,4 @@
-//! A decision the agent or the person reads on purpose (`memory-index-lsp resolve "when …"` in a shell, a typed `/when …`): not injected again beside it, and counted as shown for the session.
+//! A decision the agent or the person reads on purpose (`memory-index-lsp resolve "when …"` in a shell, a typed `/when …` in Claude Code): not injected again beside it, and counted as shown for the session.
 //!
 //! A pointer names a decision for the agent's model to read when it
 //! applies (`ide::inject::pointer`). When it does, the command that reads
@@ -6,42 +6,63 @@
 //! same decision a second time beside resolve's own answer (found by the
 //! Codex end-to-end test), and a later prompt would inject it a third time,
 //! though the context holds it. So the hook answers such a command with
-//! nothing and records the decision it reads, as it records an injected one.
+//! nothing and records the decisions it reads, as it records injected ones.
+//!
+//! Not seen here: the `/when` skill the model runs through Claude Code's
+//! Skill tool (its hooks match Bash only), so a decision read that way may
+//! still be injected by a later prompt.
 
 use std::path::Path;
 
+use super::event::{Event, Input};
 use crate::model::Workspace;
+use crate::project::agents::Agent;
+use crate::project::load;
 
-/// The query of a `memory-index-lsp resolve` (or `search`) the shell
-/// `command` runs, the program named by name or path, flags left out
-/// (`memory-index-lsp resolve --no-nav "when writing mock tests" && ls` →
-/// `when writing mock tests`); None for any other command.
-pub fn resolve_query(command: &str) -> Option<String> {
-    for part in command.split(['\n', ';', '|', '&']) {
-        let words = shell_words(part);
+/// The queries of the `memory-index-lsp resolve` the shell `command` runs,
+/// the program named by name or path as the command word, flags left out,
+/// read as `resolve` reads its arguments (one query of the words, or one a
+/// quoted argument: `memory-index-lsp resolve --no-nav "when writing mock
+/// tests" && ls` → `when writing mock tests`); none for any other command.
+/// Words are read as a shell reads them before it splits at `;`, `|`, `&&`
+/// and new lines outside quotes, and nothing after a here-document's `<<`
+/// counts (found by review: a commit message quoting the command was read
+/// as a read). `search` is no read: it shows a line, not the decision.
+pub fn resolve_queries(command: &str) -> Vec<String> {
+    for words in shell_commands(command) {
         // The command word: the first, after any `VAR=value` assignments.
         let at = words.iter().take_while(|w| w.contains('=') && !w.starts_with('=')).count();
-        if words.get(at).and_then(|w| w.rsplit('/').next()) != Some("memory-index-lsp") {
+        if words.get(at).and_then(|w| w.rsplit('/').next()) != Some("memory-index-lsp")
+            || words.get(at + 1).map(String::as_str) != Some("resolve")
+        {
             continue;
         }
-        if !matches!(words.get(at + 1).map(String::as_str), Some("resolve" | "search")) {
-            continue;
-        }
-        let mut query: Vec<&str> = Vec::new();
+        let mut queries: Vec<String> = Vec::new();
         let mut rest = words[at + 2..].iter();
         while let Some(w) = rest.next() {
+            // A redirection (`2>&1`, `> out`): not a query, nor is the file it names.
+            let redirect = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '&').starts_with(['>', '<']);
             match w.as_str() {
-                "--root" | "--limit" | "--threshold" => {
+                "--root" => {
                     rest.next();
                 }
-                w if w.starts_with('-') => {}
-                w => query.push(w),
+                w if redirect && w.ends_with(['>', '<']) => {
+                    rest.next();
+                }
+                w if w.starts_with('-') || redirect => {}
+                w => queries.push(w.to_string()),
             }
         }
-        let query = query.join(" ");
-        return (!query.trim().is_empty()).then_some(query);
+        // As `resolve` reads them: words of one query, or one query an argument.
+        let one = queries.iter().all(|q| !q.trim().contains(char::is_whitespace))
+            || queries.first().is_some_and(|q| crate::syntax::index::Op::from_word(q).is_some());
+        if queries.len() > 1 && one {
+            queries = vec![queries.join(" ")];
+        }
+        queries.retain(|q| !q.trim().is_empty());
+        return queries;
     }
-    None
+    Vec::new()
 }
 
 /// The query of a prompt that recalls a decision by itself (`/when writing
@@ -53,25 +74,53 @@ pub fn slash_query(prompt: &str) -> Option<String> {
     (matches!(op, "when" | "how") && !query.trim().is_empty()).then(|| format!("{op} {}", query.trim()))
 }
 
-/// Records the decision `query` reads (at `resolve`'s confidence or more) as shown in the session.
-pub fn record(ws: &Workspace, query: &str, session_id: Option<&str>, state_dir: Option<&Path>) {
-    let (Some(id), Some(dir)) = (session_id, state_dir) else { return };
-    let found = crate::search::recall::recall(ws, query, 1);
-    let Some(r) = found.first().filter(|r| r.confidence >= ws.config().recall.resolve) else { return };
-    let Some(key) = crate::ide::inject::key(ws, r.heading) else { return };
-    if let Ok(mut session) = crate::project::session::Session::open(dir, id) {
-        if !session.seen(&key) {
-            let _ = session.record(&[key]);
-        }
+/// Whether `input` reads decisions on purpose (a `resolve` command, a typed
+/// `/when` in Claude Code, the only agent with the skill); if so, records
+/// them for the session: the hook says nothing more.
+pub fn answered(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Path>) -> bool {
+    let reads: Vec<String> = match &input.event {
+        Event::UserPromptSubmit { prompt } if input.agent == Agent::Claude => slash_query(prompt).into_iter().collect(),
+        Event::PreToolUse { command: Some(c), .. } => resolve_queries(c),
+        _ => Vec::new(),
+    };
+    if reads.is_empty() {
+        return false;
     }
+    let cwd = input.cwd.as_ref().map(std::path::PathBuf::from);
+    if let Ok(Ok(ws)) = crate::project::root::locate(None, project_dir, cwd.as_deref()).map(|r| load::load(&r)) {
+        record(&ws, &reads, input.session_id.as_deref(), state_dir);
+    }
+    true
 }
 
-/// `text` split into words as a POSIX shell reads them (single and double
-/// quotes, backslash escapes; no expansion).
-fn shell_words(text: &str) -> Vec<String> {
-    let (mut out, mut word, mut any) = (Vec::new(), String::new(), false);
-    let mut chars = text.chars();
+/// Records the decisions `queries` read (at `resolve`'s confidence or more) as shown in the session.
+pub fn record(ws: &Workspace, queries: &[String], session_id: Option<&str>, state_dir: Option<&Path>) {
+    let (Some(id), Some(dir)) = (session_id, state_dir) else { return };
+    let Ok(mut session) = crate::project::session::Session::open(dir, id) else { return };
+    let mut keys: Vec<String> = Vec::new();
+    for query in queries {
+        let found = crate::search::recall::recall(ws, query, 1);
+        let Some(r) = found.first().filter(|r| r.confidence >= ws.config().recall.resolve) else { continue };
+        keys.extend(crate::ide::inject::key(ws, r.heading).filter(|k| !session.seen(k) && !keys.contains(k)));
+    }
+    let _ = session.record(&keys);
+}
+
+/// The simple commands of `text`, each as its words, as a POSIX shell reads
+/// them (single and double quotes, backslash escapes; no expansion): split
+/// at `;`, `|`, `&` (not a `>&` redirection) and new lines outside quotes,
+/// and ended at a here-document (`<<`), whose body is data.
+fn shell_commands(text: &str) -> Vec<Vec<String>> {
+    let (mut commands, mut words, mut word, mut any) = (Vec::new(), Vec::new(), String::new(), false);
+    let mut chars = text.chars().peekable();
     let mut quote: Option<char> = None;
+    let mut prev = ' ';
+    let end_word = |words: &mut Vec<String>, word: &mut String, any: &mut bool| {
+        if *any || !word.is_empty() {
+            words.push(std::mem::take(word));
+        }
+        *any = false;
+    };
     while let Some(c) = chars.next() {
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
@@ -85,19 +134,24 @@ fn shell_words(text: &str) -> Vec<String> {
                 word.extend(chars.next());
                 any = true;
             }
-            (None, c) if c.is_whitespace() => {
-                if any || !word.is_empty() {
-                    out.push(std::mem::take(&mut word));
+            (None, '<') if chars.peek() == Some(&'<') => break,
+            (None, '&') if prev == '>' || prev == '<' => word.push(c),
+            (None, ';' | '|' | '&' | '\n') => {
+                end_word(&mut words, &mut word, &mut any);
+                if !words.is_empty() {
+                    commands.push(std::mem::take(&mut words));
                 }
-                any = false;
             }
+            (None, c) if c.is_whitespace() => end_word(&mut words, &mut word, &mut any),
             (None, c) => word.push(c),
         }
+        prev = c;
     }
-    if any || !word.is_empty() {
-        out.push(word);
+    end_word(&mut words, &mut word, &mut any);
+    if !words.is_empty() {
+        commands.push(words);
     }
-    out
+    commands
 }
 
 #[cfg(test)]
@@ -105,23 +159,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_query_of_a_resolve_is_read_as_the_shell_reads_it() {
-        let q = |c: &str| resolve_query(c);
+    fn the_queries_of_a_resolve_are_read_as_the_shell_and_resolve_read_them() {
+        let q = |c: &str| resolve_queries(c);
+        assert_eq!(q(r#"memory-index-lsp resolve "when writing mock tests""#), ["when writing mock tests"]);
         assert_eq!(
-            q(r#"memory-index-lsp resolve "when writing mock tests""#).as_deref(),
-            Some("when writing mock tests")
+            q(r#"cd x && /opt/bin/memory-index-lsp resolve --no-nav --root . 'how migrate the schema' 2>&1 | head"#),
+            ["how migrate the schema"]
         );
-        assert_eq!(
-            q(r#"cd x && /opt/bin/memory-index-lsp resolve --no-nav --root . 'how migrate the schema' | head"#)
-                .as_deref(),
-            Some("how migrate the schema")
-        );
-        assert_eq!(q("memory-index-lsp search mock patch").as_deref(), Some("mock patch"));
-        assert_eq!(q("memory-index-lsp check"), None);
-        assert_eq!(q("memory-index-lsp resolve"), None);
-        assert_eq!(q("cargo test mock"), None);
-        assert_eq!(q("echo memory-index-lsp resolve x"), None, "the program run, not a word of its arguments");
-        assert_eq!(q("NO_COLOR=1 memory-index-lsp resolve x").as_deref(), Some("x"));
+        assert_eq!(q("memory-index-lsp resolve when writing mock tests"), ["when writing mock tests"]);
+        assert_eq!(q(r#"memory-index-lsp resolve "when a b" "how c d""#), ["when a b", "how c d"]);
+        assert!(q("memory-index-lsp search mock patch").is_empty(), "a list is no read");
+        assert!(q("memory-index-lsp check").is_empty() && q("memory-index-lsp resolve").is_empty());
+        assert!(q("echo memory-index-lsp resolve x").is_empty(), "the program run, not a word of its arguments");
+        assert_eq!(q("NO_COLOR=1 memory-index-lsp resolve x > out.txt 2>/dev/null"), ["x"]);
+        // Found by review: quoted or here-document text that mentions the command is data.
+        assert!(q(r#"git commit -m "docs; memory-index-lsp resolve when writing mock tests""#).is_empty());
+        assert!(q("cat <<'EOF' > notes.md\nmemory-index-lsp resolve when writing mock tests\nEOF").is_empty());
     }
 
     #[test]

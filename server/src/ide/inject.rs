@@ -230,7 +230,7 @@ fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64, skil
         // model read the first lines as the whole decision).
         if body.lines().nth(PREVIEW_LINES).is_some() {
             let left = body.lines().skip(PREVIEW_LINES).filter(|l| !l.trim().is_empty()).count();
-            let run = how_to_read(&written, skills);
+            let run = how_to_read(&written, skills, path, line);
             let lines = if left == 1 { "line" } else { "lines" };
             out.push_str(&format!("\n[cut: {left} more {lines}; read them with {run} before acting on it]"));
         }
@@ -238,11 +238,18 @@ fn block(shown: &dyn Shown, entry: EntryId, id: HeadingId, confidence: f64, skil
     Some(out)
 }
 
-/// How the agent reads the decision of the entry `written` (`/when x | y`):
-/// the skill in Claude Code, the shell command or the MCP tool elsewhere.
-pub fn how_to_read(written: &str, skills: bool) -> String {
+/// How the agent reads the decision of the entry `written` (`/when x | y`),
+/// whose heading is at `path:line`: the skill in Claude Code, the shell
+/// command or the MCP tool elsewhere. A query with a character a shell
+/// reads (`$`, a quote, `;`: a title in a cloned repository may hold
+/// `$(…)`) is never offered as a command to run (found by review): the
+/// agent reads the file at the heading's line instead.
+pub fn how_to_read(written: &str, skills: bool, path: &str, line: u32) -> String {
     let query = written.trim_start_matches('/').split(" | ").next().unwrap_or_default();
-    if skills {
+    let plain = |c: char| c.is_alphanumeric() || " -_.,:+@%=/".contains(c);
+    if !query.chars().all(plain) {
+        format!("your file-reading tool on `{path}` from line {line}")
+    } else if skills {
         format!("`/{query}` (the skill)")
     } else {
         format!("`memory-index-lsp resolve \"{query}\"` or the MCP tool `resolve`")

@@ -64,7 +64,9 @@ pub fn existing(root: &Path) -> Vec<String> {
             continue;
         }
         // Unreadable or large: suggested, and `import` says what it finds.
-        let text = super::read::read_text(None, &path, 1 << 20).ok();
+        // Lone CR line ends read as line ends, as `import` and `check` read them.
+        let text =
+            super::read::read_text(None, &path, 1 << 20).ok().map(|t| crate::text::lone_cr_as_lf(&t).into_owned());
         let only_ours =
             text.as_deref().is_some_and(|t| crate::ide::import::source::without_own_block(t).trim().is_empty());
         if !only_ours {

@@ -64,6 +64,13 @@ fn prune_never_takes_a_folder_that_reads_empty_for_every_record_removed() {
         assert_eq!(crate::support::snapshot(&root.join("agents")), before, "{state}: nothing written");
     }
     assert!(index().contains("/when using postgresql") && index().contains("/when using helm"), "{}", index());
+    // A sub-folder named beside it yields records of its own: the folder still reads empty (found by review).
+    fs::create_dir_all(adr.join("later")).expect("dir");
+    fs::write(adr.join("later/0009-use-kafka.md"), record(9, "Use Kafka", "events go through Kafka")).expect("adr");
+    let o = run(root, &["import", "--prune", "docs/adr", "docs/adr/later"]);
+    assert!(stderr(&o).contains("1 new") && !stderr(&o).contains("removed:"), "{}", stderr(&o));
+    assert!(index().contains("/when using postgresql") && index().contains("/when using helm"), "{}", index());
+    fs::remove_dir_all(adr.join("later")).expect("rm");
     // One record back: the other is gone for real, and --prune removes it.
     fs::create_dir_all(&adr).expect("dir");
     fs::rename(aside.join("0001-use-postgres.md"), adr.join("0001-use-postgres.md")).expect("mv");
@@ -84,6 +91,10 @@ fn the_import_line_init_suggests_pastes_safely() {
         fs::create_dir_all(root.join(dir)).expect("dir");
         fs::write(root.join(dir).join("style.md"), "# Style\n\n## Naming\n\nName things plainly.\n").expect("rule");
     }
+    // A file CLAUDE.md pulls in, named like a flag (found by review: pasted, it was `--file`).
+    fs::write(root.join("CLAUDE.md"), "# Rules\n\nSee @--file=evil.md\n\n## Testing\n\nRun the tests.\n")
+        .expect("rules");
+    fs::write(root.join("--file=evil.md"), "# More\n\n## Naming\n\nName things plainly.\n").expect("pulled");
     let o = run(root, &["init"]);
     let err = stderr(&o);
     let line = err.lines().find_map(|l| l.trim().strip_prefix("memory-index-lsp import ")).expect(&err);
@@ -97,7 +108,17 @@ fn the_import_line_init_suggests_pastes_safely() {
     let words = String::from_utf8_lossy(&sh.stdout).into_owned();
     let mut got: Vec<&str> = words.lines().collect();
     got.sort();
-    assert_eq!(got, [".cursor/rules/$(touch pwned)", ".cursor/rules/a;touch pwned2", ".cursor/rules/it's"], "{line}");
+    assert_eq!(
+        got,
+        [
+            "./--file=evil.md",
+            ".cursor/rules/$(touch pwned)",
+            ".cursor/rules/a;touch pwned2",
+            ".cursor/rules/it's",
+            "CLAUDE.md"
+        ],
+        "{line}"
+    );
     assert!(!root.join("pwned").exists() && !root.join("pwned2").exists(), "pasting the line ran code: {line}");
 }
 

@@ -70,8 +70,16 @@ fn a_prompt_that_needs_a_demo_decision_gets_it_once_per_session() {
 fn a_likely_decision_below_the_threshold_is_pointed_at_once_and_its_body_still_comes() {
     let ws = demo("");
     let state = tempfile::tempdir().expect("state");
+    // Files written just now are not trusted by a recall view (its racy window): let them age.
+    std::thread::sleep(memory_index_lsp::project::recall_cache::RACY + std::time::Duration::from_millis(300));
     let unsure = "we patch things in tests";
     let ctx = context(&hook(&prompt("s1", ws.path(), unsure), state.path(), ws.path()), "UserPromptSubmit");
+    let views = || {
+        fs::read_dir(state.path().join("search"))
+            .map(|rd| rd.flatten().filter(|e| e.path().extension().is_some_and(|x| x == "view")).count())
+            .unwrap_or(0)
+    };
+    assert_eq!(views(), 1, "the first call keeps a recall view, which the next answers from");
     let lines: Vec<&str> = ctx.lines().collect();
     assert!(
         lines[0].starts_with("[memory-index?] /when writing mock tests \u{2192} When Writing Mock Tests (agents/decisions/testing.md:12, confidence 0.4"),

@@ -59,9 +59,10 @@ pub(super) fn settle(ws: &Workspace, gone: Vec<Gone>, prune: bool, unread: &[Str
         };
         let section = text.text.get(heading.section.start..heading.section.end).unwrap_or("");
         if let Some(dir) = g.id.as_deref().and_then(|id| unread_folder(id, unread)) {
+            let kept = if prune { "kept: " } else { "" };
             out.stale.push(format!(
-                "{} (kept: no record was read from {dir} this run, so --prune removes nothing imported from it; if the team \
-                 dropped those records, delete the decisions and their entries by hand)",
+                "{} ({kept}no record was read from {dir} this run, so --prune removes nothing imported from it; if the \
+                 team dropped those records, delete the decisions and their entries by hand)",
                 g.why
             ));
             continue;

@@ -31,21 +31,23 @@ pub struct Pointer {
 impl Pointer {
     /// The pointer line.
     pub fn line(&self) -> String {
-        let header = self.header.line();
-        let line = format!("{POINTER_MARKER}{}", &header[super::MARKER.len()..]);
-        if self.by_meaning {
-            line.replacen(", confidence ", ", meaning ", 1)
-        } else {
-            line
-        }
+        let Header { written, title, path, line, confidence } = &self.header;
+        let what = if self.by_meaning { "meaning" } else { "confidence" };
+        format!("{POINTER_MARKER} {written} \u{2192} {title} ({path}:{line}, {what} {confidence:.2})")
     }
 
     /// Reads a pointer line back (None for any other line).
     pub fn parse(line: &str) -> Option<Pointer> {
         let rest = line.strip_prefix(POINTER_MARKER)?;
-        let by_meaning = !rest.contains(", confidence ") && rest.contains(", meaning ");
-        let rest = if by_meaning { rest.replacen(", meaning ", ", confidence ", 1) } else { rest.to_string() };
-        Header::parse(&format!("{}{rest}", super::MARKER)).map(|header| Pointer { header, by_meaning })
+        // The score is the line's last words: a title may hold ", confidence " itself.
+        let (head, score) = rest.rsplit_once(", ")?;
+        let (by_meaning, value) = match score.split_once(' ')? {
+            ("meaning", v) => (true, v),
+            ("confidence", v) => (false, v),
+            _ => return None,
+        };
+        let header = Header::parse(&format!("{}{head}, confidence {value}", super::MARKER))?;
+        Some(Pointer { header, by_meaning })
     }
 }
 
@@ -88,7 +90,7 @@ pub(super) fn point(
     let by_words =
         ranked.iter().take_while(|r| r.confidence >= limits.pointer).map(|r| (r.entry, r.heading, r.confidence, false));
     let by_meaning = near.iter().map(|&(e, h, cos)| (e, h, cos, true));
-    let mut lines: Vec<(String, String)> = Vec::new(); // (line, entry as written)
+    let mut lines: Vec<(String, String, String, u32)> = Vec::new(); // (line, entry as written, path, line)
     for (entry, heading, score, by_meaning) in by_words.chain(by_meaning) {
         if lines.len() >= limits.max_pointers {
             break;
@@ -104,35 +106,44 @@ pub(super) fn point(
         let written = shown.written(entry);
         let header =
             Header { written: written.clone(), title: title.into(), path: path.into(), line, confidence: score };
-        lines.push((Pointer { header, by_meaning }.line(), written));
+        lines.push((Pointer { header, by_meaning }.line(), written, path.to_string(), line));
         out.pointed.push(key(&k));
     }
+    // As many as fit `max_chars`, the last dropped first (found by review: two that did not
+    // fit gave nothing, though one did).
+    while !lines.is_empty() {
+        let text = pointer_text(&lines, limits.skills);
+        if text.chars().count() <= limits.max_chars {
+            out.text = text;
+            return;
+        }
+        lines.pop();
+        out.pointed.pop();
+    }
+}
+
+/// The pointer lines, then how to read them (a meaning score explained).
+fn pointer_text(lines: &[(String, String, String, u32)], skills: bool) -> String {
     let mut text = String::new();
-    for (line, _) in &lines {
+    for (line, ..) in lines {
         text.push_str(line);
         text.push('\n');
     }
-    let read = match lines.as_slice() {
-        [] => return,
-        [(_, written)] => format!(
+    let read = match lines {
+        [(_, written, path, line)] => format!(
             "{POINTER_MARKER} A recorded decision that may apply, not shown: read it with {} only if it applies to \
              this task; otherwise ignore it.",
-            how_to_read(written, limits.skills)
+            how_to_read(written, skills, path, *line)
         ),
         _ => format!(
-            "{POINTER_MARKER} Recorded decisions that may apply, not shown: read one with its entry ({}) only if it \
-             applies to this task; otherwise ignore them.",
-            if limits.skills {
-                "`/when …` or `/how …`, the skill"
-            } else {
-                "`memory-index-lsp resolve \"when …\"` or the MCP tool `resolve`"
-            }
+            "{POINTER_MARKER} Recorded decisions that may apply, not shown: read one with {} only if it applies to \
+             this task; otherwise ignore them.",
+            lines.iter().map(|(_, w, p, l)| how_to_read(w, skills, p, *l)).collect::<Vec<_>>().join(" or ")
         ),
     };
     text.push_str(&read);
-    if text.chars().count() > limits.max_chars {
-        out.pointed.clear();
-        return;
+    if lines.iter().any(|(l, ..)| Pointer::parse(l).is_some_and(|p| p.by_meaning)) {
+        text.push_str(" (`meaning`: how alike in meaning the decision and the prompt are, from 0 to 1.)");
     }
-    out.text = text;
+    text
 }

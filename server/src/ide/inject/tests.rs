@@ -297,3 +297,33 @@ fn a_decision_near_in_meaning_is_pointed_at_with_its_cosine() {
     assert!(p.by_meaning && p.header.confidence == 0.62 && p.line() == first, "{p:?}");
     assert_eq!(recalled(&ws, prompt, limits, &never, Some(&Near(0.41))), None, "under the cosine floor");
 }
+
+/// Found by review: a trigger from a cloned repository's title (`"$(touch
+/// pwned)"`) was offered as a command to run; such a decision is read from
+/// its file instead. Two pointers that do not fit `max_chars` leave the one
+/// that does; a title holding ", confidence " reads back.
+#[test]
+fn a_pointer_never_offers_a_command_a_shell_would_expand_and_fits_its_room() {
+    assert_eq!(
+        how_to_read("/when bootstrapping with \"$(touch pwned)\" scripts", false, "agents/decisions/a.md", 7),
+        "your file-reading tool on `agents/decisions/a.md` from line 7"
+    );
+    assert_eq!(how_to_read("/when using go-task | tasks", true, "a.md", 1), "`/when using go-task` (the skill)");
+    let ws = ws_with("");
+    let prompt = "we patch things in tests and split suites";
+    let both = recalled(&ws, prompt, pointing(0.99, 0.0), &never, None).expect("pointers");
+    assert_eq!(both.pointed.len(), 2, "{}", both.text);
+    let room = both.text.lines().next().unwrap_or("").chars().count() + 200;
+    let one = recalled(&ws, prompt, Limits { max_chars: room, ..pointing(0.99, 0.0) }, &never, None).expect("one");
+    assert_eq!(one.pointed.len(), 1, "{}", one.text);
+    assert!(one.text.chars().count() <= room, "{}", one.text);
+    let header = Header {
+        written: "/when x".into(),
+        title: "A, confidence 0.99 trick".into(),
+        path: "a.md".into(),
+        line: 3,
+        confidence: 0.25,
+    };
+    let p = Pointer { header, by_meaning: false };
+    assert_eq!(Pointer::parse(&p.line()), Some(p));
+}
