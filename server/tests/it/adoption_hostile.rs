@@ -271,3 +271,41 @@ fn a_killed_import_is_completed_by_running_it_again() {
     assert!(!stderr(&o).contains("completed") && stderr(&o).contains("2 unchanged"), "{}", stderr(&o));
     assert_eq!(crate::support::snapshot(&root.join("agents")), before);
 }
+
+/// Issue 52: a first import of many records was quadratic (8,000 took 92 s:
+/// each entry keyed against every entry and placed in the index as it was
+/// after the last). Over `KEYED` (300) new entries they are placed at once,
+/// without short keys (`cargo bench --bench import`: 8,000 in 0.13 s); the
+/// memory checks clean, every entry resolves to its heading, and a second
+/// run changes nothing, also beside entries imported before.
+#[test]
+fn a_large_import_is_placed_at_once_and_checks_clean() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    assert_eq!(run(root, &["init"]).status.code(), Some(0));
+    let words = ["amber", "basalt", "cedar", "delta", "ember", "fjord", "garnet", "harbor", "indigo", "juniper"];
+    let title = |i: usize| format!("{} {} {} rule {i}", words[i % 10], words[(i / 10) % 10], words[(i / 100) % 10]);
+    let rules = |n: usize| -> String {
+        let mut out = String::from("# Rules\n");
+        for i in 0..n {
+            out.push_str(&format!("\n## {}\n\nKeep the {} rule as written.\n", title(i), title(i)));
+        }
+        out
+    };
+    fs::write(root.join("CLAUDE.md"), rules(12)).expect("rules");
+    assert!(stderr(&run(root, &["import", "CLAUDE.md"])).contains("12 new"));
+    fs::write(root.join("CLAUDE.md"), rules(700)).expect("rules");
+    let o = run(root, &["import", "CLAUDE.md"]);
+    assert!(stderr(&o).contains("688 new") && stderr(&o).contains("12 unchanged"), "{}", stderr(&o));
+    let check = run(root, &["check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", String::from_utf8_lossy(&check.stdout));
+    for i in [0, 11, 12, 350, 699] {
+        let o = run(root, &["resolve", &format!("when working on {}", title(i))]);
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(out.contains(&format!("Keep the {} rule as written.", title(i))), "{i}: {out}");
+    }
+    let before = crate::support::snapshot(&root.join("agents"));
+    let o = run(root, &["import", "CLAUDE.md"]);
+    assert!(stderr(&o).contains("0 new, 0 updated, 700 unchanged"), "{}", stderr(&o));
+    assert_eq!(crate::support::snapshot(&root.join("agents")), before);
+}

@@ -7,24 +7,70 @@ use crate::model::{HeadingId, Workspace};
 use crate::rules::placement;
 use crate::syntax::normalize;
 
+/// Most new entries that get a short key as an extra ([`entry_line`]): each
+/// key is chosen against every entry of the index, and each entry placed
+/// in the index as it is after the last, so the work grows with the square
+/// of the run (8,000 records took 92 s). A larger run writes its entries
+/// without one, all placed at once (issue 52: linear, 8,000 in well under
+/// 2 s); `memory-index-lsp compress-key` proposes keys for them afterwards.
+pub(super) const KEYED: usize = 300;
+
 /// `index` (the text of `next`'s index at `index_path`) with the entry of
-/// each new heading (path, title, source) at its place, each placed in the
-/// index as it is after the last; `next` holds the result. Err when one
-/// would not resolve to its heading.
+/// each new heading (path, title, source) at its place; `next` holds the
+/// result. At most [`KEYED`] new ones: each with its short key, placed in
+/// the index as it is after the last; more: without keys, all at once.
+/// Err when one would not resolve to its heading.
 pub(super) fn add(
     next: &mut Workspace,
     index_path: &str,
     mut index: String,
     new_headings: &[(String, String, String)],
 ) -> Result<String, String> {
+    let mut found: Vec<(HeadingId, &str, &str)> = Vec::with_capacity(new_headings.len());
     for (path, title, source) in new_headings {
-        let key = normalize(title);
-        let Some(&hid) =
-            next.bindings().headings_titled(&key).iter().find(|h| next.file(h.file).is_some_and(|f| &f.path == path))
+        let Some(&hid) = next
+            .bindings()
+            .headings_titled(&normalize(title))
+            .iter()
+            .find(|h| next.file(h.file).is_some_and(|f| &f.path == path))
         else {
             return Err(format!("`{title}` from {source} would not be read as a heading in {path}"));
         };
-        index = place(next, index_path, index, hid, title, source)?;
+        found.push((hid, title.as_str(), source.as_str()));
+    }
+    if found.len() <= KEYED {
+        for (hid, title, source) in found {
+            index = place(next, index_path, index, hid, title, source)?;
+        }
+        return Ok(index);
+    }
+    // Many: each file's new entries as one run of lines where its first goes (import appends a
+    // file's new sections after its others, so its new entries follow one another).
+    let nl = placement::eol(&index).to_string();
+    let mut edits = Vec::new();
+    let mut i = 0;
+    while i < found.len() {
+        let file = found[i].0.file;
+        let run = found[i..].iter().take_while(|f| f.0.file == file).count();
+        let mut lines: Vec<String> = Vec::with_capacity(run);
+        for &(_, title, source) in &found[i..i + run] {
+            let (op, trigger) = placement::trigger_from_title(title)
+                .ok_or_else(|| format!("`{title}` from {source}: no trigger binds it"))?;
+            lines.push(format!("{} {trigger}", op.token()));
+        }
+        edits.push(placement::insert_entry(next, found[i].0, &lines.join(&nl)).ok_or("the index cannot be read")?);
+        i += run;
+    }
+    index = edit::apply(&index, &edits).0;
+    next.set_file(index_path, index.clone().into());
+    for &(_, title, source) in &found {
+        let line =
+            placement::trigger_from_title(title).map(|(op, t)| format!("{} {t}", op.token())).unwrap_or_default();
+        if !entry_resolves_to(next, &line, &normalize(title)) {
+            return Err(format!(
+                "`{line}` (from {source}) would not resolve to `{title}`; rename the source's title and import again"
+            ));
+        }
     }
     Ok(index)
 }
