@@ -19,7 +19,10 @@ use std::path::Path;
 /// review: escape sequences in a file name were printed raw).
 macro_rules! say {
     ($($t:tt)*) => {
-        let _ = writeln!(std::io::stderr(), "{}", crate::text::escape_controls(&format!($($t)*)));
+        // Line by line: a message's own line breaks stay breaks (found by review: shown as `\u{a}`).
+        for line in format!($($t)*).split('\n') {
+            let _ = writeln!(std::io::stderr(), "{}", crate::text::escape_controls(line));
+        }
     };
 }
 

@@ -61,7 +61,7 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
 /// writing into it (found by review).
 pub fn search(start: &Path) -> Result<PathBuf, Option<(PathBuf, &'static str)>> {
     let start = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
-    let owner = owner_of(&start);
+    let owner = user();
     for (i, dir) in start.ancestors().enumerate() {
         if i > 0 {
             if let Some(why) = foreign(dir, owner) {
@@ -93,28 +93,34 @@ fn is_project(dir: &Path) -> bool {
     dir.join(CONFIG_FILE).is_file() || dir.join(Config::default().index).is_file()
 }
 
-/// The owner of `path`, else of the nearest folder above it that exists (the uid).
+/// The user running the program (its effective uid), as git judges a
+/// repository's ownership (found by review: taken from the start folder, a
+/// root-owned `build/` made the user's own project "another user's").
 #[cfg(unix)]
-fn owner_of(path: &Path) -> u32 {
-    use std::os::unix::fs::MetadataExt;
-    path.ancestors().find_map(|d| std::fs::metadata(d).ok()).map_or(0, |m| m.uid())
+fn user() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
 }
 
 #[cfg(not(unix))]
-fn owner_of(_: &Path) -> u32 {
+fn user() -> u32 {
     0
 }
 
-/// Why the folder `dir` above the start is not searched: others can write
-/// to it, or a user other than `owner` (and root) owns it.
+/// Why the folder `dir` above the start is not searched: every user can
+/// write to it; a user other than `user` (and root) owns it; or its group
+/// can write to it and it is not `user`'s (found by review: a root-owned
+/// `2775` team folder let any member plant a memory).
 #[cfg(unix)]
-fn foreign(dir: &Path, owner: u32) -> Option<&'static str> {
+fn foreign(dir: &Path, user: u32) -> Option<&'static str> {
     use std::os::unix::fs::MetadataExt;
     let m = std::fs::metadata(dir).ok()?;
     if m.mode() & 0o002 != 0 {
         Some("every user can write to")
-    } else if m.uid() != owner && m.uid() != 0 {
+    } else if m.uid() != user && m.uid() != 0 {
         Some("another user owns")
+    } else if m.mode() & 0o020 != 0 && m.uid() != user {
+        Some("its group can write to (and you do not own)")
     } else {
         None
     }

@@ -176,11 +176,16 @@ fn prompt_of(v: &Value) -> Option<String> {
     }
     // Output of a local command or a shell, a caveat or notice the client adds: not a prompt.
     let t = text.trim_start();
-    if ["<local-command", "Caveat:", "<bash-", "<task-notification", "[Request interrupted"]
-        .iter()
-        .any(|p| t.starts_with(p))
-        || t.is_empty()
-    {
+    // (A summary is also known by its opening, for a client that does not flag it.)
+    const NOT_TYPED: &[&str] = &[
+        "<local-command",
+        "Caveat:",
+        "<bash-",
+        "<task-notification",
+        "[Request interrupted",
+        "This session is being continued from a previous conversation",
+    ];
+    if NOT_TYPED.iter().any(|p| t.starts_with(p)) || t.is_empty() {
         return None;
     }
     Some(text)

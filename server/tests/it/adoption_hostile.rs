@@ -222,16 +222,16 @@ fn import_refuses_invisible_characters_in_titles_as_remember_does() {
     fs::write(
         root.join("CLAUDE.md"),
         "# Rules\n\n## Packaging With Hel\u{200B}m\n\nPackage every deployment as a chart.\n\n## Deploy \u{202E}syadirf\n\n\
-         Never deploy on a Friday.\n\n## Testing\n\nRun the tests with nextest.\n",
+         Never deploy on a Friday.\n\n## Using Tag\u{E0041}s\n\nTags.\n\n## ⚠\u{FE0F} Warnings First\n\nWarn first.\n\n## Testing\n\nRun the tests with nextest.\n",
     )
     .expect("rules");
     let o = run(root, &["import", "CLAUDE.md"]);
     let err = stderr(&o);
-    assert!(err.contains("1 new") && err.contains("2 skipped"), "{err}");
+    assert!(err.contains("2 new") && err.contains("3 skipped") && err.contains("a tag character"), "{err}");
     assert!(err.contains("U+200B (ZERO WIDTH SPACE)") && err.contains("U+202E (a bidirectional override"), "{err}");
     for (path, bytes) in crate::support::snapshot(&root.join("agents")) {
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        assert!(!text.contains(['\u{200B}', '\u{202E}']), "{path}: {text}");
+        assert!(!text.contains(['\u{200B}', '\u{202E}', '\u{E0041}']), "{path}: {text}");
     }
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
 }
@@ -256,10 +256,27 @@ fn a_killed_import_is_completed_by_running_it_again() {
     let check = run(root, &["check"]);
     let out = String::from_utf8_lossy(&check.stdout).into_owned();
     assert!(out.contains("unindexed-heading") && out.contains("run `memory-index-lsp import docs/adr/0001"), "{out}");
+    // A person's own decision titled as one of them (found by review: the rerun failed whole on
+    // the duplicate it would make): that one is left for `check`, the other completed.
+    fs::write(root.join("agents/decisions/mine.md"), "# Mine\n\n## When Using Helm\n\nOur own chart rules.\n")
+        .expect("mine");
+    let with_mine = fs::read_to_string(root.join("agents/memory-index.md")).expect("index")
+        + "\n## agents/decisions/mine.md\n\n/when using Helm\n";
+    fs::write(root.join("agents/memory-index.md"), with_mine).expect("index");
     let o = run(root, &["import", "docs/adr"]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
-    assert!(err.matches("completed: ").count() == 2 && err.contains("2 unchanged"), "{err}");
+    assert!(err.matches("completed: When Using PostgreSQL").count() == 1 && err.contains("1 skipped"), "{err}");
+    fs::remove_file(root.join("agents/decisions/mine.md")).expect("rm");
+    let index = fs::read_to_string(root.join("agents/memory-index.md")).expect("index");
+    fs::write(
+        root.join("agents/memory-index.md"),
+        index.replace("\n## agents/decisions/mine.md\n\n/when using Helm\n", ""),
+    )
+    .expect("index");
+    let o = run(root, &["import", "docs/adr"]);
+    let err = stderr(&o);
+    assert!(err.matches("completed: ").count() == 1 && err.contains("2 unchanged"), "{err}");
     assert_eq!(
         run(root, &["check"]).status.code(),
         Some(0),
@@ -308,4 +325,21 @@ fn a_large_import_is_placed_at_once_and_checks_clean() {
     let o = run(root, &["import", "CLAUDE.md"]);
     assert!(stderr(&o).contains("0 new, 0 updated, 700 unchanged"), "{}", stderr(&o));
     assert_eq!(crate::support::snapshot(&root.join("agents")), before);
+    // Killed before the index: the rerun completes the 688 entries at once too (found by review:
+    // one by one, 6,000 took 16 s), and the memory is as the whole import left it.
+    let index = root.join("agents/memory-index.md");
+    let whole = fs::read_to_string(&index).expect("index");
+    let kept: String = whole
+        .split_inclusive('\n')
+        .filter(|l| {
+            !l.contains(" rule ")
+                || (0..12).any(|i| l.contains(&format!(" rule {i}\n")) || l.contains(&format!(" rule {i} ")))
+        })
+        .collect();
+    fs::write(&index, &kept).expect("index");
+    let o = run(root, &["import", "CLAUDE.md"]);
+    assert_eq!(stderr(&o).matches("completed: ").count(), 688, "{}", stderr(&o));
+    assert_eq!(run(root, &["check"]).status.code(), Some(0));
+    let o = run(root, &["import", "CLAUDE.md"]);
+    assert!(stderr(&o).contains("700 unchanged") && !stderr(&o).contains("completed"), "{}", stderr(&o));
 }

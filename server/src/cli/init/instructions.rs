@@ -118,6 +118,13 @@ mod tests {
             assert_eq!(got, format!("{mine}\n{b}"), "{mine}");
             assert_eq!(upsert(Some(&got), &b).unwrap(), got, "a second run changes nothing");
         }
+        // A fence never closed does not hide the block (found by review: one more on every run), and
+        // an example in a list item's fence is the person's (found by review: it was replaced).
+        let unclosed = "# Agents\n\n```bash\nmake test\n".to_string();
+        let once = upsert(Some(&unclosed), &b).unwrap();
+        assert_eq!(upsert(Some(&once), &b).unwrap(), once, "a second run changes nothing");
+        let listed = format!("# Agents\n\n- ```md\n  {START}\n  Our custom notes.\n  {END}\n  ```\n");
+        assert_eq!(upsert(Some(&listed), &b).unwrap(), format!("{listed}\n{b}"));
         // And import keeps the example's lines, leaving out only the real block.
         let example = format!("# Agents\n\n## Setup\n\nIt looks like:\n\n```\n{START}\nx\n{END}\n```\n");
         let text = upsert(Some(&example), &b).unwrap();

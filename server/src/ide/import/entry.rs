@@ -15,18 +15,19 @@ use crate::syntax::normalize;
 /// 2 s); `memory-index-lsp compress-key` proposes keys for them afterwards.
 pub(super) const KEYED: usize = 300;
 
+/// A heading to give an entry: its id, title and the source it came from.
+type Unindexed<'a> = (HeadingId, &'a str, &'a str);
+
 /// `index` (the text of `next`'s index at `index_path`) with the entry of
 /// each new heading (path, title, source) at its place; `next` holds the
-/// result. At most [`KEYED`] new ones: each with its short key, placed in
-/// the index as it is after the last; more: without keys, all at once.
-/// Err when one would not resolve to its heading.
+/// result ([`place_all`]). Err when one would not resolve to its heading.
 pub(super) fn add(
     next: &mut Workspace,
     index_path: &str,
-    mut index: String,
+    index: String,
     new_headings: &[(String, String, String)],
 ) -> Result<String, String> {
-    let mut found: Vec<(HeadingId, &str, &str)> = Vec::with_capacity(new_headings.len());
+    let mut found: Vec<Unindexed> = Vec::with_capacity(new_headings.len());
     for (path, title, source) in new_headings {
         let Some(&hid) = next
             .bindings()
@@ -38,71 +39,135 @@ pub(super) fn add(
         };
         found.push((hid, title.as_str(), source.as_str()));
     }
-    if found.len() <= KEYED {
-        for (hid, title, source) in found {
-            index = place(next, index_path, index, hid, title, source)?;
-        }
-        return Ok(index);
-    }
-    // Many: each file's new entries as one run of lines where its first goes (import appends a
-    // file's new sections after its others, so its new entries follow one another).
-    let nl = placement::eol(&index).to_string();
-    let mut edits = Vec::new();
-    let mut i = 0;
-    while i < found.len() {
-        let file = found[i].0.file;
-        let run = found[i..].iter().take_while(|f| f.0.file == file).count();
-        let mut lines: Vec<String> = Vec::with_capacity(run);
-        for &(_, title, source) in &found[i..i + run] {
-            let (op, trigger) = placement::trigger_from_title(title)
-                .ok_or_else(|| format!("`{title}` from {source}: no trigger binds it"))?;
-            lines.push(format!("{} {trigger}", op.token()));
-        }
-        edits.push(placement::insert_entry(next, found[i].0, &lines.join(&nl)).ok_or("the index cannot be read")?);
-        i += run;
-    }
-    index = edit::apply(&index, &edits).0;
-    next.set_file(index_path, index.clone().into());
-    for &(_, title, source) in &found {
-        let line =
-            placement::trigger_from_title(title).map(|(op, t)| format!("{} {t}", op.token())).unwrap_or_default();
-        if !entry_resolves_to(next, &line, &normalize(title)) {
-            return Err(format!(
-                "`{line}` (from {source}) would not resolve to `{title}`; rename the source's title and import again"
-            ));
-        }
-    }
-    Ok(index)
+    place_all(next, index_path, index, &found)
 }
 
 /// `index` with an entry for each decision of `unbound` (its file, identity
 /// line and source) that `next` holds without one: import wrote its section
 /// and was killed before the index (found by review: running the same
 /// import again called every record unchanged and repaired nothing). Each
-/// is named in `completed`.
+/// is named in `completed`. One that an entry drifted from (a heading
+/// renamed by hand), whose title another heading has, or whose trigger
+/// another entry holds is left for `check`, which says what to do.
 pub(super) fn complete(
     next: &mut Workspace,
     index_path: &str,
-    mut index: String,
+    index: String,
     unbound: &[(String, String, String)],
     completed: &mut Vec<String>,
 ) -> Result<String, String> {
-    for (path, id, source) in unbound {
-        let Some(file) = next.file_id(path) else { continue };
+    if unbound.is_empty() {
+        return Ok(index);
+    }
+    // Each identity line to the innermost section holding it as its own, once per file.
+    let mut held: rustc_hash::FxHashMap<(crate::model::FileId, String), HeadingId> = Default::default();
+    let mut files: Vec<crate::model::FileId> = unbound.iter().filter_map(|(p, ..)| next.file_id(p)).collect();
+    files.sort();
+    files.dedup();
+    for file in files {
         let Some(d) = next.file(file).and_then(|f| f.decision()) else { continue };
-        // The innermost section holding the identity as its own: the last heading to have it.
-        let found = (0..d.headings.len() as u32).rev().map(|idx| HeadingId { file, idx }).find(|&h| {
-            next.heading(h).is_some_and(|hd| hd.is_semantic())
-                && super::identity::identity_of(next, h).as_deref() == Some(id)
-        });
-        // Unbound, and no entry drifted from it (a heading renamed by hand: `check` offers to
-        // change that entry's trigger, which keeps its extras; a second entry would orphan it).
-        let drifted = |h| crate::rules::EntryClasses::of(next).drifted_to(h).next().is_some();
-        let found = found.filter(|&h| next.bindings().entries_of(h).is_empty() && !drifted(h));
-        let Some(hid) = found else { continue };
-        let title = next.heading(hid).map(|h| h.title.to_string()).unwrap_or_default();
-        index = place(next, index_path, index, hid, &title, source)?;
+        for idx in (0..d.headings.len() as u32).rev() {
+            let h = HeadingId { file, idx };
+            if !next.heading(h).is_some_and(|hd| hd.is_semantic()) {
+                continue;
+            }
+            if let Some(id) = super::identity::identity_of(next, h) {
+                held.entry((file, id)).or_insert(h);
+            }
+        }
+    }
+    let classes = crate::rules::EntryClasses::of(next);
+    let b = next.bindings();
+    let mut found: Vec<(HeadingId, String, &str)> = Vec::new();
+    for (path, id, source) in unbound {
+        let Some(&h) = next.file_id(path).and_then(|f| held.get(&(f, id.clone()))) else { continue };
+        let Some(hd) = next.heading(h) else { continue };
+        let trigger = placement::trigger_from_title(&hd.title);
+        let taken = trigger.is_none_or(|(op, t)| b.exact_match(Some(op), &normalize(&t)).is_some());
+        if !b.entries_of(h).is_empty()
+            || classes.drifted_to(h).next().is_some()
+            || b.headings_titled(&hd.key).len() > 1
+            || taken
+            || found.iter().any(|f| f.0 == h)
+        {
+            continue;
+        }
+        found.push((h, hd.title.to_string(), source.as_str()));
+    }
+    found.sort_by_key(|f| f.0);
+    let list: Vec<Unindexed> = found.iter().map(|(h, t, s)| (*h, t.as_str(), *s)).collect();
+    let index = place_all(next, index_path, index, &list)?;
+    for (h, title, _) in &found {
+        let path = next.file(h.file).map_or("", |f| f.path.as_str());
         completed.push(format!("{title} in {path}"));
+    }
+    Ok(index)
+}
+
+/// `index` with the entry of each of `found` at its place; `next` holds the
+/// result. At most [`KEYED`]: each with its short key, placed in the index
+/// as it is after the last. More: without keys, every place reckoned on
+/// the index as it is and the lines that share one written together in
+/// order (a file without a group gets one with all its lines), then the
+/// index read once and each entry verified to resolve.
+fn place_all(next: &mut Workspace, index_path: &str, mut index: String, found: &[Unindexed]) -> Result<String, String> {
+    if found.len() <= KEYED {
+        for &(hid, title, source) in found {
+            index = place(next, index_path, index, hid, title, source)?;
+        }
+        return Ok(index);
+    }
+    let nl = placement::eol(&index).to_string();
+    let line_of = |title: &str, source: &str| {
+        placement::trigger_from_title(title)
+            .map(|(op, t)| format!("{} {t}", op.token()))
+            .ok_or_else(|| format!("`{title}` from {source}: no trigger binds it"))
+    };
+    let grouped = |path: &str| next.index().is_some_and(|(_, _, i)| i.section_named(path).is_some());
+    let mut inserts: Vec<(usize, String)> = Vec::with_capacity(found.len());
+    let mut i = 0;
+    while i < found.len() {
+        let file = found[i].0.file;
+        let run = found[i..].iter().take_while(|f| f.0.file == file).count();
+        let path = next.file(file).map_or("", |f| f.path.as_str());
+        let mut lines: Vec<(HeadingId, String)> = Vec::with_capacity(run);
+        for &(hid, title, source) in &found[i..i + run] {
+            lines.push((hid, line_of(title, source)?));
+        }
+        if grouped(path) {
+            for (hid, line) in &lines {
+                let e = placement::insert_entry(next, *hid, line).ok_or("the index cannot be read")?;
+                inserts.push((e.range.start, e.insert));
+            }
+        } else {
+            let all: Vec<&str> = lines.iter().map(|(_, l)| l.as_str()).collect();
+            let e = placement::insert_entry(next, lines[0].0, &all.join(&nl)).ok_or("the index cannot be read")?;
+            inserts.push((e.range.start, e.insert));
+        }
+        i += run;
+    }
+    // Inserts at one place, in the order reckoned (the headings' order), as one.
+    let mut merged: Vec<(usize, String)> = Vec::with_capacity(inserts.len());
+    let mut slot: rustc_hash::FxHashMap<usize, usize> = Default::default();
+    for (at, text) in inserts {
+        match slot.get(&at) {
+            Some(&k) => merged[k].1.push_str(&text),
+            None => {
+                slot.insert(at, merged.len());
+                merged.push((at, text));
+            }
+        }
+    }
+    let edits: Vec<edit::TextEdit> = merged.into_iter().map(|(at, t)| edit::TextEdit::insert(at, t)).collect();
+    index = edit::apply(&index, &edits).0;
+    next.set_file(index_path, index.clone().into());
+    for &(_, title, source) in found {
+        let line = line_of(title, source)?;
+        if !entry_resolves_to(next, &line, &normalize(title)) {
+            return Err(format!(
+                "`{line}` (from {source}) would not resolve to `{title}`; rename the source's title and import again"
+            ));
+        }
     }
     Ok(index)
 }

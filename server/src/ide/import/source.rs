@@ -386,14 +386,39 @@ pub const OWN_BLOCK_END: &str = "<!-- memory-index:end -->";
 /// `init` updated "its" block, and `import` dropped the example's lines).
 /// Err with the start's byte offset when a start has no end.
 pub fn own_blocks(text: &str) -> Result<Vec<std::ops::Range<usize>>, usize> {
-    let (mut out, mut at, mut fence, mut open): (Vec<_>, usize, Option<(u8, usize)>, Option<usize>) =
-        (Vec::new(), 0, None, None);
+    // A fence never closed (a typo) would hide every block after it, and `init` would add one
+    // more on every run (found by review): such a fence is read as no fence, and the scan repeats.
+    let mut unclosed: Vec<usize> = Vec::new();
+    loop {
+        match scan_blocks(text, &unclosed) {
+            Scan::Done(r) => return r,
+            Scan::Unclosed(at) => unclosed.push(at),
+        }
+    }
+}
+
+/// What one scan of [`own_blocks`] found.
+enum Scan {
+    Done(Result<Vec<std::ops::Range<usize>>, usize>),
+    /// A fence opened at this byte and never closed.
+    Unclosed(usize),
+}
+
+/// [`own_blocks`]' scan, reading the fences opened at `ignored` as text. A
+/// start is a line that begins with the marker at its first column (where
+/// `init` writes it: an indented one belongs to a list or an example).
+fn scan_blocks(text: &str, ignored: &[usize]) -> Scan {
+    let (mut out, mut at, mut open) = (Vec::new(), 0, None);
+    // The open fence: its character, length and where its line starts.
+    let mut fence: Option<(u8, usize, usize)> = None;
     for line in text.split_inclusive('\n') {
         let start = at;
         at += line.len();
         let t = line.trim_end_matches(['\n', '\r']);
         let indent = t.len() - t.trim_start_matches(' ').len();
-        let body = t.trim_start_matches(' ');
+        // A list item's or a quote's fence opens after its marker (`- ```md`).
+        let body = t.trim_start_matches(' ').trim_start_matches(['-', '*', '+', '>', ' ']);
+        let body = body.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['.', ')', ' ']);
         if let Some(from) = open {
             if t.trim() == OWN_BLOCK_END {
                 out.push(from..at);
@@ -401,7 +426,7 @@ pub fn own_blocks(text: &str) -> Result<Vec<std::ops::Range<usize>>, usize> {
             }
             continue;
         }
-        if let Some((ch, len)) = fence {
+        if let Some((ch, len, _)) = fence {
             let run = body.bytes().take_while(|&c| c == ch).count();
             if indent < 4 && run >= len && body[run..].trim().is_empty() {
                 fence = None;
@@ -411,15 +436,16 @@ pub fn own_blocks(text: &str) -> Result<Vec<std::ops::Range<usize>>, usize> {
         if indent >= 4 || t.starts_with('\t') {
             continue;
         }
-        if let Some(f) = crate::syntax::fence_marker(body.as_bytes()) {
-            fence = Some(f);
-        } else if body.starts_with(OWN_BLOCK_START) && body.trim_end().ends_with("-->") {
+        if let Some((ch, len)) = crate::syntax::fence_marker(body.as_bytes()).filter(|_| !ignored.contains(&start)) {
+            fence = Some((ch, len, start));
+        } else if t.starts_with(OWN_BLOCK_START) && t.trim_end().ends_with("-->") {
             open = Some(start);
         }
     }
-    match open {
-        Some(from) => Err(from),
-        None => Ok(out),
+    match (fence, open) {
+        (Some((_, _, at)), _) => Scan::Unclosed(at),
+        (None, Some(from)) => Scan::Done(Err(from)),
+        (None, None) => Scan::Done(Ok(out)),
     }
 }
 

@@ -15,11 +15,19 @@ pub(crate) fn plain_text(what: &str, text: &str) -> Result<(), String> {
     }
 }
 
-/// Control characters, zero-width characters and bidirectional formatting.
+/// Control characters, zero-width characters, bidirectional formatting and
+/// the other code points Unicode says to show as nothing
+/// (`Default_Ignorable_Code_Point`: tag characters, which smuggle text past
+/// a reader, fillers, the combining grapheme joiner; found by review), but
+/// the variation selectors, which choose how an emoji or a Han character
+/// looks (`⚠️`).
 pub fn invisible(c: char) -> bool {
     c.is_control()
-        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{061C}' | '\u{180E}' | '\u{00AD}')
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}'
+            | '\u{FEFF}' | '\u{061C}' | '\u{180B}'..='\u{180F}' | '\u{00AD}' | '\u{034F}' | '\u{115F}'
+            | '\u{1160}' | '\u{17B4}' | '\u{17B5}' | '\u{3164}' | '\u{FFA0}' | '\u{FFF0}'..='\u{FFF8}'
+            | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E00FF}'
+            | '\u{E01F0}'..='\u{E0FFF}')
 }
 
 fn char_name(c: char) -> &'static str {
@@ -35,6 +43,7 @@ fn char_name(c: char) -> &'static str {
         '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => "a bidirectional override or isolate",
         '\u{FEFF}' => "ZERO WIDTH NO-BREAK SPACE",
         '\u{00AD}' => "SOFT HYPHEN",
+        '\u{E0000}'..='\u{E007F}' => "a tag character",
         c if c.is_control() => "a control character",
         _ => "an invisible formatting character",
     }
