@@ -76,6 +76,7 @@ pub fn run(a: RecallStatsArgs) -> i32 {
             "total": total,
             "recall_rate": total.rate(),
             "used_rate": total.used_rate(),
+            "followed_rate": total.followed_rate(),
             "skipped": unreadable,
         });
         super::emit(&format!("{v}\n")).unwrap_or(0).max(i32::from(lost > 0))
@@ -110,13 +111,13 @@ fn table(sessions: &[Stats], total: &Stats, threshold: f64) -> String {
     let pct = |r: Option<f64>| r.map_or("n/a".into(), |r| format!("{:.0}%", 100.0 * r));
     let mut s = format!("Recall at confidence >= {threshold:.2}\n\n");
     s.push_str(
-        "| session | prompts | opportunities | injected | fetched | reached | recall | decisions injected | used | used share | malformed lines |\n",
+        "| session | prompts | opportunities | injected | fetched | reached | recall | decisions injected | used | used share | pointers | followed | malformed lines |\n",
     );
-    s.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    s.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
     for x in sessions.iter().chain(std::iter::once(total)) {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             x.session,
             x.prompts,
             x.opportunities,
@@ -127,6 +128,8 @@ fn table(sessions: &[Stats], total: &Stats, threshold: f64) -> String {
             x.injections,
             x.used,
             pct(x.used_rate()),
+            x.pointers,
+            x.followed,
             x.malformed_lines
         );
     }

@@ -28,6 +28,11 @@
 //! because of the decision. The anchor for the share: one hook-based recall
 //! tool reports 39.6% of injected items cited by the agent.
 //!
+//! A **pointer** (`[memory-index?]`, [`inject::Pointer`]: a decision named,
+//! not shown) was **followed** when the agent read that decision in that
+//! turn or the next: its section printed (`# Title`), its trigger run, or
+//! its file read at the heading's line.
+//!
 //! Lines that are not JSON objects (or that the reader skipped as too long)
 //! are counted as malformed and skipped;
 //! nothing here fails on bad input. Strings are searched wherever they sit
@@ -68,6 +73,11 @@ pub struct Stats {
     pub injections: usize,
     /// Of those, how many the agent used.
     pub used: usize,
+    /// Decisions the hook pointed at without showing them (`[memory-index?]` lines; each once a turn).
+    pub pointers: usize,
+    /// Of those, how many the agent read afterwards (in that turn or the
+    /// next: ran its trigger, read its file, or had its section printed).
+    pub followed: usize,
     /// Each injected decision (empty in a total).
     pub decisions: Vec<Injection>,
 }
@@ -93,6 +103,13 @@ impl Stats {
         self.malformed_lines += o.malformed_lines;
         self.injections += o.injections;
         self.used += o.used;
+        self.pointers += o.pointers;
+        self.followed += o.followed;
+    }
+
+    /// Followed over pointers (None when nothing was pointed at).
+    pub fn followed_rate(&self) -> Option<f64> {
+        (self.pointers > 0).then(|| self.followed as f64 / self.pointers as f64)
     }
 }
 
@@ -137,6 +154,24 @@ pub fn count(ws: &Workspace, mut stats: Stats, turns: &[Turn], threshold: f64) -
             stats.injections += 1;
             stats.used += usize::from(used.is_some());
             stats.decisions.push(Injection { entry: h.written.clone(), title: h.title.clone(), used });
+        }
+        // Pointers: followed when the agent read the decision in that turn or the next.
+        let mut pointed: Vec<String> = Vec::new();
+        let after = turns[i..].iter().take(USE_TURNS);
+        let (actions, context): (Vec<&str>, Vec<&str>) =
+            after.map(|t| (t.actions.as_str(), t.context.as_str())).unzip();
+        let actions = actions.join("\n");
+        for p in t.context.lines().filter_map(inject::Pointer::parse) {
+            if pointed.contains(&p.header.title) {
+                continue;
+            }
+            pointed.push(p.header.title.clone());
+            let printed =
+                context.iter().any(|c| c.lines().any(|l| l.trim_end().strip_prefix("# ") == Some(&p.header.title)));
+            let read =
+                matches!(use_of(&p.header, &actions, true).as_deref(), Some("read its file" | "ran its trigger"));
+            stats.pointers += 1;
+            stats.followed += usize::from(printed || read);
         }
     }
     stats

@@ -100,7 +100,7 @@ fn recall_stats_counts_injected_and_fetched_turns() {
     // The figures of what could be read, and exit 1: a transcript given is missing from them.
     assert_eq!(o.status.code(), Some(1));
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("| total | 4 | 3 | 1 | 1 | 2 | 67% | 1 | 0 | 0% | 2 |"), "{text}");
+    assert!(text.contains("| total | 4 | 3 | 1 | 1 | 2 | 67% | 1 | 0 | 0% | 0 | 0 | 2 |"), "{text}");
     assert!(text.contains("- s-1: /when writing mock tests \u{2192} When Writing Mock Tests (not used)"), "{text}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing.jsonl"), "a missing file is named");
 }
@@ -220,4 +220,64 @@ fn reading_a_file_is_no_use_of_every_decision_it_gave() {
     let used: Vec<serde_json::Value> =
         v["sessions"][0]["decisions"].as_array().expect("decisions").iter().map(|d| d["used"].clone()).collect();
     assert!(used[0].is_null() && !used[1].is_null(), "{v}");
+}
+
+/// Issue 50: a pointer (`[memory-index?]`, a decision named, not shown) is
+/// counted, and followed when the agent read that decision in that turn or
+/// the next (its section printed, its trigger run); pointer lines are never
+/// counted as decisions injected.
+#[test]
+fn recall_stats_counts_pointers_and_whether_they_were_followed() {
+    let demo = repo().join("fixtures/demo");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let s = "s-ptr";
+    let pointer = |entry: &str, title: &str, path: &str| {
+        format!(
+            "[memory-index?] {entry} \u{2192} {title} ({path}:12, confidence 0.41)\n[memory-index?] A recorded \
+             decision that may apply, not shown: read it with `{entry}` (the skill) only if it applies to this task; \
+             otherwise ignore it."
+        )
+    };
+    let mut t = String::new();
+    // Turn 1: pointed at; the agent runs the skill, and the section comes back.
+    t += &user(s, "we patch things in tests");
+    t += &hook_context(
+        s,
+        &pointer("/when writing mock tests", "When Writing Mock Tests", "agents/decisions/testing.md"),
+    );
+    t += &assistant_tool(s, "k1", "Skill", serde_json::json!({"skill": "when", "args": "writing mock tests"}));
+    t += &tool_result(s, "k1", "# When Writing Mock Tests\n\nPatch where the name is used.");
+    // Turn 2: pointed at; the agent runs resolve in the next turn.
+    t += &user(s, "what about money in the fares table");
+    t += &hook_context(
+        s,
+        &pointer("/how store ticket prices", "How to Store Ticket Prices", "agents/decisions/data.md"),
+    );
+    t += &user(s, "go on");
+    t += &assistant_tool(
+        s,
+        "b1",
+        "Bash",
+        serde_json::json!({"command": "memory-index-lsp resolve \"how store ticket prices\""}),
+    );
+    // Turn 4: pointed at and passed over.
+    t += &user(s, "and the list endpoint");
+    t += &hook_context(
+        s,
+        &pointer("/how paginate list responses", "How to Paginate List Responses", "agents/decisions/api.md"),
+    );
+    t += &said(s, "Done.");
+    std::fs::write(dir.path().join("s-ptr.jsonl"), &t).expect("write");
+    let o = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+        .args(["recall-stats", "--json", "--root"])
+        .arg(&demo)
+        .arg(dir.path())
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let total = &v["total"];
+    assert_eq!((total["pointers"].as_u64(), total["followed"].as_u64()), (Some(3), Some(2)), "{v}");
+    assert_eq!(total["injections"], 0, "a pointer is no decision injected: {v}");
+    assert!((v["followed_rate"].as_f64().expect("rate") - 2.0 / 3.0).abs() < 1e-9, "{v}");
 }
