@@ -201,8 +201,12 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
         note_settled(prompt, input.session_id.as_deref(), state_dir);
     }
     let context = match text {
-        None => note_once(&input.event, input.session_id.as_deref(), state_dir)
-            .then(|| inject::session_note(&ws, input.agent == Agent::Claude)),
+        None => note_once(&input.event, input.session_id.as_deref(), state_dir).then(|| {
+            let note = inject::session_note(&ws, input.agent == Agent::Claude);
+            // What changed since the project's last session (issue 50).
+            crate::project::continuity::since_last(&ws, &root, state_dir)
+                .map_or(note.clone(), |c| format!("{note}\n{c}"))
+        }),
         Some(text) => {
             // The ranking's index from the snapshot of this very memory, or built and kept for the next hook.
             let warm = crate::project::search_cache::warm(&ws, &root);

@@ -260,6 +260,7 @@ pub fn how_to_read(written: &str, skills: bool, path: &str, line: u32) -> String
 pub const MARKER: &str = "[memory-index]";
 
 pub mod pointer;
+pub mod since;
 pub use pointer::{Pointer, POINTER_MARKER};
 
 /// A block's first line: `[memory-index] /when trigger → Title (path:line, confidence 0.93)`.

@@ -15,6 +15,7 @@
 
 pub mod agents;
 pub mod change;
+pub mod continuity;
 pub mod diff;
 pub mod load;
 pub mod lock;

@@ -292,3 +292,34 @@ fn a_named_pipe_never_blocks_the_hook() {
     assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
     assert!(context(&o, "UserPromptSubmit").contains("How to Store Ticket Prices"));
 }
+
+/// Issue 50, session continuity: a session's start names the decisions
+/// added or changed since the project's last session started (at most
+/// five, new first); the first session and one after no change name none.
+#[test]
+fn a_session_start_names_what_changed_since_the_last_session() {
+    let ws = demo("");
+    let state = tempfile::tempdir().expect("state");
+    let start = |id: &str| {
+        let event = serde_json::json!({"hook_event_name": "SessionStart", "session_id": id, "cwd": ws.path(),
+            "source": "startup"});
+        context(&hook(event.to_string().as_bytes(), state.path(), ws.path()), "SessionStart")
+    };
+    const LINE: &str = "Decisions added or changed since this project's last session";
+    assert!(!start("a").contains(LINE), "the first session names nothing");
+    // A teammate's pull: one decision rewritten, one added with its entry.
+    let testing = ws.path().join("agents/decisions/testing.md");
+    let text = fs::read_to_string(&testing).expect("testing");
+    fs::write(&testing, text.replace("Patch where the name is used", "Patch where the name is looked up"))
+        .expect("edit");
+    let mut c = bin_in(ws.path());
+    c.args(["remember", "--when", "Naming Feature Flags", "--file", "testing.md", "--body-file", "-"]);
+    let o = run_with_stdin(c, b"Prefix every feature flag with its team's name.\n");
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let note = start("b");
+    assert!(
+        note.contains(&format!("{LINE} (recall one before work it touches): When Naming Feature Flags (new), When Writing Mock Tests (changed).")),
+        "{note}"
+    );
+    assert!(!start("c").contains(LINE), "named once: the next session starts from here");
+}
