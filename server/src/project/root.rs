@@ -188,7 +188,8 @@ pub fn in_skipped(path: &Path) -> bool {
 }
 
 /// Folders [`memory_roots`] never looks into: dependencies and build output.
-const SKIPPED: &[&str] = &["node_modules", "target", "vendor", "dist", "build", "out", "venv", "__pycache__"];
+pub(crate) const SKIPPED: &[&str] =
+    &["node_modules", "target", "vendor", "dist", "build", "out", "venv", "__pycache__"];
 
 #[cfg(test)]
 mod tests;

@@ -58,6 +58,17 @@ pub fn existing(root: &Path) -> Vec<String> {
             }
         }
     }
+    // Records wherever a team keeps them (`docs/architecture/adr`, `rfcs/decisions`): found by
+    // what their files look like, not a fixed list (found by review: `docs/architecture/adr` was
+    // not named).
+    for dir in record_folders(root) {
+        if let Ok(rel) = dir.strip_prefix(root) {
+            let rel = rel.to_string_lossy().into_owned();
+            if !out.contains(&rel) {
+                out.push(rel);
+            }
+        }
+    }
     for file in FILES {
         let path = root.join(file);
         if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() > 0) {
@@ -117,5 +128,64 @@ pub fn imported_by(root: &Path, rel: &str, text: &str) -> Vec<String> {
             }
         }
     }
+    out
+}
+
+/// How deep below the root [`record_folders`] looks, and how many folders at most.
+const RECORDS_DEPTH: usize = 4;
+const RECORDS_LOOKED: usize = 2000;
+
+/// The folders under `root` (hidden, dependency and build folders skipped, as
+/// the language server skips them)
+/// whose Markdown files read as decision records: at least two numbered
+/// files (`0001-use-helm.md`, `ADR-002.md`), one of which has a status or
+/// decision section (`## Status`, `## Decision`, `Status:`). Each file
+/// looked at is read up to 16 KiB.
+pub fn record_folders(root: &Path) -> Vec<std::path::PathBuf> {
+    let numbered = |name: &str| {
+        let stem = name.strip_suffix(".md").unwrap_or("");
+        let digits = stem.trim_start_matches(|c: char| c.is_ascii_alphabetic()).trim_start_matches(['-', '_']);
+        stem.len() > 2 && digits.chars().take_while(char::is_ascii_digit).count() >= 2
+    };
+    let reads_as_record = |path: &Path| {
+        let Ok(text) = super::read::read_text(None, path, 16 << 10) else { return false };
+        text.lines().any(|l| {
+            let l = l.trim().trim_start_matches(['#', '*', '-', ' ']).to_lowercase();
+            l == "status" || l.starts_with("status:") || l == "decision" || l == "decision outcome"
+        })
+    };
+    let mut out = Vec::new();
+    let mut todo: std::collections::VecDeque<(std::path::PathBuf, usize)> = [(root.to_path_buf(), 0)].into();
+    let mut looked = 0;
+    while let Some((dir, depth)) = todo.pop_front() {
+        looked += 1;
+        if looked > RECORDS_LOOKED {
+            break;
+        }
+        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        let (mut records, mut subs) = (Vec::new(), Vec::new());
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            match e.file_type() {
+                Ok(t)
+                    if t.is_dir()
+                        && depth < RECORDS_DEPTH
+                        && !name.starts_with('.')
+                        && !super::root::SKIPPED.contains(&name.as_str()) =>
+                {
+                    subs.push(e.path())
+                }
+                Ok(t) if t.is_file() && numbered(&name) => records.push(e.path()),
+                _ => {}
+            }
+        }
+        records.sort();
+        if records.len() >= 2 && records.iter().take(3).any(|p| reads_as_record(p)) {
+            out.push(dir.clone());
+        }
+        subs.sort();
+        todo.extend(subs.into_iter().map(|d| (d, depth + 1)));
+    }
+    out.sort();
     out
 }

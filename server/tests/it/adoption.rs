@@ -449,3 +449,31 @@ fn prune_removes_what_the_sources_dropped_and_the_hook_stops_injecting_it() {
     let o = run(root, &["import", "docs/adr", "--file", "../x.md"]);
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// Issue 51: records kept where no fixed list looks (`docs/architecture/adr`)
+/// are named by `init`, a folder of numbered notes that are no records is
+/// not; and a title with `.NET` no longer stops the import (its short key
+/// began with `.`, which the index reads as a section lookup).
+#[test]
+fn init_finds_records_wherever_kept_and_no_title_stops_their_import() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root = tmp.path();
+    let adr = root.join("docs/architecture/adr");
+    let notes = root.join("notes/weekly");
+    fs::create_dir_all(&adr).expect("dir");
+    fs::create_dir_all(&notes).expect("dir");
+    for (n, title) in [(1, "Use .NET for services"), (2, "Write C++ for the engine")] {
+        let text = format!("# {n}. {title}\n\n## Status\n\nAccepted\n\n## Decision\n\n{title}: it fits.\n");
+        fs::write(adr.join(format!("000{n}-x.md")), text).expect("adr");
+        fs::write(notes.join(format!("0{n}-week.md")), "# Week\n\nWhat we did.\n").expect("note");
+    }
+    let o = run(root, &["init"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let line = err.lines().find_map(|l| l.trim().strip_prefix("memory-index-lsp import ")).expect(&err);
+    assert_eq!(line, "docs/architecture/adr", "{err}");
+    let o = run(root, &["import", line]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("2 new"), "{err}");
+    assert_eq!(run(root, &["check"]).status.code(), Some(0));
+}

@@ -108,3 +108,52 @@ proptest! {
         );
     }
 }
+
+/// Words titles are made of, hostile ones included: names with leading
+/// dots and symbols, separators the index reads (`|`, `,`), operators,
+/// markup, other scripts, emoji.
+fn title_word() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just(".NET".to_string()),
+        Just(".env".to_string()),
+        Just("C#".to_string()),
+        Just("C++".to_string()),
+        Just("Node.js".to_string()),
+        Just("|".to_string()),
+        Just("a,b".to_string()),
+        Just("#3".to_string()),
+        Just("/when".to_string()),
+        Just("..".to_string()),
+        Just("`code`".to_string()),
+        Just("(draft)".to_string()),
+        Just("données".to_string()),
+        Just("日本語".to_string()),
+        Just("🚀".to_string()),
+        Just("--flag".to_string()),
+        "[a-z]{2,9}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Issue 51: no record's title stops a run (a `.NET` title made an extra the index reads as a
+    /// section lookup, and the whole import failed): a folder of records with hostile titles
+    /// plans, checks clean, and a second run changes nothing.
+    #[test]
+    fn no_title_stops_an_import(titles in prop::collection::vec(prop::collection::vec(title_word(), 1..5), 1..7)) {
+        let ws = memory();
+        let mut records = Vec::new();
+        for (i, words) in titles.iter().enumerate() {
+            let text = format!("# {}. {}\n\n## Status\n\nAccepted\n\n## Decision\n\nWe decided it.\n", i + 1, words.join(" "));
+            records.extend(source::parse(&format!("docs/adr/{:04}-x.md", i + 1), &text).unwrap_or_default());
+        }
+        let out = plan(&ws, records.clone(), &Options::default());
+        prop_assert!(out.is_ok(), "{:?}", out.err());
+        let out = out.unwrap_or_default();
+        let after = applied(&ws, &out.change);
+        prop_assert!(errors(&after).is_empty(), "{:?}", errors(&after));
+        let again = plan(&after, records, &Options::default());
+        prop_assert!(again.as_ref().is_ok_and(|o| o.change.is_empty()), "{:?}", again.map(|o| o.imported));
+    }
+}

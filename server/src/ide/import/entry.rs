@@ -182,12 +182,26 @@ fn place(
     source: &str,
 ) -> Result<String, String> {
     let line = entry_line(next, hid, title).ok_or_else(|| format!("`{title}` from {source}: no trigger binds it"))?;
+    let before = index.clone();
     let insert = placement::insert_entry(next, hid, &line).ok_or("the index cannot be read")?;
     let index = edit::apply(&index, &[insert]).0;
     next.set_file(index_path, index.clone().into());
-    if !entry_resolves_to(next, &line, &normalize(title)) {
+    if entry_resolves_to(next, &line, &normalize(title)) {
+        return Ok(index);
+    }
+    // Its short key misleads (the trigger alone may still resolve): the entry without it.
+    let Some((plain, _)) = line.split_once(" | ") else {
         return Err(format!(
             "`{line}` (from {source}) would not resolve to `{title}`; rename the source's title and import again"
+        ));
+    };
+    next.set_file(index_path, before.clone().into());
+    let insert = placement::insert_entry(next, hid, plain).ok_or("the index cannot be read")?;
+    let index = edit::apply(&before, &[insert]).0;
+    next.set_file(index_path, index.clone().into());
+    if !entry_resolves_to(next, plain, &normalize(title)) {
+        return Err(format!(
+            "`{plain}` (from {source}) would not resolve to `{title}`; rename the source's title and import again"
         ));
     }
     Ok(index)
@@ -211,6 +225,9 @@ pub(super) fn short_key_helps(k: &str, trigger: &str) -> bool {
     let lead = trigger.split_whitespace().next().unwrap_or("").to_lowercase();
     normalize(k) != normalize(trigger)
         && normalize(k) != lead
+        // An extra starting with `.` is read as a section lookup (`| .NET`): found by review, the
+        // whole run stopped on it.
+        && !k.starts_with('.')
         && k.chars().all(|c| c.is_alphanumeric() || c.is_whitespace() || matches!(c, '-' | '/' | '.'))
         && k.split_whitespace().next().is_some_and(informative)
         && k.split_whitespace().last().is_some_and(informative)

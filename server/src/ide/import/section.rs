@@ -464,6 +464,11 @@ pub(super) fn unfit(heading: &str, taken: bool) -> Option<String> {
     if !reads_back(heading) {
         return Some(format!("`{shown}` would not be read back as written"));
     }
+    // A trigger the index reads as a lookup (`.Title`, `..file.md`) or as nothing binds no heading.
+    match crate::rules::placement::trigger_from_title(heading) {
+        Some((_, t)) if !t.trim().is_empty() && !t.starts_with('.') => {}
+        _ => return Some(format!("`{shown}` gives no trigger that could find it (one starting with `.` is a lookup)")),
+    }
     taken.then(|| format!("`{shown}` is the heading of another decision"))
 }
 
