@@ -30,15 +30,7 @@ use crate::ide::resolve;
 pub fn run(a: ResolveArgs) -> i32 {
     let (nav, root) = (!a.no_nav, a.root);
     let args = a.queries.clone();
-    let mut queries = a.queries;
-    // `resolve when writing mock tests`: a bare operator word first means the
-    // arguments are one query (how a skill passes what the agent typed).
-    // Likewise words typed unquoted (`resolve writing mock tests`): several
-    // one-word arguments are one query; quoted queries stay apart.
-    let unquoted = queries.iter().all(|q| !q.trim().contains(char::is_whitespace));
-    if queries.len() > 1 && (crate::syntax::index::Op::from_word(&queries[0]).is_some() || unquoted) {
-        queries = vec![queries.join(" ")];
-    }
+    let mut queries = crate::ide::resolve::queries_of(a.queries);
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         // Bounded: a query is a line of at most 4 KiB, stdin at most 1 MiB (`< /dev/zero` ends, it does not eat memory).

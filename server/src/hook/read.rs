@@ -53,12 +53,8 @@ pub fn resolve_queries(command: &str) -> Vec<String> {
                 w => queries.push(w.to_string()),
             }
         }
-        // As `resolve` reads them: words of one query, or one query an argument.
-        let one = queries.iter().all(|q| !q.trim().contains(char::is_whitespace))
-            || queries.first().is_some_and(|q| crate::syntax::index::Op::from_word(q).is_some());
-        if queries.len() > 1 && one {
-            queries = vec![queries.join(" ")];
-        }
+        // As `resolve` reads them.
+        let mut queries = crate::ide::resolve::queries_of(queries);
         queries.retain(|q| !q.trim().is_empty());
         return queries;
     }

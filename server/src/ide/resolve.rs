@@ -51,6 +51,18 @@ pub enum Mode {
     File(String),
 }
 
+/// The queries `resolve`'s arguments make: one of all the words when the
+/// first is an operator word (`resolve when writing mock tests`, how a
+/// skill passes what the agent typed) or when every argument is one word
+/// (typed unquoted); else one query an argument (quoted queries stay apart).
+pub fn queries_of(mut args: Vec<String>) -> Vec<String> {
+    let unquoted = args.iter().all(|q| !q.trim().contains(char::is_whitespace));
+    if args.len() > 1 && (crate::syntax::index::Op::from_word(&args[0]).is_some() || unquoted) {
+        args = vec![args.join(" ")];
+    }
+    args
+}
+
 /// Parses a query as typed after `/when` or `/how` (a leading `when`/`how` word is the operator).
 pub fn parse(query: &str) -> Mode {
     let q = TriggerQuery::parse(query);

@@ -42,13 +42,16 @@ pub struct Config {
     pub capture: Capture,
 }
 
+/// The index's path when `memory-index.toml` names none.
+pub const DEFAULT_INDEX: &str = "agents/memory-index.md";
+
 /// Default `max-file-bytes`: 64 MiB, far above any real index or decision file.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 impl Default for Config {
     fn default() -> Self {
         Self {
-            index: "agents/memory-index.md".into(),
+            index: DEFAULT_INDEX.into(),
             decisions: "agents/decisions".into(),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             rules: BTreeMap::new(),

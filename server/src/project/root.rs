@@ -19,7 +19,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::model::config::{Config, CONFIG_FILE};
+use crate::model::config::{CONFIG_FILE, DEFAULT_INDEX};
 
 /// The environment variable agents set to the project they work on.
 pub const PROJECT_DIR_ENV: &str = "CLAUDE_PROJECT_DIR";
@@ -90,7 +90,7 @@ pub fn passed_over(start: &Path) -> Option<String> {
 }
 
 fn is_project(dir: &Path) -> bool {
-    dir.join(CONFIG_FILE).is_file() || dir.join(Config::default().index).is_file()
+    dir.join(CONFIG_FILE).is_file() || dir.join(DEFAULT_INDEX).is_file()
 }
 
 /// The user running the program (its effective uid), as git judges a

@@ -90,7 +90,7 @@ pub(super) fn point(
     let by_words =
         ranked.iter().take_while(|r| r.confidence >= limits.pointer).map(|r| (r.entry, r.heading, r.confidence, false));
     let by_meaning = near.iter().map(|&(e, h, cos)| (e, h, cos, true));
-    let mut lines: Vec<(String, String, String, u32)> = Vec::new(); // (line, entry as written, path, line)
+    let mut lines: Vec<Line> = Vec::new();
     for (entry, heading, score, by_meaning) in by_words.chain(by_meaning) {
         if lines.len() >= limits.max_pointers {
             break;
@@ -106,7 +106,13 @@ pub(super) fn point(
         let written = shown.written(entry);
         let header =
             Header { written: written.clone(), title: title.into(), path: path.into(), line, confidence: score };
-        lines.push((Pointer { header, by_meaning }.line(), written, path.to_string(), line));
+        lines.push(Line {
+            text: Pointer { header, by_meaning }.line(),
+            written,
+            path: path.to_string(),
+            line,
+            by_meaning,
+        });
         out.pointed.push(key(&k));
     }
     // As many as fit `max_chars`, the last dropped first (found by review: two that did not
@@ -122,15 +128,25 @@ pub(super) fn point(
     }
 }
 
+/// One pointer line, and what its closing line says of it.
+struct Line {
+    text: String,
+    /// The entry as written (`/when x`).
+    written: String,
+    path: String,
+    line: u32,
+    by_meaning: bool,
+}
+
 /// The pointer lines, then how to read them (a meaning score explained).
-fn pointer_text(lines: &[(String, String, String, u32)], skills: bool) -> String {
+fn pointer_text(lines: &[Line], skills: bool) -> String {
     let mut text = String::new();
-    for (line, ..) in lines {
-        text.push_str(line);
+    for l in lines {
+        text.push_str(&l.text);
         text.push('\n');
     }
     let read = match lines {
-        [(_, written, path, line)] => format!(
+        [Line { written, path, line, .. }] => format!(
             "{POINTER_MARKER} A recorded decision that may apply, not shown: read it with {} only if it applies to \
              this task; otherwise ignore it.",
             how_to_read(written, skills, path, *line)
@@ -138,11 +154,11 @@ fn pointer_text(lines: &[(String, String, String, u32)], skills: bool) -> String
         _ => format!(
             "{POINTER_MARKER} Recorded decisions that may apply, not shown: read one with {} only if it applies to \
              this task; otherwise ignore them.",
-            lines.iter().map(|(_, w, p, l)| how_to_read(w, skills, p, *l)).collect::<Vec<_>>().join(" or ")
+            lines.iter().map(|l| how_to_read(&l.written, skills, &l.path, l.line)).collect::<Vec<_>>().join(" or ")
         ),
     };
     text.push_str(&read);
-    if lines.iter().any(|(l, ..)| Pointer::parse(l).is_some_and(|p| p.by_meaning)) {
+    if lines.iter().any(|l| l.by_meaning) {
         text.push_str(" (`meaning`: how alike in meaning the decision and the prompt are, from 0 to 1.)");
     }
     text
