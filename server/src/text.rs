@@ -9,6 +9,7 @@
 //! [`elide`] is the one way user text is shortened to be quoted in a message,
 //! [`thousands`] the one way a count is written in one.
 
+pub mod glob;
 pub mod tokens;
 
 use std::ops::Range;
@@ -353,6 +354,43 @@ pub fn thousands(n: usize) -> String {
 /// cache key, an imported section's fingerprint).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The byte ranges of `line`'s inline code spans (a run of backticks to the
+/// next run of the same length).
+pub fn code_spans(line: &str) -> Vec<std::ops::Range<usize>> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'`' {
+            i += 1;
+            continue;
+        }
+        let run = b[i..].iter().take_while(|&&c| c == b'`').count();
+        let mut j = i + run;
+        let mut closed = None;
+        while j < b.len() {
+            if b[j] == b'`' {
+                let n = b[j..].iter().take_while(|&&c| c == b'`').count();
+                if n == run {
+                    closed = Some(j + n);
+                    break;
+                }
+                j += n;
+            } else {
+                j += 1;
+            }
+        }
+        match closed {
+            Some(end) => {
+                out.push(i..end);
+                i = end;
+            }
+            None => i += run,
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@ HOOK = os.path.join(HERE, "record_hook.py")
 DEFAULT_SCRIPT = [{"match": "RUN_OK", "shell": "echo hello-ok"},
                   {"match": "RUN_FAIL", "shell": "ls /nonexistent-dir-xyz"}]
 PROMPT = "Please RUN_OK and then RUN_FAIL"
+SHELLS = ("bash", "run_shell_command", "exec_command", "shell", "shell_command")
 
 
 def hook_cmd(event):
@@ -54,7 +55,7 @@ def setup_codex(a, d, port):
                                      **({"matcher": m} if m else {}))]
         write(os.path.join(proj, ".codex/hooks.json"), json.dumps({"hooks": {
             "SessionStart": ev("SessionStart"), "UserPromptSubmit": ev("UserPromptSubmit"),
-            "PreToolUse": ev("PreToolUse", "Bash"), "PostToolUse": ev("PostToolUse", "Bash"),
+            "PreToolUse": ev("PreToolUse"), "PostToolUse": ev("PostToolUse"),
             "Stop": ev("Stop")}}, indent=1))
     if a.mcp:
         write(os.path.join(proj, ".codex/config.toml"),
@@ -107,8 +108,7 @@ def setup_gemini(a, d, port):
         ev = lambda e, m=None: [dict({"hooks": [{"type": "command", "command": hook_cmd(e), "name": "record",
                                                   "timeout": 30000}]}, **({"matcher": m} if m else {}))]
         settings["hooks"] = {"SessionStart": ev("SessionStart"), "BeforeAgent": ev("BeforeAgent"),
-                             "BeforeTool": ev("BeforeTool", "run_shell_command"),
-                             "AfterTool": ev("AfterTool", "run_shell_command"), "AfterAgent": ev("AfterAgent"),
+                             "BeforeTool": ev("BeforeTool"), "AfterTool": ev("AfterTool"), "AfterAgent": ev("AfterAgent"),
                              "SessionEnd": ev("SessionEnd")}
     if a.mcp:
         settings["mcpServers"] = {"memidx": {"command": SERVER, "args": ["mcp"]}}
@@ -134,7 +134,10 @@ def save_payloads(run, agent, out):
             entry = json.loads(line)
             event, payload = (entry["argv"] or ["unknown"])[0], entry["stdin"]
             text = json.dumps(payload, ensure_ascii=False)
-            if event in ("PostToolUse", "postToolUse", "AfterTool"):
+            tool = payload.get("tool_name") or payload.get("toolName") or ""
+            if tool and tool.lower() not in SHELLS:  # a file tool's events: <Event>-<tool>.json
+                event += "-" + tool
+            elif event in ("PostToolUse", "postToolUse", "AfterTool"):
                 event += "-failed" if "nonexistent-dir-xyz" in text else "-ok"
             folder = os.path.join(out, agent, "pascal" if agent == "copilot" and event[0].isupper() else "")
             if (folder, event) in saved:

@@ -19,6 +19,10 @@ turns against mock_api.py (a fresh mock per turn, every request body recorded):
   pointer          a prompt a decision may be about (below the body threshold): one
                    `[memory-index?]` line names it, without its body; the model runs the
                    `memory-index-lsp resolve` it names, and the decision's section comes back
+  file-scoped      a decision scoped to `src/**/*.ts`: the model reads `src/app.ts` (Copilot `view`,
+                   Gemini `read_file`, Codex `cat`), then edits it (Copilot `edit`, Gemini `replace`,
+                   Codex `apply_patch`, each in a turn of its own): the decision reaches the model after
+                   the call; reading `docs/notes.md` brings no block
   stop-settled     (Codex) the person settles a rule: the Stop hook's request to record it
                    reaches the model as the next turn, once; an everyday turn ends with one request
   beside-claude    (Copilot) with Claude Code's hooks written too (`init --agent claude`), which
@@ -57,6 +61,11 @@ BLOCK = "[memory-index] /"
 # Confidence 0.48 on the demo, under CONFIG's prompt threshold and above the pointer floor (0.2).
 POINTER_PROMPT = "we patch things in tests"
 POINTER_LINE = "[memory-index?] /when writing mock tests \u2192 When Writing Mock Tests (agents/decisions/testing.md:12"
+# A decision scoped to files (issue 50), added to the project's copy of the demo.
+SCOPED_FILE = ("# Web\n\n## When Writing TypeScript\n\nApplies to files matching `src/**/*.ts`.\n\n"
+               "Compile with strict mode on; never widen a type to `any` to silence the checker.\n")
+SCOPED_HEADER = "[memory-index] /when writing typescript \u2192 When Writing TypeScript (agents/decisions/web.md:3"
+SCOPED_BODY = "never widen a type to `any`"
 # The thresholds are set here so the test does not depend on the calibrated defaults (as the Claude Code e2e does).
 CONFIG = "[recall]\nprompt = 0.5\ncommand = 0.5\nerror = 0.5\n"
 
@@ -115,14 +124,17 @@ def cli_path(agent):
 
 # --- the person's side: user config homes with trust, and how each CLI is run -------------------------
 
-def user_config(agent, base, proj, port):
+def user_config(agent, base, proj, port, name=""):
     """(argv prefix before the prompt, extra env) for one turn; writes the user-level config under base/cfg:
     the mock model provider and the trust a person grants (init writes no user-level file). Codex: the
     project trusted in $CODEX_HOME/config.toml and --dangerously-bypass-hook-trust (no interactive hook
     review); Copilot: trusted_folders; Gemini: GEMINI_CLI_TRUST_WORKSPACE and the auth type."""
     cfg = os.path.join(base, "cfg")
     if agent == "codex":
-        write(os.path.join(cfg, "config.toml"), f'''model = "mock-model"
+        # The file turns name a model Codex knows (its catalog's `gpt-5.5`), so it offers `apply_patch`
+        # (the mock answers as any); the others a model it does not, whose MCP tools it lists directly.
+        model = "gpt-5.5" if name.startswith("file-") else "mock-model"
+        write(os.path.join(cfg, "config.toml"), f'''model = "{model}"
 model_provider = "mock"
 [model_providers.mock]
 name = "mock"
@@ -175,7 +187,7 @@ def turn(agent, base, proj, name, prompt, script=None):
             time.sleep(0.05)
         with open(port_file) as f:
             port = f.read().strip()
-        argv, extra = user_config(agent, base, proj, port)
+        argv, extra = user_config(agent, base, proj, port, name)
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("CLAUDE", "ANTHROPIC", "OPENAI", "CODEX", "COPILOT", "GEMINI", "GOOGLE"))}
         env.pop("MEMORY_INDEX_LSP_CACHE_DIR", None)  # the hook's state under this run's HOME
@@ -239,7 +251,8 @@ def after_shell_call(agent, bodies):
             if not isinstance(item, dict):
                 continue
             if agent == "codex":
-                hit = item.get("type") == "function_call" and str(item.get("call_id", "")).startswith("call_mock_")
+                hit = (item.get("type") in ("function_call", "custom_tool_call")
+                       and str(item.get("call_id", "")).startswith("call_mock_"))
             elif agent == "copilot":
                 hit = any(str(c.get("id", "")).startswith("call_mock_") for c in item.get("tool_calls") or [])
             else:
@@ -374,6 +387,29 @@ def run_agent(agent):
     after_call = after_shell_call(agent, bodies)
     check(agent, "pointer: the model ran the resolve it names, and the decision's section came back",
           "# When Writing Mock Tests" in after_call and MOCK_BODY in after_call, after_call[:600])
+
+    # i. Recall for the files the agent reads and edits (issue 50).
+    write(os.path.join(proj, "agents/decisions/web.md"), SCOPED_FILE)
+    with open(os.path.join(proj, "agents/memory-index.md"), "a", encoding="utf-8") as f:
+        f.write("\n## agents/decisions/web.md\n\n/when writing typescript | strict mode\n")
+    write(os.path.join(proj, "src/app.ts"), "let a = 1;\n")
+    write(os.path.join(proj, "docs/notes.md"), "Sailing notes.\n")
+    at = (lambda rel: rel) if agent == "codex" else (lambda rel: os.path.join(proj, rel))
+    for name, op in [("file-other", {"op": "read", "path": at("docs/notes.md")}),
+                     ("file-scoped-read", {"op": "read", "path": at("src/app.ts")}),
+                     ("file-scoped-edit", {"op": "edit", "path": at("src/app.ts"), "old": "let a = 1;",
+                                           "new": "let a: number = 1;"})]:
+        bodies = turn(agent, base, proj, name, "WORK_ON_FILES please", [{"match": "WORK_ON_FILES", "file": op}])
+        after_call = after_shell_call(agent, bodies)
+        check(agent, f"{name}: the mock's {op['op']} of {op['path']} ran", bool(after_call), text(bodies[-1])[-400:]
+              if bodies else "")
+        if name == "file-other":
+            check(agent, "file-other: no [memory-index] block after reading docs/notes.md", BLOCK not in after_call,
+                  excerpt(after_call))
+        else:
+            check(agent, f"{name}: 'When Writing TypeScript' reached the model after the {op['op']} of src/app.ts",
+                  SCOPED_HEADER in after_call and SCOPED_BODY in after_call,
+                  excerpt(after_call, "[memory-index]") or after_call[:600])
 
     if agent == "copilot":
         # g. Copilot runs .claude/settings.json's hooks too, which `init --agent all` writes beside

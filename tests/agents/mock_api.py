@@ -12,11 +12,16 @@ Every request is recorded as DIR/NNN.json {"path", "body"}. Replies come from a
 script (a JSON list of rules, first match wins; "match"/"unless" are substrings
 of the raw request body):
   {"match": "...", "unless": "...", "text": "plain reply"}     or
-  {"match": "...", "unless": "...", "shell": "ls -la"}
+  {"match": "...", "unless": "...", "shell": "ls -la"}                          or
+  {"match": "...", "unless": "...", "file": {"op": "read"|"edit"|"create", "path": P,
+                                             "old": "...", "new": "...", "text": "..."}}
 A "shell" rule answers with ONE call of the CLI's shell tool (its name and
 argument shape are read from the tools the request offers: Codex
 `exec_command`/`shell_command`/`shell`, Copilot `bash`, Gemini
-`run_shell_command`). A shell rule does not fire again once the result of a
+`run_shell_command`). A "file" rule answers with one call of the CLI's file
+tool for that operation: Copilot `view`/`edit`/`create`, Gemini
+`read_file`/`replace`/`write_file`, Codex `apply_patch` (a freeform custom
+tool; it reads files with its shell: `cat P`). A rule does not fire again once the result of a
 call it issued is in the conversation (its call id appears in the body), so
 the next request gets "Done.". Any request no rule matches gets "Done.".
 Prints its port to --port-file; stops by itself after --timeout seconds.
@@ -65,13 +70,53 @@ def shell_call(body, command):
     return (names[0] if names else "shell"), {"command": command}
 
 
+def file_call(body, spec):
+    """(kind, tool name, arguments) for a file operation through the CLI's own file tools; kind is
+    "function" (JSON arguments) or "custom" (Codex's freeform apply_patch, arguments a string)."""
+    names, op, path = tool_names(body), spec["op"], spec["path"]
+    if "apply_patch" in names or "exec_command" in names:  # Codex
+        if op == "read":
+            name, args = shell_call(body, f"cat {path}")
+            return "function", name, args
+        if op == "create":
+            lines = "".join("+" + l + "\n" for l in spec.get("text", "").splitlines())
+            patch = f"*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\n"
+        else:
+            patch = f"*** Begin Patch\n*** Update File: {path}\n@@\n-{spec['old']}\n+{spec['new']}\n*** End Patch\n"
+        return "custom", "apply_patch", patch
+    table = {  # first one offered wins
+        "read": [("view", {"path": path}), ("read_file", {"file_path": path})],
+        "edit": [("edit", {"path": path, "old_str": spec.get("old"), "new_str": spec.get("new")}),
+                 ("replace", {"file_path": path, "old_string": spec.get("old"), "new_string": spec.get("new"),
+                              "instruction": "Make the change"})],
+        "create": [("create", {"path": path, "file_text": spec.get("text", "")}),
+                   ("write_file", {"file_path": path, "content": spec.get("text", "")})],
+    }
+    for name, args in table[op]:
+        if name in names:
+            return "function", name, args
+    raise ValueError(f"no {op} tool among {names}")
+
+
+def call_of(body, reply):
+    """(kind, name, arguments) of the tool call a "shell" or "file" reply asks for."""
+    if "file" in reply:
+        return file_call(body, reply["file"])
+    name, args = shell_call(body, reply["shell"])
+    return "function", name, args
+
+
 # --- OpenAI Responses API (Codex) --------------------------------------------------------------
 def responses_events(reply, n, body):
     rid = f"resp_mock_{n}"
-    if "shell" in reply:
-        name, args = shell_call(body, reply["shell"])
-        item = {"type": "function_call", "id": f"fc_mock_{n}", "call_id": reply["call_id"],
-                "name": name, "arguments": json.dumps(args), "status": "completed"}
+    if "shell" in reply or "file" in reply:
+        kind, name, args = call_of(body, reply)
+        if kind == "custom":
+            item = {"type": "custom_tool_call", "id": f"ctc_mock_{n}", "call_id": reply["call_id"],
+                    "name": name, "input": args, "status": "completed"}
+        else:
+            item = {"type": "function_call", "id": f"fc_mock_{n}", "call_id": reply["call_id"],
+                    "name": name, "arguments": json.dumps(args), "status": "completed"}
     else:
         item = {"type": "message", "id": f"msg_mock_{n}", "role": "assistant", "status": "completed",
                 "content": [{"type": "output_text", "text": reply.get("text", "Done."), "annotations": []}]}
@@ -94,8 +139,8 @@ def chat_reply(reply, n, body):
     """(list of SSE chunks, the non-streaming completion) for one assistant turn."""
     head = {"id": f"chatcmpl-mock-{n}", "created": int(time.time()), "model": MODEL}
     usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-    if "shell" in reply:
-        name, args = shell_call(body, reply["shell"])
+    if "shell" in reply or "file" in reply:
+        _, name, args = call_of(body, reply)
         call = {"id": reply["call_id"], "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
         message, finish = {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
         delta = {"role": "assistant", "content": None, "tool_calls": [dict(call, index=0)]}
@@ -112,8 +157,8 @@ def chat_reply(reply, n, body):
 
 # --- Gemini generateContent (Gemini CLI) --------------------------------------------------------
 def gemini_reply(reply, n, body):
-    if "shell" in reply:
-        name, args = shell_call(body, reply["shell"])
+    if "shell" in reply or "file" in reply:
+        _, name, args = call_of(body, reply)
         part = {"functionCall": {"id": reply["call_id"], "name": name, "args": args}}
     else:
         part = {"text": reply.get("text", "Done.")}
@@ -143,7 +188,7 @@ def main():
         for i, r in enumerate(rules):
             if r.get("match", "") not in raw or (r.get("unless") and r["unless"] in raw):
                 continue
-            if "shell" in r:
+            if "shell" in r or "file" in r:
                 if any(cid in raw for cid in issued.get(i, [])):
                     continue  # the tool result of this rule's call is already in the conversation
                 cid = f"call_mock_{i}_{len(issued.get(i, []))}"

@@ -228,6 +228,28 @@ def main():
     check("bash-failure: the decision about the error reached the model",
           "PostToolUseFailure:Bash hook additional context: [memory-index] /how store ticket prices" in after, after[:800])
 
+    # Issue 50: a decision scoped to `src/**/*.ts` reaches the model when it reads a matching file
+    # (the plugin's PreToolUse hook on Read), and nothing does when it reads another.
+    with open(os.path.join(ws, "agents/decisions/web.md"), "w", encoding="utf-8") as f:
+        f.write("# Web\n\n## When Writing TypeScript\n\nApplies to files matching `src/**/*.ts`.\n\n"
+                "Compile with strict mode on; never widen a type to `any` to silence the checker.\n")
+    with open(os.path.join(ws, "agents/memory-index.md"), "a", encoding="utf-8") as f:
+        f.write("\n## agents/decisions/web.md\n\n/when writing typescript | strict mode\n")
+    for rel, body in [("src/app.ts", "let a = 1;\n"), ("docs/notes.md", "Sailing notes.\n")]:
+        os.makedirs(os.path.dirname(os.path.join(ws, rel)), exist_ok=True)
+        with open(os.path.join(ws, rel), "w", encoding="utf-8") as f:
+            f.write(body)
+    scoped = "[memory-index] /when writing typescript \u2192 When Writing TypeScript (agents/decisions/web.md:3"
+    for name, rel, want in [("read-other", "docs/notes.md", False), ("read-scoped", "src/app.ts", True)]:
+        script = [{"match": "READ_FILE", "unless": "tool_result", "tool": "Read",
+                   "input": {"file_path": os.path.join(ws, rel)}}]
+        bodies = session(tmp, name, ws, "READ_FILE please", script=script, allow=["Read"])
+        after = tool_result_after(bodies)
+        check(f"{name}: the mock's Read of {rel} ran", "let a = 1;" in after or "Sailing notes." in after, after[:400])
+        got = scoped in after and "never widen a type to `any`" in after
+        check(f"{name}: the scoped decision {'reached' if want else 'did not reach'} the model after the Read",
+              got == want and (want or "[memory-index]" not in after), after[:800])
+
     # The same flow after `init` instead of the plugin.
     ws2 = workspace(tmp, "init")
     p = subprocess.run(["memory-index-lsp", "init", ws2], capture_output=True, text=True, timeout=60)

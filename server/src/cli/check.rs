@@ -8,7 +8,7 @@ use crate::rules;
 /// Runs `check`; returns the exit code.
 pub fn run(a: CheckArgs) -> i32 {
     let root = super::project_root(a.root);
-    let ws = match load::load_with(&root, a.config.as_deref()) {
+    let mut ws = match load::load_with(&root, a.config.as_deref()) {
         Ok(ws) => ws,
         Err(e) => return input_error(&e.to_string()),
     };
@@ -18,6 +18,8 @@ pub fn run(a: CheckArgs) -> i32 {
     if let Some(note) = load::missing_index(&ws) {
         eprintln!("memory-index-lsp: note: {note}");
     }
+    // What a decision's scope is checked against (`unmatched-scope`).
+    crate::project::files::list_for_scopes(&mut ws, &root);
     let findings = rules::check(&ws);
     let code = output::report(&ws, &findings, a.format == Format::Json || a.json);
     // The process ends here: freeing a large workspace piece by piece only

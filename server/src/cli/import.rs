@@ -39,9 +39,9 @@ pub fn run(a: ImportArgs) -> i32 {
     let canon = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
     let (files, mut problems) = read::expand(&a.paths, &["md", "mdc"]);
     for dir in a.paths.iter().filter(|p| p.is_dir()) {
-        if !files.iter().any(|f| f.parent() == Some(dir.as_path())) {
+        if !files.iter().any(|f| f.starts_with(dir)) {
             problems.push(format!(
-                "{}: no .md or .mdc file in this folder (import does not look inside sub-folders: name them)",
+                "{}: no .md or .mdc file in this folder (import does not look inside sub-folders, but for the AGENTS.md and CLAUDE.md files there: name them)",
                 dir.display()
             ));
         }

@@ -38,10 +38,16 @@ fn maps_every_agents_prompt_and_shell_events_to_ours() {
         Some(Agent::Copilot),
         r#"{"sessionId":"s","toolName":"bash","toolArgs":{"command":"git push","description":"d"}}"#,
     );
-    assert_eq!(pre.event, Event::PreToolUse { tool_name: "Bash".into(), command: Some("git push".into()) });
+    assert_eq!(
+        pre.event,
+        Event::PreToolUse { tool_name: "Bash".into(), command: Some("git push".into()), files: vec![] }
+    );
     let as_string =
         parsed(Some(Agent::Copilot), r#"{"sessionId":"s","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#);
-    assert_eq!(as_string.event, Event::PreToolUse { tool_name: "Bash".into(), command: Some("ls".into()) });
+    assert_eq!(
+        as_string.event,
+        Event::PreToolUse { tool_name: "Bash".into(), command: Some("ls".into()), files: vec![] }
+    );
     assert_eq!(
         parsed(Some(Agent::Copilot), r#"{"sessionId":"s","source":"new"}"#).event,
         Event::SessionStart { source: Some("new".into()) }
@@ -80,7 +86,7 @@ fn a_post_tool_event_is_a_failure_only_when_its_result_says_so() {
     // earlier moment that reaches the model; found by review).
     assert_eq!(
         parsed(Some(Agent::Gemini), &gemini("Output: ok\nProcess Group PGID: 1")).event,
-        Event::PreToolUse { tool_name: "Bash".into(), command: Some("make".into()) }
+        Event::PreToolUse { tool_name: "Bash".into(), command: Some("make".into()), files: vec![] }
     );
     let codex = |out: &str| {
         format!(

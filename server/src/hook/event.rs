@@ -13,8 +13,9 @@ pub enum Event {
     SessionStart { source: Option<String> },
     /// The person sent a prompt.
     UserPromptSubmit { prompt: String },
-    /// A tool is about to run; `command` is a Bash call's command line.
-    PreToolUse { tool_name: String, command: Option<String> },
+    /// A tool is about to run; `command` is a Bash call's command line;
+    /// `files` the paths it reads or edits, as the agent names them (`super::files`).
+    PreToolUse { tool_name: String, command: Option<String>, files: Vec<String> },
     /// A tool call failed with `error`; `command` as for [`Event::PreToolUse`];
     /// `interrupted` when the person stopped it (not a failure to explain).
     PostToolUseFailure { tool_name: String, error: String, command: Option<String>, interrupted: bool },
@@ -81,7 +82,15 @@ pub fn parse(bytes: &[u8], agent: Option<Agent>, event: Option<&str>) -> Result<
     let event = match name.as_str() {
         "SessionStart" => Event::SessionStart { source: string(&v, "source")? },
         "UserPromptSubmit" => Event::UserPromptSubmit { prompt: string(&v, "prompt")?.unwrap_or_default() },
-        "PreToolUse" => Event::PreToolUse { tool_name: tool_name()?, command: command()? },
+        "PreToolUse" => {
+            let (tool_name, command) = (tool_name()?, command()?);
+            let files = match (&command, o.get("tool_input")) {
+                (Some(c), _) if tool_name == "Bash" => super::files::of_command(c),
+                (_, Some(input)) => super::files::of_tool(&tool_name, input),
+                _ => Vec::new(),
+            };
+            Event::PreToolUse { tool_name, command, files }
+        }
         "PostToolUseFailure" => Event::PostToolUseFailure {
             tool_name: tool_name()?,
             error: string(&v, "error")?.unwrap_or_default(),

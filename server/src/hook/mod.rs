@@ -35,7 +35,12 @@
 
 pub mod dialect;
 pub mod event;
+mod fast;
+mod files;
 mod read;
+mod scoped;
+mod shell;
+mod stop;
 
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -43,7 +48,6 @@ use std::path::{Path, PathBuf};
 use crate::ide::inject::{self, Limits};
 use event::{Event, Input};
 
-use crate::model::Workspace;
 use crate::project::agents::Agent;
 use crate::project::load;
 use crate::project::semantic;
@@ -144,9 +148,15 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     if read::answered(input, project_dir, state_dir) {
         return Ok(None);
     }
+    // The files a tool reads or edits (`files`): a file tool's only text, a shell command's too.
+    let files: &[String] = match &input.event {
+        Event::PreToolUse { files, .. } => files,
+        _ => &[],
+    };
     let text = match &input.event {
         Event::UserPromptSubmit { prompt } if !is_slash_command(prompt) => Some(prompt.clone()),
-        Event::PreToolUse { tool_name, command: Some(command) } if tool_name == "Bash" => Some(command.clone()),
+        Event::PreToolUse { tool_name, command: Some(command), .. } if tool_name == "Bash" => Some(command.clone()),
+        Event::PreToolUse { .. } if !files.is_empty() => None,
         Event::PostToolUseFailure { error, command, interrupted: false, .. } => {
             Some(command.as_ref().map_or_else(|| error.clone(), |c| format!("{error}\n{c}")))
         }
@@ -170,13 +180,16 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     // A prompt, a command or a failure on a memory whose files are as the
     // last hook saw them: answered from its recall view, unread (a short
     // prompt's letters-in-order tier reads the triggers the view keeps).
+    // (The view holds no scopes: a command that reads files loads the memory.)
     let fast = match (&input.event, &text) {
-        (Event::UserPromptSubmit { .. } | Event::PreToolUse { .. } | Event::PostToolUseFailure { .. }, Some(t)) => {
-            from_view(input, t, &root, state_dir)
+        (Event::UserPromptSubmit { .. } | Event::PreToolUse { .. } | Event::PostToolUseFailure { .. }, Some(t))
+            if files.is_empty() =>
+        {
+            fast::from_view(input, t, &root, state_dir)
         }
-        _ => Fast::Skipped,
+        _ => fast::Fast::Skipped,
     };
-    if let Fast::Answered(context) = fast {
+    if let fast::Fast::Answered(context) = fast {
         return Ok(context.map(|c| dialect::render(input.agent, &input.agent_event, &c)));
     }
     let loaded_at = std::time::SystemTime::now();
@@ -195,12 +208,13 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     }
     if let Event::Stop { transcript_path, .. } = &input.event {
         let transcript = transcript_path.as_deref().map(Path::new);
-        return Ok(capture_once(&ws, transcript, input.session_id.as_deref(), state_dir));
+        return Ok(stop::capture_once(&ws, transcript, input.session_id.as_deref(), state_dir));
     }
     if let (Event::UserPromptSubmit { prompt }, true) = (&input.event, ws.config().capture.stop) {
-        note_settled(prompt, input.session_id.as_deref(), state_dir);
+        stop::note_settled(prompt, input.session_id.as_deref(), state_dir);
     }
     let context = match text {
+        None if !files.is_empty() => scoped::recall(&ws, &root, input, files, true, state_dir, 0),
         None => note_once(&input.event, input.session_id.as_deref(), state_dir).then(|| {
             let note = inject::session_note(&ws, input.agent == Agent::Claude);
             // What changed since the project's last session (issue 50).
@@ -245,7 +259,7 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
             if let Some(w) = &warm {
                 crate::project::search_cache::keep(&ws, w);
             }
-            if matches!(fast, Fast::Absent | Fast::Stale) {
+            if matches!(fast, fast::Fast::Absent | fast::Fast::Stale) {
                 // The letters file only when a short prompt asked for it (writing it costs
                 // about 30 ms at 10,000 entries, which long prompts and commands never repay).
                 let letters =
@@ -262,38 +276,19 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
                     semantic::embed_in_background(&root);
                 }
             }
-            found
+            // A command that reads files: the decisions scoped to them too, in the room left.
+            let used = found.as_deref().map_or(0, |f| f.chars().count() + 2);
+            match (found, scoped::recall(&ws, &root, input, files, false, state_dir, used)) {
+                (Some(a), Some(b)) => Some(format!("{a}\n\n{b}")),
+                (a, b) => a.or(b),
+            }
         }
     };
     Ok(context.map(|c| dialect::render(input.agent, &input.agent_event, &c)))
 }
 
-/// The session key prefix of a statement the person settled in a prompt.
-const SETTLED_KEY: &str = "\tsettled\t";
-
-/// Keeps the rules a prompt settles in the session's state, for the `Stop`
-/// that ends the session (the transcript may not hold the prompt yet when
-/// Claude Code runs the Stop hook: it writes it asynchronously).
-fn note_settled(prompt: &str, session_id: Option<&str>, state_dir: Option<&Path>) {
-    let found = crate::ide::capture::settled(&[prompt]);
-    let (Some(id), Some(dir)) = (session_id, state_dir) else { return };
-    if found.is_empty() {
-        return;
-    }
-    let keys: Vec<String> = found
-        .iter()
-        .map(|s| format!("{SETTLED_KEY}{}", s.chars().take(2 * crate::ide::capture::QUOTE_CHARS).collect::<String>()))
-        .collect();
-    if let Ok(mut session) = crate::project::session::Session::open(dir, id) {
-        let new: Vec<String> = keys.into_iter().filter(|k| !session.seen(k)).collect();
-        if let Err(e) = session.record(&new) {
-            note(&format!("cannot keep what the prompt settled ({e})"));
-        }
-    }
-}
-
 /// What the hook may say on `event` under `r` (the `[recall]` settings) to `agent`.
-fn limits_for(r: &crate::model::config::Recall, agent: Agent, event: &Event) -> Limits {
+pub(super) fn limits_for(r: &crate::model::config::Recall, agent: Agent, event: &Event) -> Limits {
     let (threshold, pointer) = match event {
         Event::PreToolUse { .. } => (r.command, r.command_pointer),
         Event::PostToolUseFailure { .. } => (r.error, r.error_pointer),
@@ -319,7 +314,7 @@ type Find<'a> = dyn Fn(&dyn Fn(&str) -> bool) -> Result<Option<inject::Injection
 /// The decisions `find` gives (told which this session has seen), not yet
 /// injected in this session; records them. Err when `find` could not read a
 /// section as it was (nothing is recorded then).
-fn recall_once(
+pub(super) fn recall_once(
     session_id: Option<&str>,
     state_dir: Option<&Path>,
     find: &Find<'_>,
@@ -345,60 +340,6 @@ fn recall_once(
         }
     }
     Ok(Some(found.text))
-}
-
-/// What the recall view did for an event.
-enum Fast {
-    /// Not asked (no text to rank): load the memory.
-    Skipped,
-    /// No view of the memory's present state: load it, and keep a view.
-    Absent,
-    /// A section was not as the view says, or a short prompt found no letters
-    /// file written with the view: load the memory, and keep a new view.
-    Stale,
-    /// The answer, as from the loaded memory.
-    Answered(Option<String>),
-}
-
-/// The text of a prompt, a command or a failure (as `respond` builds it)
-/// answered from the memory's recall view (`project::recall_cache`) as the
-/// loaded memory would answer it: the same settings, ranking, blocks and
-/// session state.
-fn from_view(input: &Input, whole: &str, root: &Path, state_dir: Option<&Path>) -> Fast {
-    let Some((view, bm)) = crate::project::recall_cache::open(root) else { return Fast::Absent };
-    let s = view.settings;
-    let text = crate::text::cut(whole, inject::MAX_TEXT_BYTES);
-    // As the loaded memory's hook does, first (the session's room counts it).
-    if let (Event::UserPromptSubmit { prompt }, true) = (&input.event, s.capture_stop) {
-        note_settled(prompt, input.session_id.as_deref(), state_dir);
-    }
-    let r = crate::model::config::Recall {
-        prompt: s.prompt,
-        command: s.command,
-        error: s.error,
-        prompt_pointer: s.prompt_pointer,
-        command_pointer: s.command_pointer,
-        error_pointer: s.error_pointer,
-        max_pointers: s.max_pointers,
-        max_decisions: s.max_decisions,
-        max_chars: s.max_chars,
-        ..Default::default()
-    };
-    let limits = limits_for(&r, input.agent, &input.event);
-    let found = recall_once(input.session_id.as_deref(), state_dir, &|seen| {
-        let want = inject::wanted(limits);
-        let ranked = if limits.shell {
-            crate::search::recall::recall_command_from(&view, &bm, &|t| view.code_score(t), text, want)
-        } else {
-            crate::search::recall::recall_from(&view, || view.letters().map(|v| v as _), &bm, text, want)
-                .ok_or(inject::Stale)?
-        };
-        inject::render(&view, ranked, limits, seen)
-    });
-    match found {
-        Ok(context) => Fast::Answered(context),
-        Err(inject::Stale) => Fast::Stale,
-    }
 }
 
 /// The session key that says the session's note was given.
@@ -435,52 +376,6 @@ fn note_once(event: &Event, session_id: Option<&str>, state_dir: Option<&Path>) 
         note(&format!("cannot remember that the session's note was given ({e}); it may be given again"));
     }
     true
-}
-
-/// The session key that says the stop was blocked once already.
-const STOP_KEY: &str = "\tstop-capture";
-
-/// Claude Code's `Stop`: when the person settled something in this session
-/// that the memory does not hold (kept by the prompt hook, or read from the
-/// transcript's last 8 MiB when the payload names one: found by review, a
-/// stop without one was silent though the prompts had been kept), block the stop once with a reason that
-/// quotes it and asks the agent to record it (`ide::capture`); silent
-/// otherwise, when `[capture] stop = false`, without a session to remember
-/// that it asked (it would ask at every turn's end), and after asking once.
-fn capture_once(
-    ws: &Workspace,
-    transcript: Option<&Path>,
-    session_id: Option<&str>,
-    state_dir: Option<&Path>,
-) -> Option<String> {
-    if !ws.config().capture.stop {
-        return None;
-    }
-    let (id, dir) = (session_id?, state_dir?);
-    let mut session = match crate::project::session::Session::open(dir, id) {
-        Ok(s) => s,
-        Err(e) => {
-            note(&format!("no session state ({e}); not asking to record anything"));
-            return None;
-        }
-    };
-    if session.seen(STOP_KEY) {
-        return None;
-    }
-    // What the prompts settled, as the prompt hook kept it, and the transcript's prompts.
-    let mut prompts: Vec<String> = session.keys_with(SETTLED_KEY).map(str::to_string).collect();
-    match transcript.map(crate::project::transcript::prompts_of) {
-        Some(Ok(p)) => prompts.extend(p),
-        Some(Err(e)) => note(&format!("cannot read the transcript ({e})")),
-        None => {}
-    }
-    let prompts: Vec<&str> = prompts.iter().map(String::as_str).collect();
-    let reason = crate::ide::capture::reason(&crate::ide::capture::unrecorded(ws, &prompts))?;
-    if let Err(e) = session.record(&[STOP_KEY.to_string()]) {
-        note(&format!("cannot remember that it asked ({e}); not asking"));
-        return None;
-    }
-    Some(serde_json::json!({ "decision": "block", "reason": reason }).to_string())
 }
 
 /// `/when …`, `/how …`, `/compact`: a prompt that is a slash command (not a path such as `/usr/bin …`).

@@ -150,8 +150,9 @@ fn pre_tool_use_bash_injects_the_decision_governing_the_command() {
         "tool_input": {"command": "git push --force origin main"}, "tool_use_id": "t1", "cwd": ws.path()}));
     let ctx = context(respond(&i, None, None).unwrap(), "PreToolUse");
     assert!(ctx.contains("\u{2192} When Force Pushing to a Shared Branch"), "{ctx}");
+    // Another tool's input is not a command: a file's path brings what is scoped to it (nothing here).
     let read = input(serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "Read",
-        "tool_input": {"file_path": "git push --force"}, "cwd": ws.path()}));
+        "tool_input": {"file_path": "README.md"}, "cwd": ws.path()}));
     assert_eq!(respond(&read, None, None).unwrap(), None);
 }
 

@@ -11,6 +11,9 @@ pub const MAX_LINES: usize = 30;
 
 /// Markdown for the thing at `offset`, with the range it applies to.
 pub fn hover(ws: &Workspace, file: FileId, offset: usize) -> Option<(TextRange, String)> {
+    if let Some(found) = scope_glob(ws, file, offset) {
+        return Some(found);
+    }
     match target::at(ws, file, offset)? {
         Target::Entry(id, range) => {
             let e = ws.bindings().entry(id);
@@ -115,4 +118,68 @@ fn cut(text: &str) -> String {
     }
     out.push_str(&format!("\n\n… {} more lines", lines.len() - MAX_LINES));
     out
+}
+
+/// Most files a scope's hover names.
+pub const SCOPE_FILES: usize = 20;
+
+/// On a glob of a decision's scope line: the project's files it matches
+/// (the first [`SCOPE_FILES`]), or why it matches none.
+fn scope_glob(ws: &Workspace, file: FileId, offset: usize) -> Option<(TextRange, String)> {
+    let d = ws.file(file)?.decision()?;
+    let i = d.headings.iter().rposition(|h| h.range.end <= offset && offset <= h.section.end)?;
+    let scope = super::scope::of(ws, HeadingId { file, idx: i as u32 })?;
+    let g = scope.globs.iter().find(|g| g.range.start <= offset && offset <= g.range.end)?;
+    let text = match (&g.parsed, ws.project_files()) {
+        (Err(why), _) => format!("`{}` cannot be read: {why}", g.text),
+        (Ok(_), None) => {
+            format!("`{}`: the project's files were not listed (no scope was found when it loaded)", g.text)
+        }
+        (Ok(glob), Some(files)) => {
+            let hits: Vec<&String> = files.iter().filter(|f| glob.matches(f)).collect();
+            match hits.len() {
+                0 => format!("`{}` matches no file of the project ({} listed)", g.text, files.len()),
+                n => {
+                    let mut out =
+                        format!("`{}` matches {n} file{} of the project:\n", g.text, if n == 1 { "" } else { "s" });
+                    for f in hits.iter().take(SCOPE_FILES) {
+                        out.push_str(&format!("\n- `{f}`"));
+                    }
+                    if n > SCOPE_FILES {
+                        out.push_str(&format!("\n- … and {} more", n - SCOPE_FILES));
+                    }
+                    out
+                }
+            }
+        }
+    };
+    Some((g.range, text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hover_on_a_scope_names_the_files_it_matches() {
+        let web = "# Web\n\n## When Writing TypeScript\n\nApplies to files matching `src/**/*.ts`, `web/**`, `[x`.\n";
+        let mut ws = Workspace::of_files(&[
+            ("agents/memory-index.md", "# Memory Index\n\n## agents/decisions/web.md\n\n/when writing typescript\n"),
+            ("agents/decisions/web.md", web),
+        ]);
+        let file = ws.file_id("agents/decisions/web.md").unwrap();
+        let at = |g: &str| web.find(g).unwrap() + 1;
+        let on = |ws: &Workspace, g: &str| hover(ws, file, at(g)).map(|(_, t)| t);
+        assert!(on(&ws, "src/**").unwrap().contains("were not listed"));
+        ws.set_project_files(vec!["README.md".into(), "src/a.ts".into(), "src/b/c.ts".into()]);
+        let got = on(&ws, "src/**").unwrap();
+        assert!(
+            got.starts_with("`src/**/*.ts` matches 2 files of the project:") && got.contains("- `src/b/c.ts`"),
+            "{got}"
+        );
+        assert!(on(&ws, "web/**").unwrap().contains("matches no file of the project (3 listed)"));
+        assert!(on(&ws, "[x").unwrap().contains("cannot be read"));
+        // Elsewhere on the line: the heading's own hover, or none.
+        assert!(!hover(&ws, file, at("Applies")).is_some_and(|(_, t)| t.contains("matches")));
+    }
 }

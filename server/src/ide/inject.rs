@@ -259,6 +259,7 @@ pub fn how_to_read(written: &str, skills: bool, path: &str, line: u32) -> String
 /// The block header's marker: only the hook writes a line that starts with it.
 pub const MARKER: &str = "[memory-index]";
 
+pub mod files;
 pub mod pointer;
 pub mod since;
 pub use pointer::{Pointer, POINTER_MARKER};

@@ -19,6 +19,7 @@ pub mod remember;
 pub mod rename;
 pub mod report;
 pub mod resolve;
+pub mod scope;
 pub mod search;
 pub mod symbols;
 pub mod target;

@@ -180,6 +180,8 @@ impl State {
         for (rel, text) in load::other_markdown(&path, &ws) {
             ws.set_file(&rel, text);
         }
+        // What a decision's scope is checked against (`unmatched-scope`, hover).
+        crate::project::files::list_for_scopes(&mut ws, &path);
         // Where each open document's text is now (a root's workspace, the
         // one replaced here perhaps, or its own): read once the new root's
         // documents are known, so no other document is copied.

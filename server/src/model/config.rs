@@ -259,6 +259,7 @@ impl Config {
             threshold(r.command_pointer, "command-pointer", &mut self.recall.command_pointer);
             threshold(r.error_pointer, "error-pointer", &mut self.recall.error_pointer);
             threshold(r.meaning_pointer, "meaning-pointer", &mut self.recall.meaning_pointer);
+            threshold(r.file_words, "file-words", &mut self.recall.file_words);
             if let Some(n) = r.max_pointers {
                 self.recall.max_pointers = n;
             }

@@ -148,6 +148,9 @@ pub struct Workspace {
     /// What later layers keep to rebuild from after a change (see
     /// [`Workspace::carried`]): one value per type, shared by every clone.
     carry: Arc<cache::Cache>,
+    /// The project's files (root-relative, `/`-separated), when the service
+    /// layer listed them: what a decision's scope is checked against.
+    project_files: Option<Arc<[String]>>,
 }
 
 impl Workspace {
@@ -183,6 +186,17 @@ impl Workspace {
     /// Problems found in the configuration sources (reported on the config file).
     pub fn config_errors(&self) -> &[ConfigError] {
         &self.config_errors
+    }
+
+    /// The project's files as the service layer listed them (None: not listed;
+    /// whatever needs them says nothing then).
+    pub fn project_files(&self) -> Option<&[String]> {
+        self.project_files.as_deref()
+    }
+
+    /// Sets the project's files (root-relative, `/`-separated, sorted).
+    pub fn set_project_files(&mut self, files: Vec<String>) {
+        self.project_files = Some(files.into());
     }
 
     /// The configuration file's path, relative to the root (or as given when outside it).

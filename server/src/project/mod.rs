@@ -17,6 +17,7 @@ pub mod agents;
 pub mod change;
 pub mod continuity;
 pub mod diff;
+pub mod files;
 pub mod load;
 pub mod lock;
 pub mod read;

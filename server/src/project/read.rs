@@ -154,11 +154,24 @@ pub fn expand(paths: &[PathBuf], exts: &[&str]) -> (Vec<PathBuf>, Vec<String>) {
                         .collect();
                     found.sort();
                     files.extend(found);
+                    // A nested AGENTS.md or CLAUDE.md is a rule file of its folder: read, and scoped
+                    // to that folder by import (`ide::import::source::scope`).
+                    files.extend(nested_agent_files(p));
                     // Said, not passed over: a folder's sub-folders are not read (found by review:
                     // Cursor's nested rules folders were left out without a word).
                     let named =
                         |sub: &Path| paths.iter().any(|q| fs::canonicalize(q).ok() == fs::canonicalize(sub).ok());
-                    for sub in subfolders_with(p, exts).into_iter().filter(|s| !named(s)) {
+                    let others = |sub: &Path| {
+                        fs::read_dir(sub).is_ok_and(|rd| {
+                            rd.flatten().any(|e| {
+                                let path = e.path();
+                                let name = e.file_name();
+                                path.extension().is_some_and(|x| exts.iter().any(|e| x == *e))
+                                    && !AGENT_FILES.iter().any(|a| name == *a)
+                            })
+                        })
+                    };
+                    for sub in subfolders_with(p, exts).into_iter().filter(|s| !named(s) && others(s)) {
                         problems.push(format!(
                             "{}: a sub-folder with .{} files, not read (import reads the files of the folder it is \
                              given: name this one too)",
@@ -179,10 +192,42 @@ pub fn expand(paths: &[PathBuf], exts: &[&str]) -> (Vec<PathBuf>, Vec<String>) {
     (files, problems)
 }
 
+/// The instructions files agents read in the folder they sit in.
+pub const AGENT_FILES: [&str; 3] = ["AGENTS.md", "CLAUDE.md", "AGENTS.override.md"];
+
+/// The [`AGENT_FILES`] in the folders under `dir` (not `dir` itself; at any
+/// depth, hidden folders, `node_modules` and `target` skipped, links not
+/// followed, at most 1,000 folders looked at), sorted.
+pub fn nested_agent_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let skip =
+        |name: &std::ffi::OsStr| name.to_string_lossy().starts_with('.') || name == "node_modules" || name == "target";
+    each_folder(dir, &skip, &mut |d, files| {
+        if d != dir {
+            out.extend(files.iter().filter(|f| AGENT_FILES.iter().any(|a| f.file_name() == Some(a.as_ref()))).cloned());
+        }
+    });
+    out.sort();
+    out
+}
+
 /// The folders under `dir` (at any depth, links not followed, at most
 /// 1,000 looked at) that hold a file whose extension is one of `exts`.
 pub fn subfolders_with(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
+    each_folder(dir, &|_| false, &mut |d, files| {
+        if d != dir && files.iter().any(|f| f.extension().is_some_and(|x| exts.iter().any(|e| x == *e))) {
+            out.push(d.to_path_buf());
+        }
+    });
+    out.sort();
+    out
+}
+
+/// Calls `visit` with each folder under `dir` (itself included; at most
+/// 1,000, links not followed, sub-folders `skip` names left out) and the
+/// entries in it that are not folders.
+fn each_folder(dir: &Path, skip: &dyn Fn(&std::ffi::OsStr) -> bool, visit: &mut dyn FnMut(&Path, &[PathBuf])) {
     let mut todo: Vec<PathBuf> = vec![dir.to_path_buf()];
     let mut seen = 0;
     while let Some(d) = todo.pop() {
@@ -191,20 +236,20 @@ pub fn subfolders_with(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
             break;
         }
         let Ok(rd) = fs::read_dir(&d) else { continue };
-        let mut has = false;
+        let mut files = Vec::new();
         for e in rd.flatten() {
             match e.file_type() {
-                Ok(t) if t.is_dir() => todo.push(e.path()),
-                Ok(_) => has |= e.path().extension().is_some_and(|x| exts.iter().any(|e| x == *e)),
+                Ok(t) if t.is_dir() => {
+                    if !skip(&e.file_name()) {
+                        todo.push(e.path());
+                    }
+                }
+                Ok(_) => files.push(e.path()),
                 Err(_) => {}
             }
         }
-        if has && d != dir {
-            out.push(d);
-        }
+        visit(&d, &files);
     }
-    out.sort();
-    out
 }
 
 /// One line from [`lines`]: its text (a line feed and carriage return

@@ -25,6 +25,7 @@ mod no_direct_content;
 mod orphan_entry;
 pub mod placement;
 mod promote_to_fragment;
+mod scope;
 mod shadowed_trigger;
 mod state;
 mod structural_entry;
@@ -146,6 +147,8 @@ rules! {
     HeadingPrefix => "heading-prefix", Warning, heading_prefix, Decisions, Nothing, Suggestions, Found, Plain;
     DuplicateHeading => "duplicate-heading", Error, duplicate_heading, Decisions, Nothing, None, Found, Plain;
     NoDirectContent => "no-direct-content", Error, no_direct_content, Decisions, Nothing, Suggestions, Found, Plain;
+    InvalidScope => "invalid-scope", Error, scope, Decisions, Nothing, None, Found, Plain;
+    UnmatchedScope => "unmatched-scope", Warning, scope, Decisions, Nothing, None, Found, Plain;
     FileTooLong => "file-too-long", Warning, file_too_long, Decisions, Nothing, None, Found, Plain, "max-lines" = 400;
     IndexTokenBudget => "index-token-budget", Warning, index_token_budget, Entries, Index, None, Found, Tokens, "token-budget" = 5000;
     PromoteToFragment => "promote-to-fragment", Info, promote_to_fragment, Entries, Entry, None, Found, Tokens;

@@ -69,6 +69,8 @@ pub enum Evidence {
     /// A command or a failure names what the decision's code names
     /// (program, sub-command, flags, paths: [`super::commands`]).
     Code,
+    /// The decision's scope holds a file the agent reads or edits (`ide::scope`).
+    Scope,
 }
 
 impl Evidence {
@@ -80,6 +82,7 @@ impl Evidence {
             Evidence::Letters => "letters",
             Evidence::Words => "words",
             Evidence::Code => "code",
+            Evidence::Scope => "scope",
         }
     }
 }

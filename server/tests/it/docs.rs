@@ -21,6 +21,7 @@ fn render() -> String {
     for r in Rule::ALL {
         s.push_str(&format!("\n## {}\n\n{}\n", r.code(), r.doc()));
     }
+    s.push_str(&format!("\n## Scopes\n\n{}\n", memory_index_lsp::syntax::scope::DOC));
     s
 }
 

@@ -18,6 +18,7 @@ mod containment;
 mod corpus;
 mod docs;
 mod embed_model;
+mod file_recall;
 mod hook;
 mod hostile;
 mod ide_snapshots;

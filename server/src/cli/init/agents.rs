@@ -3,15 +3,20 @@
 //! Verified with the real CLIs (`tests/agents/NOTES.md`, end-to-end in
 //! `tests/agents/e2e.py`):
 //! - Codex: `.codex/hooks.json` in Claude Code's format (SessionStart,
-//!   UserPromptSubmit, PreToolUse and PostToolUse on `Bash`, Stop);
+//!   UserPromptSubmit, PreToolUse on `Bash` and on `apply_patch`, PostToolUse
+//!   on `Bash`, Stop);
 //!   `[mcp_servers.memory-index]` and `[features] hooks = true` in
 //!   `.codex/config.toml`; the instructions block in `AGENTS.md`.
 //! - Copilot: `.github/hooks/memory-index.json` (its own file, Claude-style
 //!   event names, whose payloads and outputs Copilot honours for prompts);
 //!   the server in `.mcp.json`; the block in `.github/copilot-instructions.md`.
 //! - Gemini: hooks (SessionStart, BeforeAgent, AfterTool on
-//!   `run_shell_command`) and `mcpServers` in `.gemini/settings.json`; the
-//!   block in `GEMINI.md`.
+//!   `run_shell_command` and on its file tools) and `mcpServers` in
+//!   `.gemini/settings.json`; the block in `GEMINI.md`.
+//!
+//! The file tools each have a group of their own beside the shell's, so a
+//! memory set up before they were hooked gets that group added by a second
+//! `init`, and nothing else changes (`settings::merge`).
 
 use std::io::Write;
 use std::path::Path;
@@ -31,7 +36,8 @@ pub(super) fn plan(agent: Agent, files: &mut Files, index: &str) -> Result<(), S
         Agent::Codex => {
             let wanted = json!({
                 "SessionStart": hook(10), "UserPromptSubmit": hook(10),
-                "PreToolUse": on("Bash", 10), "PostToolUse": on("Bash", 10), "Stop": hook(10),
+                "PreToolUse": [on("Bash", 10)[0], on("apply_patch", 10)[0]], "PostToolUse": on("Bash", 10),
+                "Stop": hook(10),
             });
             merge_hooks(files, ".codex/hooks.json", &wanted)?;
             codex_config(files)?;
@@ -46,7 +52,7 @@ pub(super) fn plan(agent: Agent, files: &mut Files, index: &str) -> Result<(), S
             // Gemini's timeouts are milliseconds.
             let wanted = json!({
                 "SessionStart": hook(10_000), "BeforeAgent": hook(10_000),
-                "AfterTool": on("run_shell_command", 10_000),
+                "AfterTool": [on("run_shell_command", 10_000)[0], on("read_file|replace|write_file", 10_000)[0]],
             });
             let rel = ".gemini/settings.json";
             merge_hooks(files, rel, &wanted)?;

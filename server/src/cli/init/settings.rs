@@ -47,12 +47,19 @@ fn merge_text(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String
         Some(Value::Object(h)) => Some(h),
         Some(_) => return Err("`hooks` is not an object".into()),
     };
-    let mut missing: Vec<(&String, &Value)> = Vec::new();
+    // Per matcher group: a memory set up when the pre-tool hook matched `Bash` only gets the
+    // file tools' group added, and nothing else changes.
+    let mut missing: Vec<(&String, Value)> = Vec::new();
     for (event, groups) in wanted {
         match hooks.and_then(|h| h.get(event)) {
-            None => missing.push((event, groups)),
-            Some(Value::Array(have)) if runs_ours(have) => {}
-            Some(Value::Array(_)) => missing.push((event, groups)),
+            None => missing.push((event, groups.clone())),
+            Some(Value::Array(have)) => {
+                let lacking: Vec<Value> =
+                    groups.as_array().into_iter().flatten().filter(|g| !has_group(have, g)).cloned().collect();
+                if !lacking.is_empty() {
+                    missing.push((event, Value::Array(lacking)));
+                }
+            }
             Some(_) => return Err(format!("`hooks.{event}` is not an array")),
         }
     }
@@ -68,7 +75,7 @@ fn merge_text(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String
         None => {
             let mut add = Map::new();
             for (event, groups) in &missing {
-                add.insert((*event).clone(), (*groups).clone());
+                add.insert((*event).clone(), groups.clone());
             }
             edits.push(insert_members(&top_span, &[("hooks", &Value::Object(add))], &unit, 1));
         }
@@ -201,6 +208,15 @@ fn is_our_command(c: &str) -> bool {
 }
 
 /// Whether an event's groups already run our command.
+/// Whether `have` (an event's groups) runs `memory-index-lsp hook` for what
+/// the group `want` matches: a group of ours with the same matcher, or one
+/// that matches every tool (no matcher, `*` or empty).
+fn has_group(have: &[Value], want: &Value) -> bool {
+    let matcher = |g: &Value| g.get("matcher").and_then(Value::as_str).map(str::to_string);
+    let every = |m: &Option<String>| m.as_deref().is_none_or(|m| m.is_empty() || m == "*");
+    have.iter().any(|g| runs_ours(std::slice::from_ref(g)) && (every(&matcher(g)) || matcher(g) == matcher(want)))
+}
+
 fn runs_ours(groups: &[Value]) -> bool {
     groups
         .iter()

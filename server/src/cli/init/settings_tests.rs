@@ -130,3 +130,27 @@ fn comments_are_read_past_and_kept() {
     .unwrap();
     assert!(added && mcp.contains("// servers") && mcp.contains("\"memory-index\""), "{mcp}");
 }
+
+/// A memory set up when the pre-tool hook matched `Bash` only: a second
+/// `init` adds the file tools' group beside it, and nothing else; a group of
+/// ours that matches every tool already covers them.
+#[test]
+fn an_older_setup_gets_the_file_tools_group_added() {
+    let ours = r#"{"type": "command", "command": "memory-index-lsp hook"}"#;
+    let want: Value = serde_json::from_str(&format!(
+        r#"{{"PreToolUse": [{{"matcher": "Bash", "hooks": [{ours}]}}, {{"matcher": "Read|Edit", "hooks": [{ours}]}}]}}"#
+    ))
+    .unwrap();
+    let want = want.as_object().unwrap();
+    let old = format!("{{\n  \"hooks\": {{\n    \"PreToolUse\": [\n      {{\"matcher\": \"Bash\", \"hooks\": [{ours}]}}\n    ]\n  }}\n}}\n");
+    let (out, added) = merge(Some(&old), want).unwrap();
+    assert_eq!(added, ["PreToolUse"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let matchers: Vec<&str> =
+        v["hooks"]["PreToolUse"].as_array().unwrap().iter().filter_map(|g| g["matcher"].as_str()).collect();
+    assert_eq!(matchers, ["Bash", "Read|Edit"]);
+    assert!(out.starts_with(&old[..old.find("]}\n").unwrap() + 2]), "the old group is kept byte for byte:\n{out}");
+    assert_eq!(merge(Some(&out), want).unwrap().1.len(), 0, "a third run changes nothing");
+    let every = format!("{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"*\", \"hooks\": [{ours}]}}]}}}}");
+    assert_eq!(merge(Some(&every), want).unwrap().1.len(), 0);
+}

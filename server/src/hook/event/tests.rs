@@ -13,7 +13,10 @@ fn reads_every_event() {
         Event::SessionStart { source: Some("startup".into()) }
     );
     let pre = p(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push"}}"#);
-    assert_eq!(pre.event, Event::PreToolUse { tool_name: "Bash".into(), command: Some("git push".into()) });
+    assert_eq!(
+        pre.event,
+        Event::PreToolUse { tool_name: "Bash".into(), command: Some("git push".into()), files: vec![] }
+    );
     let post = p(r#"{"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"pytest"},
                     "error":"Exit code 1\nboom","is_interrupt":false}"#);
     assert_eq!(

@@ -60,7 +60,7 @@ pub(super) fn relink(line: &str, source: &str, up: &str) -> String {
     if !line.contains("](") {
         return line.to_string();
     }
-    let code = code_spans(line);
+    let code = crate::text::code_spans(line);
     let mut out = String::with_capacity(line.len() + 16);
     let mut at = 0;
     while let Some(found) = line[at..].find("](") {
@@ -78,42 +78,5 @@ pub(super) fn relink(line: &str, source: &str, up: &str) -> String {
         at = open + 2 + end;
     }
     out.push_str(&line[at..]);
-    out
-}
-
-/// The byte ranges of `line`'s inline code spans (a run of backticks to the
-/// next run of the same length).
-fn code_spans(line: &str) -> Vec<std::ops::Range<usize>> {
-    let b = line.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'`' {
-            i += 1;
-            continue;
-        }
-        let run = b[i..].iter().take_while(|&&c| c == b'`').count();
-        let mut j = i + run;
-        let mut closed = None;
-        while j < b.len() {
-            if b[j] == b'`' {
-                let n = b[j..].iter().take_while(|&&c| c == b'`').count();
-                if n == run {
-                    closed = Some(j + n);
-                    break;
-                }
-                j += n;
-            } else {
-                j += 1;
-            }
-        }
-        match closed {
-            Some(end) => {
-                out.push(i..end);
-                i = end;
-            }
-            None => i += run,
-        }
-    }
     out
 }

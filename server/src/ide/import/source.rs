@@ -64,6 +64,7 @@ pub use title::clean_title;
 pub(super) use title::worded;
 use title::{humane_stem, is_contents};
 
+mod scope;
 mod status;
 mod title;
 
@@ -345,9 +346,10 @@ fn rules(
     let globs = front
         .iter()
         .find(|(k, _)| k == "globs" || k == "applyto")
-        .map(|(_, v)| v.trim())
-        .filter(|v| !v.is_empty() && !always && !matches!(*v, "**" | "**/*" | "*"));
-    if let Some(g) = globs {
+        .map(|(_, v)| v.trim().to_string())
+        .filter(|v| !v.is_empty() && !always && !matches!(v.as_str(), "**" | "**/*" | "*"));
+    // A nested AGENTS.md or CLAUDE.md governs its folder (the agents read it there only).
+    if let Some(g) = globs.or_else(|| scope::of_folder(path)) {
         for r in &mut records {
             r.decision = format!("Applies to files matching `{g}`.\n\n{}", r.decision);
         }

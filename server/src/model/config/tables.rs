@@ -44,6 +44,12 @@ pub struct Recall {
     pub error_pointer: f64,
     /// Most decisions one hook call points at (0: never a pointer).
     pub max_pointers: u32,
+    /// When the agent reads or edits a file, the words of its path (`src/booking/prices.py`:
+    /// `booking prices`) inject a decision at or above this; 1 (off, the default): at 0.5, 7% of
+    /// 300 files of a project head's memory was not written for got a wrong decision, and 3% of
+    /// this repository's (docs/resolver.md, "File-context recall"). A decision whose scope holds
+    /// the file comes whatever this says.
+    pub file_words: f64,
     /// With the semantic tier, a prompt's pointers also go to the decisions
     /// nearest it in meaning at this cosine or more (1: never), those that
     /// share no word with it included.
@@ -79,6 +85,7 @@ impl Default for Recall {
             command_pointer: 1.0,
             error_pointer: 0.65,
             max_pointers: 2,
+            file_words: 1.0,
             meaning_pointer: 0.5,
             hook: true,
             max_decisions: 2,
@@ -109,6 +116,8 @@ pub struct RecallPatch {
     pub error_pointer: Option<f64>,
     #[serde(alias = "maxPointers")]
     pub max_pointers: Option<u32>,
+    #[serde(alias = "fileWords")]
+    pub file_words: Option<f64>,
     #[serde(alias = "meaningPointer")]
     pub meaning_pointer: Option<f64>,
     pub hook: Option<bool>,

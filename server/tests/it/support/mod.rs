@@ -140,6 +140,10 @@ pub fn workspace(fixture: &str) -> Workspace {
         };
         ws.set_file(&path, file);
     }
+    // The fixture is the whole project: what a scope is checked against.
+    let mut listed: Vec<String> = files(fixture).into_iter().map(|(p, _)| p).collect();
+    listed.sort();
+    ws.set_project_files(listed);
     ws
 }
 

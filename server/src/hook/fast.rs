@@ -1,0 +1,61 @@
+//! The hook's fast path: a prompt, a command or a failure answered from the memory's recall view (`project::recall_cache`) without loading the memory.
+
+use std::path::Path;
+
+use super::event::{Event, Input};
+use super::{limits_for, recall_once};
+use crate::ide::inject;
+
+/// What the recall view did for an event.
+pub(super) enum Fast {
+    /// Not asked (no text to rank): load the memory.
+    Skipped,
+    /// No view of the memory's present state: load it, and keep a view.
+    Absent,
+    /// A section was not as the view says, or a short prompt found no letters
+    /// file written with the view: load the memory, and keep a new view.
+    Stale,
+    /// The answer, as from the loaded memory.
+    Answered(Option<String>),
+}
+
+/// The text of a prompt, a command or a failure (as `respond` builds it)
+/// answered from the memory's recall view (`project::recall_cache`) as the
+/// loaded memory would answer it: the same settings, ranking, blocks and
+/// session state.
+pub(super) fn from_view(input: &Input, whole: &str, root: &Path, state_dir: Option<&Path>) -> Fast {
+    let Some((view, bm)) = crate::project::recall_cache::open(root) else { return Fast::Absent };
+    let s = view.settings;
+    let text = crate::text::cut(whole, inject::MAX_TEXT_BYTES);
+    // As the loaded memory's hook does, first (the session's room counts it).
+    if let (Event::UserPromptSubmit { prompt }, true) = (&input.event, s.capture_stop) {
+        super::stop::note_settled(prompt, input.session_id.as_deref(), state_dir);
+    }
+    let r = crate::model::config::Recall {
+        prompt: s.prompt,
+        command: s.command,
+        error: s.error,
+        prompt_pointer: s.prompt_pointer,
+        command_pointer: s.command_pointer,
+        error_pointer: s.error_pointer,
+        max_pointers: s.max_pointers,
+        max_decisions: s.max_decisions,
+        max_chars: s.max_chars,
+        ..Default::default()
+    };
+    let limits = limits_for(&r, input.agent, &input.event);
+    let found = recall_once(input.session_id.as_deref(), state_dir, &|seen| {
+        let want = inject::wanted(limits);
+        let ranked = if limits.shell {
+            crate::search::recall::recall_command_from(&view, &bm, &|t| view.code_score(t), text, want)
+        } else {
+            crate::search::recall::recall_from(&view, || view.letters().map(|v| v as _), &bm, text, want)
+                .ok_or(inject::Stale)?
+        };
+        inject::render(&view, ranked, limits, seen)
+    });
+    match found {
+        Ok(context) => Fast::Answered(context),
+        Err(inject::Stale) => Fast::Stale,
+    }
+}
