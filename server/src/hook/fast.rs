@@ -17,15 +17,34 @@ pub(super) enum Fast {
     Stale,
     /// The answer, as from the loaded memory.
     Answered(Option<String>),
+    /// The event's files may recall a decision (a scope, `[recall]
+    /// file-words`), which the view does not hold: load the memory; the
+    /// view stays.
+    Files,
+}
+
+/// A file tool's event (no text of its own) on a memory whose view says no
+/// file recalls anything: silence, without loading the memory.
+pub(super) fn files_only(root: &Path) -> Fast {
+    match crate::project::recall_cache::open_view(root) {
+        None => Fast::Absent,
+        Some(view) if view.settings.files_recall => Fast::Files,
+        Some(_) => Fast::Answered(None),
+    }
 }
 
 /// The text of a prompt, a command or a failure (as `respond` builds it)
 /// answered from the memory's recall view (`project::recall_cache`) as the
 /// loaded memory would answer it: the same settings, ranking, blocks and
 /// session state.
-pub(super) fn from_view(input: &Input, whole: &str, root: &Path, state_dir: Option<&Path>) -> Fast {
+/// With `files` (the paths a command reads), only when the view says no file
+/// recalls anything ([`Fast::Files`] otherwise).
+pub(super) fn from_view(input: &Input, whole: &str, files: &[String], root: &Path, state_dir: Option<&Path>) -> Fast {
     let Some((view, bm)) = crate::project::recall_cache::open(root) else { return Fast::Absent };
     let s = view.settings;
+    if !files.is_empty() && s.files_recall {
+        return Fast::Files;
+    }
     let text = crate::text::cut(whole, inject::MAX_TEXT_BYTES);
     // As the loaded memory's hook does, first (the session's room counts it).
     if let (Event::UserPromptSubmit { prompt }, true) = (&input.event, s.capture_stop) {

@@ -180,13 +180,12 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     // A prompt, a command or a failure on a memory whose files are as the
     // last hook saw them: answered from its recall view, unread (a short
     // prompt's letters-in-order tier reads the triggers the view keeps).
-    // (The view holds no scopes: a command that reads files loads the memory.)
+    // The view holds no scopes: where one may apply to the event's files, the memory is loaded.
     let fast = match (&input.event, &text) {
-        (Event::UserPromptSubmit { .. } | Event::PreToolUse { .. } | Event::PostToolUseFailure { .. }, Some(t))
-            if files.is_empty() =>
-        {
-            fast::from_view(input, t, &root, state_dir)
+        (Event::UserPromptSubmit { .. } | Event::PreToolUse { .. } | Event::PostToolUseFailure { .. }, Some(t)) => {
+            fast::from_view(input, t, files, &root, state_dir)
         }
+        (Event::PreToolUse { .. }, None) if !files.is_empty() => fast::files_only(&root),
         _ => fast::Fast::Skipped,
     };
     if let fast::Fast::Answered(context) = fast {

@@ -12,10 +12,11 @@
 //! did ([`Shown::body`] says None otherwise, and the caller ranks from the
 //! files instead).
 //!
-//! Layout (little-endian): `MIVIEW03`, a checksum of the rest (u64); the
+//! Layout (little-endian): `MIVIEW04`, a checksum of the rest (u64); the
 //! BM25 snapshot's key for the same state (u64); the settings (`prompt`
 //! f64, `max-decisions` and `max-chars` u32, flags u32: bit 0 `[capture]
-//! stop`; `max-file-bytes` u64; `command` and `error` f64; the pointer
+//! stop`, bit 1 a file read or edited may recall something (a decision has
+//! a scope, or `[recall] file-words` is under 1); `max-file-bytes` u64; `command` and `error` f64; the pointer
 //! floors `prompt-pointer`, `command-pointer`, `error-pointer` f64 and
 //! `max-pointers` u32); the code
 //! index's decisions (u32); counts (entries, targets, exact rows, code
@@ -39,7 +40,7 @@ use crate::search::le::{find, lower_bound, u32_at, u64_at};
 use crate::search::recall::Ranked;
 use crate::syntax::index::Op;
 
-const MAGIC: &[u8; 8] = b"MIVIEW03";
+const MAGIC: &[u8; 8] = b"MIVIEW04";
 const HEAD: usize = 124;
 const CODE: usize = 16;
 const ENTRY: usize = 20;
@@ -68,6 +69,10 @@ pub struct Settings {
     pub max_decisions: u32,
     pub max_chars: u32,
     pub capture_stop: bool,
+    /// Whether a file the agent reads or edits may recall a decision (see
+    /// `ide::inject::files`): when not, the hook answers a file event, and
+    /// a command's files, from the view.
+    pub files_recall: bool,
     pub max_file_bytes: u64,
 }
 
@@ -157,6 +162,7 @@ impl View {
             max_decisions: u32_at(b, 32),
             max_chars: u32_at(b, 36),
             capture_stop: flags & 1 != 0,
+            files_recall: flags & 2 != 0,
             max_file_bytes: u64_at(b, 44),
         };
         let code_docs = u32_at(b, 96);
@@ -441,7 +447,8 @@ pub fn encode(ws: &Workspace, bm25_key: u64) -> Option<Vec<u8>> {
     p.extend_from_slice(&r.prompt.to_bits().to_le_bytes());
     put(&mut p, r.max_decisions);
     put(&mut p, r.max_chars);
-    put(&mut p, u32::from(ws.config().capture.stop));
+    let files_recall = !super::scope::all(ws).is_empty() || ws.config().recall.file_words < 1.0;
+    put(&mut p, u32::from(ws.config().capture.stop) | u32::from(files_recall) << 1);
     p.extend_from_slice(&ws.config().max_file_bytes.to_le_bytes());
     p.extend_from_slice(&r.command.to_bits().to_le_bytes());
     p.extend_from_slice(&r.error.to_bits().to_le_bytes());

@@ -69,6 +69,14 @@ fn identity(_: &Path) -> Option<Identity> {
 /// as it was, with the BM25 snapshot of the same state; None otherwise.
 /// Sections are read through the guarded reader when injected.
 pub fn open(root: &Path) -> Option<(View, Bm25)> {
+    let view = open_view(root)?;
+    let bm = super::search_cache::snapshot_of(root, view.bm25_key, view.entries())?;
+    Some((view, bm))
+}
+
+/// The view of the memory at `root` alone (its settings say whether a file
+/// event may recall anything), when it is of the files as they are.
+pub fn open_view(root: &Path) -> Option<View> {
     let bytes = map(&cache_path(root, "view")?)?;
     let at = stamps_hold(root, (*bytes).as_ref())?;
     let canon = std::fs::canonicalize(root).ok()?;
@@ -76,9 +84,7 @@ pub fn open(root: &Path) -> Option<(View, Bm25)> {
         super::read::read_inside(&canon, &canon.join(rel), limit).filter(|t| t.problem.is_none()).map(|t| t.text)
     });
     let names = cache_path(root, "names")?;
-    let view = View::open(bytes, at, read)?.with_letters(Box::new(move || map(&names)));
-    let bm = super::search_cache::snapshot_of(root, view.bm25_key, view.entries())?;
-    Some((view, bm))
+    Some(View::open(bytes, at, read)?.with_letters(Box::new(move || map(&names))))
 }
 
 /// Where the view starts in `bytes` when every identity they list is the

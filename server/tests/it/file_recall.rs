@@ -196,3 +196,31 @@ fn nested_agents_files_import_as_decisions_scoped_to_their_folder() {
     let check = bin_in(root).arg("check").output().expect("check");
     assert_eq!(check.status.code(), Some(0), "{}", String::from_utf8_lossy(&check.stdout));
 }
+
+/// The recall view a prompt leaves behind answers a file event without
+/// loading the memory only while no decision has a scope: once one has,
+/// the file's decision comes, as it does without a view.
+#[test]
+fn the_recall_view_never_hides_a_scoped_decision() {
+    let ws = project();
+    let state = tempfile::tempdir().expect("state");
+    let web = ws.path().join("agents/decisions/web.md");
+    let unscoped = SCOPED.replace("Applies to files matching `src/**/*.ts`.\n\n", "");
+    fs::write(&web, &unscoped).expect("unscoped");
+    let prompt = |session: &str| {
+        let v = serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": session, "cwd": ws.path(),
+            "prompt": "what does this regex do: ^a+$"});
+        hook(v.to_string().as_bytes(), state.path(), ws.path())
+    };
+    let read = |session: &str| {
+        let path = ws.path().join("src/app.ts").display().to_string();
+        context(&hook(&claude(ws.path(), session, &path), state.path(), ws.path()))
+    };
+    // A prompt keeps a view; a Read is then answered from it: nothing is scoped.
+    assert_eq!(context(&prompt("p1")), None);
+    assert_eq!(read("r1"), None);
+    // The scope written: the view is of files that changed, and the decision comes.
+    fs::write(&web, SCOPED).expect("scoped");
+    assert_eq!(context(&prompt("p2")), None);
+    assert!(read("r2").is_some_and(|c| c.starts_with(HEADER)), "a view kept with the scope must not hide it");
+}
