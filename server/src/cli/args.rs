@@ -85,7 +85,7 @@ pub enum Command {
     /// the answers given; R@10 and MRR read the ranking whatever the
     /// confidence.
     Eval(EvalArgs),
-    /// Compute the decisions' vectors for semantic recall ([recall] semantic = true).
+    /// Compute the decisions' vectors for semantic recall (fetching the model first; the hook ranks by meaning once it is there).
     ///
     /// Embeds every decision section that has no vector yet with the model
     /// ([recall] model, else $MEMORY_INDEX_LSP_MODEL, else

@@ -61,7 +61,8 @@ pub fn run(a: EvalArgs) -> i32 {
         eprintln!("memory-index-lsp: note: {file}:{line}: `{title}` is no heading of this memory (a typo?); the case cannot be answered right");
     }
     // The semantic tier, as the hook would use it, with every decision embedded first.
-    let tier = if semantic || ws.config().recall.semantic {
+    // Only when asked (`--semantic`, `semantic = true`): unset, the tables stay words-only and comparable.
+    let tier = if semantic || ws.config().recall.semantic == Some(true) {
         match crate::project::semantic::Tier::open(&ws, &root, true) {
             Ok(t) => {
                 t.embed_all(&ws);

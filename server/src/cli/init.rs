@@ -241,6 +241,18 @@ pub fn run(a: InitArgs) -> i32 {
              that name: put it there (the release installer, see the README's Install; or copy {me} to a folder on PATH)"
         );
     }
+    // Ranking by meaning is on by itself once the model is there: say how to get it, once, here
+    // (never a wait in a hook).
+    if let Ok(ws) = load::load(&root) {
+        if ws.config().recall.semantic.is_none() && !crate::project::semantic::enabled(&ws, &root) {
+            let _ = writeln!(
+                stderr,
+                "note: recall ranks decisions by their words; `memory-index-lsp embed` fetches a sentence model \
+                 (87 MB) that ranks by meaning too, and the hook uses it once it is there (`[recall] semantic = false` \
+                 turns that off)"
+            );
+        }
+    }
     // A new memory in a project that wrote decisions down elsewhere: say how to bring them in.
     let new_memory = folder.is_some() || changes.iter().any(|c| c.old.is_none() && c.what == NEW_INDEX);
     // Never the memory's own folder (`decisions = "decisions"` in memory-index.toml).

@@ -30,8 +30,8 @@ pub fn run(a: SearchArgs) -> i32 {
         Err(code) => return code,
     };
     let warm = crate::project::search_cache::warm(&ws, &root);
-    // `[recall] semantic`: ranked by meaning too, when the model is there (the hook fetches it).
-    let lazy = ws.config().recall.semantic.then(|| crate::project::semantic::Lazy::new(&root, false));
+    // `[recall] semantic`: ranked by meaning too, when the model is there (the hook fetches it when asked to).
+    let lazy = crate::project::semantic::enabled(&ws, &root).then(|| crate::project::semantic::Lazy::new(&root, false));
     let found = search::search(&ws, &text, limit, lazy.as_ref().map(|l| l as &dyn crate::search::semantic::Cosines));
     if let Some(e) = lazy.as_ref().and_then(|l| l.error()) {
         eprintln!("memory-index-lsp search: {e}; ranked by words only");

@@ -225,7 +225,8 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
             let warm = crate::project::search_cache::warm(&ws, &root);
             // The semantic tier (`[recall] semantic`), for prompts: loaded only when a candidate needs it.
             let prose = matches!(input.event, Event::UserPromptSubmit { .. });
-            let mut lazy = (prose && ws.config().recall.semantic).then(|| semantic::Lazy::new(&root, false));
+            // Unset, on when the model is there (`semantic::enabled`); asked for, fetched when missing.
+            let mut lazy = (prose && semantic::enabled(&ws, &root)).then(|| semantic::Lazy::new(&root, false));
             // No model yet: `embed` fetches it in the background (never while a prompt waits).
             if let (Some(_), Some(dir)) = (&lazy, semantic::model_missing(&ws, &root)) {
                 lazy = None;

@@ -235,7 +235,8 @@ impl Memory {
         };
         let warm = search_cache::warm(&ws, &self.root);
         // `[recall] semantic`: ranked by meaning too, when the model is there.
-        let lazy = ws.config().recall.semantic.then(|| crate::project::semantic::Lazy::new(&self.root, false));
+        let lazy = crate::project::semantic::enabled(&ws, &self.root)
+            .then(|| crate::project::semantic::Lazy::new(&self.root, false));
         let semantic = lazy.as_ref().map(|l| l as &dyn crate::search::semantic::Cosines);
         let found = search::search(&ws, &a.text, limit, semantic);
         if let Some(w) = &warm {

@@ -270,7 +270,7 @@ impl Config {
                 self.recall.max_decisions = n;
             }
             if let Some(b) = r.semantic {
-                self.recall.semantic = b;
+                self.recall.semantic = Some(b);
             }
             if let Some(m) = r.model {
                 self.recall.model = Some(m);
@@ -391,13 +391,13 @@ mod tests {
     }
 
     #[test]
-    fn the_semantic_tier_is_off_unless_asked_for() {
-        assert!(!Config::default().recall.semantic);
+    fn the_semantic_tier_is_unset_unless_asked_for() {
+        assert_eq!(Config::default().recall.semantic, None);
         let (c, errors) = read("[recall]\nsemantic = true\nmodel = \"models/mini\"\n", Known::default());
         assert!(errors.is_empty());
-        assert_eq!((c.recall.semantic, c.recall.model.as_deref()), (true, Some("models/mini")));
+        assert_eq!((c.recall.semantic, c.recall.model.as_deref()), (Some(true), Some("models/mini")));
         let (c, errors) = read("[recall]\nsemantic = \"yes\"\n", Known::default());
-        assert!(!c.recall.semantic);
+        assert_eq!(c.recall.semantic, None);
         assert_eq!(errors.len(), 1, "{errors:?}");
     }
 

@@ -1,6 +1,6 @@
 //! The semantic tier's files: where the model is, loading it, and the decisions' vectors kept between processes.
 //!
-//! - **The model** (`[recall] semantic = true`): the folder `[recall]
+//! - **The model** (`[recall] semantic` true, or unset with the model there: [`enabled`]): the folder `[recall]
 //!   model` names, else `$MEMORY_INDEX_LSP_MODEL`, else
 //!   `<cache>/memory-index-lsp/models/all-MiniLM-L6-v2`, holding
 //!   `config.json`, `tokenizer.json` and `model.safetensors` (Hugging Face's
@@ -85,6 +85,16 @@ fn map_weights(path: &Path) -> Result<crate::search::embed::bert::Weights, read:
     // process writing it in place breaks the map (see above: files are replaced by rename).
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| read::ReadError::Refused(e.to_string()))?;
     Ok(std::sync::Arc::new(map))
+}
+
+/// Whether the semantic tier ranks for `ws` at `root`: as `[recall]
+/// semantic` says, else (unset) when the model's files are in its folder
+/// (a few `stat`s; nothing is fetched, no one waits).
+pub fn enabled(ws: &Workspace, root: &Path) -> bool {
+    match ws.config().recall.semantic {
+        Some(b) => b,
+        None => model_dir(ws.config().recall.model.as_deref(), root).is_some_and(|d| fetch::complete(&d)),
+    }
 }
 
 /// The model's folder for `ws` at `root` when the model is not there yet

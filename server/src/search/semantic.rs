@@ -1,7 +1,8 @@
 //! The semantic tier in the ranking (pure): each candidate's cosine with the text, measured by a model the caller holds, folded into its confidence.
 //!
-//! Off unless `[recall] semantic = true` (the service layer then loads the
-//! model and the decisions' vectors: `project::semantic`). The lexical
+//! On when `[recall] semantic` is true, or unset and the model is there
+//! (`project::semantic::enabled`; the service layer then loads the model and
+//! the decisions' vectors). The lexical
 //! ranking picks the candidates as always ([`super::recall::recall`]); this
 //! re-scores those found by words or letters with [`WEIGHTS`], a logistic
 //! model of the lexical features plus the cosine, fitted like the lexical

@@ -206,6 +206,28 @@ fn embed_keeps_the_vectors_and_the_hook_ranks_by_meaning_with_them() {
     assert!(!String::from_utf8_lossy(&again.stdout).starts_with("embedded 0 "), "{again:?}");
 }
 
+/// Unset, the tier is on as soon as the model is there (issue 50: no setting
+/// to find), and `semantic = false` keeps a memory to words.
+#[test]
+fn with_the_model_there_the_tier_is_on_unless_turned_off() {
+    let Some(model) = model() else { return };
+    let (unset, on, off) = (demo(""), demo("semantic = true\n"), demo("semantic = false\n"));
+    let state = tempfile::tempdir().unwrap();
+    for ws in [&unset, &on] {
+        let e = run(ws.path(), state.path(), &model, &["embed"], b"");
+        assert_eq!(e.status.code(), Some(0), "{e:?}");
+    }
+    let hook = |ws: &tempfile::TempDir, session: &str| {
+        let o = run(ws.path(), state.path(), &model, &["hook"], &prompt(session, ws.path(), PROMPT));
+        assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+        confidence(&o)
+    };
+    let (by_default, asked, words) = (hook(&unset, "a"), hook(&on, "b"), hook(&off, "c"));
+    assert!(by_default.is_some());
+    assert_eq!(by_default, asked, "unset, ranked by meaning as when asked");
+    assert_ne!(by_default, words, "`semantic = false` ranks by words");
+}
+
 #[test]
 fn eval_semantic_adds_the_cosine_to_the_features() {
     let Some(model) = model() else { return };
