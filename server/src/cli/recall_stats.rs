@@ -1,9 +1,11 @@
-//! `memory-index-lsp recall-stats [--root DIR] [--threshold C] [--json] [PATHS]...`: recall measured over real Claude Code sessions.
+//! `memory-index-lsp recall-stats [--root DIR] [--threshold C] [--json] [PATHS]...`: recall measured over real Claude Code and Codex sessions.
 //!
 //! PATHS are transcript files (`*.jsonl`) or folders of them; by default the
 //! project's folder under `~/.claude/projects/` (Claude Code names it after
 //! the project's absolute path, every character other than a letter or a
-//! digit replaced by `-`). Prints one row per session and the total: user
+//! digit replaced by `-`) and the Codex rollouts under
+//! `$CODEX_HOME/sessions/` (default `~/.codex/sessions/`) whose session was
+//! started in the project (its first line's `cwd`). Prints one row per session and the total: user
 //! prompts, recall opportunities (prompts whose first ranked decision
 //! reaches the threshold, the hook's by default), how many of those had the
 //! decision reach the agent in the same turn (injected by the hook, or
@@ -45,6 +47,7 @@ pub fn run(a: RecallStatsArgs) -> i32 {
             Some(d) => paths.push(d),
             None => return usage_error("no transcripts given and no home directory to find ~/.claude/projects in"),
         }
+        paths.extend(codex_rollouts(&root));
     }
     let (files, mut unreadable) = read::expand(&paths, &["jsonl"]);
     let mut lost = if explicit { unreadable.len() } else { 0 };
@@ -91,6 +94,60 @@ fn default_dir(root: &Path) -> Option<PathBuf> {
     let abs = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let name: String = abs.to_string_lossy().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
     Some(PathBuf::from(home).join(".claude/projects").join(name))
+}
+
+/// Most Codex rollouts looked at, and most of a rollout's first line read.
+const MAX_ROLLOUTS: usize = 20_000;
+const MAX_META: u64 = 1 << 20;
+
+/// The Codex rollouts (`$CODEX_HOME/sessions/**/rollout-*.jsonl`, default
+/// `~/.codex/sessions`) of sessions started in the project at `root` or
+/// below it, by their first line's `session_meta` `cwd`; sorted.
+fn codex_rollouts(root: &Path) -> Vec<PathBuf> {
+    let home = std::env::var_os("CODEX_HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").filter(|h| !h.is_empty()).map(|h| PathBuf::from(h).join(".codex")));
+    let Some(sessions) = home.map(|h| h.join("sessions")) else { return Vec::new() };
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let (mut out, mut todo, mut seen) = (Vec::new(), vec![sessions], 0usize);
+    while let Some(dir) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            seen += 1;
+            if seen > MAX_ROLLOUTS {
+                break;
+            }
+            let path = e.path();
+            match e.file_type() {
+                Ok(t) if t.is_dir() => todo.push(path),
+                Ok(t) if t.is_file() => {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    if name.starts_with("rollout-") && name.ends_with(".jsonl") && started_in(&path, &root) {
+                        out.push(path);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Whether the Codex rollout at `path` names a session started in `root` or below it.
+fn started_in(path: &Path, root: &Path) -> bool {
+    use std::io::{BufRead, Read};
+    let Ok(file) = read::open_regular(None, path) else { return false };
+    let mut first = String::new();
+    if std::io::BufReader::new(file.take(MAX_META)).read_line(&mut first).is_err() {
+        return false;
+    }
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&first) else { return false };
+    let Some(cwd) = v.pointer("/payload/cwd").and_then(serde_json::Value::as_str) else { return false };
+    let cwd = std::fs::canonicalize(cwd).unwrap_or_else(|_| PathBuf::from(cwd));
+    cwd.starts_with(root)
 }
 
 /// Reads one transcript through the guarded reader (a FIFO or device is

@@ -156,7 +156,9 @@ pub fn expand(paths: &[PathBuf], exts: &[&str]) -> (Vec<PathBuf>, Vec<String>) {
                     files.extend(found);
                     // A nested AGENTS.md or CLAUDE.md is a rule file of its folder: read, and scoped
                     // to that folder by import (`ide::import::source::scope`).
-                    files.extend(nested_agent_files(p));
+                    if exts.contains(&"md") {
+                        files.extend(nested_agent_files(p));
+                    }
                     // Said, not passed over: a folder's sub-folders are not read (found by review:
                     // Cursor's nested rules folders were left out without a word).
                     let named =

@@ -1,5 +1,6 @@
-//! Claude Code transcripts (JSONL, one object a line) read into turns for `recall-stats`: which lines are prompts, what reached the agent after each.
+//! Claude Code transcripts and Codex rollouts (JSONL, one object a line) read into turns for `recall-stats`: which lines are prompts, what reached the agent after each.
 //!
+//! Claude Code:
 //! - a **prompt** is a `"type": "user"` line (not `isMeta`, not a sidechain)
 //!   whose `message.content` is text, or text blocks without a
 //!   `tool_result`; a slash command (`<command-name>/when</command-name>
@@ -14,6 +15,19 @@
 //!   decision was used;
 //! - lines that are not JSON objects (or that the reader skipped as too
 //!   long) are counted as malformed and skipped.
+//!
+//! Codex (`$CODEX_HOME/sessions/…/rollout-*.jsonl`, lines `{"type", "payload"}`;
+//! recorded from Codex 0.169 by the agents' end-to-end test):
+//! - the session is `session_meta`'s `id`;
+//! - a **prompt** is an `event_msg` whose `item_completed` item is a
+//!   `UserMessage` (its text blocks), or an older `user_message`: what the
+//!   person typed, never the instructions Codex sends as user messages;
+//! - what reached the agent is every string of a `response_item` message
+//!   from the `developer` or the `user` (hook output, instructions) and of
+//!   a tool call's output (`function_call_output`, `custom_tool_call_output`);
+//! - what the agent did is every string of its `assistant` messages and of
+//!   its tool calls (`function_call` arguments, `custom_tool_call` input:
+//!   a command it ran, a patch it applied).
 //!
 //! Fed a line at a time ([`Session::line`]): a caller reading a large file
 //! through `read::lines` never holds more than one line of it.
@@ -104,6 +118,10 @@ impl Session {
         if v.get("isSidechain").and_then(Value::as_bool) == Some(true) {
             return;
         }
+        if let (Some(kind), Some(payload)) = (v.get("type").and_then(Value::as_str), v.get("payload")) {
+            self.codex_line(kind, payload);
+            return;
+        }
         if let Some(prompt) = prompt_of(&v) {
             self.turns.push(Turn { prompt, ..Default::default() });
             return;
@@ -121,6 +139,60 @@ impl Session {
         }
         if let Some(turn) = self.turns.last_mut() {
             collect_strings(&v, &mut turn.context);
+        }
+    }
+
+    /// One line of a Codex rollout: its `type` and `payload`.
+    fn codex_line(&mut self, kind: &str, p: &Value) {
+        let field = |k: &str| p.get(k).and_then(Value::as_str);
+        match (kind, field("type")) {
+            ("session_meta", _) => {
+                if let Some(id) = field("id").filter(|id| !id.is_empty()) {
+                    if self.stats.session == self.name {
+                        self.stats.session = id.to_string();
+                    }
+                }
+            }
+            ("event_msg", Some("item_completed")) => {
+                let item = p.get("item");
+                if item.and_then(|i| i.get("type")).and_then(Value::as_str) != Some("UserMessage") {
+                    return;
+                }
+                let texts: Vec<&str> = item
+                    .and_then(|i| i.get("content"))
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|b| b.get("text").and_then(Value::as_str))
+                    .collect();
+                if !texts.is_empty() {
+                    self.turns.push(Turn { prompt: texts.join("\n"), ..Default::default() });
+                }
+            }
+            ("event_msg", Some("user_message")) => {
+                if let Some(text) = field("message").filter(|t| !t.trim().is_empty()) {
+                    self.turns.push(Turn { prompt: text.to_string(), ..Default::default() });
+                }
+            }
+            ("response_item", Some(t)) => {
+                let Some(turn) = self.turns.last_mut() else { return };
+                let role = field("role");
+                match t {
+                    "message" if role == Some("assistant") => collect_strings(p, &mut turn.actions),
+                    "message" => collect_strings(p, &mut turn.context),
+                    "function_call" | "custom_tool_call" | "local_shell_call" => {
+                        collect_strings(p, &mut turn.actions);
+                        // The call's arguments are JSON in a string: their own strings too, unescaped
+                        // (`resolve "when …"` as the shell saw it).
+                        if let Some(args) = field("arguments").and_then(|a| serde_json::from_str::<Value>(a).ok()) {
+                            collect_strings(&args, &mut turn.actions);
+                        }
+                    }
+                    "function_call_output" | "custom_tool_call_output" => collect_strings(p, &mut turn.context),
+                    _ => {}
+                }
+            }
+            _ => {}
         }
     }
 

@@ -2,6 +2,7 @@
 
 use crate::support;
 
+use std::path::Path;
 use std::process::Command;
 
 use support::*;
@@ -280,4 +281,89 @@ fn recall_stats_counts_pointers_and_whether_they_were_followed() {
     assert_eq!((total["pointers"].as_u64(), total["followed"].as_u64()), (Some(3), Some(2)), "{v}");
     assert_eq!(total["injections"], 0, "a pointer is no decision injected: {v}");
     assert!((v["followed_rate"].as_f64().expect("rate") - 2.0 / 3.0).abs() < 1e-9, "{v}");
+}
+
+/// A Codex rollout line (`{"type", "payload"}`, as Codex 0.169 writes them: recorded by the agents' e2e test).
+fn codex(kind: &str, payload: serde_json::Value) -> String {
+    line(serde_json::json!({"timestamp": "2026-12-04T17:26:11.229Z", "type": kind, "payload": payload}))
+}
+
+fn codex_prompt(text: &str) -> String {
+    codex(
+        "event_msg",
+        serde_json::json!({"type": "item_completed", "thread_id": "t", "turn_id": "u",
+        "item": {"type": "UserMessage", "id": "m", "content": [{"type": "text", "text": text}]}}),
+    )
+}
+
+fn codex_message(role: &str, text: &str) -> String {
+    let kind = if role == "assistant" { "output_text" } else { "input_text" };
+    codex(
+        "response_item",
+        serde_json::json!({"type": "message", "role": role, "content": [{"type": kind, "text": text}]}),
+    )
+}
+
+/// Codex's rollouts count as Claude Code's transcripts do: the person's
+/// prompts (not the instructions Codex sends as user messages), the hook's
+/// blocks and pointers (developer messages), what the agent ran; and with no
+/// PATHS, the rollouts under `$CODEX_HOME/sessions` of sessions started in
+/// the project are read, and no other project's.
+#[test]
+fn recall_stats_reads_codex_rollouts() {
+    let demo = repo().join("fixtures/demo");
+    let home = tempfile::tempdir().expect("home");
+    let day = home.path().join("codex/sessions/2026/12/04");
+    std::fs::create_dir_all(&day).expect("dir");
+    let rollout = |id: &str, cwd: &Path, body: &str| {
+        let meta = codex("session_meta", serde_json::json!({"id": id, "cwd": cwd, "originator": "codex_exec"}));
+        std::fs::write(day.join(format!("rollout-2026-12-04T17-26-11-{id}.jsonl")), format!("{meta}{body}"))
+            .expect("write");
+    };
+    let mut t = String::new();
+    t += &codex_message("user", "# AGENTS.md instructions for the project\n\nwhen writing mock tests, read the memory");
+    // Turn 1: a decision applies, the hook injected it, the agent named it.
+    t += &codex_prompt("when writing mock tests, where do I patch the payment client mock? mock patch test doubles");
+    t += &codex_message(
+        "developer",
+        &header("/when writing mock tests", "When Writing Mock Tests", "agents/decisions/testing.md"),
+    );
+    t += &codex_message("assistant", "Following When Writing Mock Tests: patch where the name is used.");
+    // Turn 2: pointed at; the agent runs the resolve it names.
+    t += &codex_prompt("what about money in the fares table");
+    t += &codex_message(
+        "developer",
+        "[memory-index?] /how store ticket prices \u{2192} How to Store Ticket Prices (agents/decisions/data.md:3, confidence 0.41)",
+    );
+    t += &codex(
+        "response_item",
+        serde_json::json!({"type": "function_call", "name": "exec_command",
+        "arguments": "{\"cmd\": \"memory-index-lsp resolve \\\"how store ticket prices\\\"\"}", "call_id": "c1"}),
+    );
+    t += &codex(
+        "response_item",
+        serde_json::json!({"type": "function_call_output", "call_id": "c1",
+        "output": "# How to Store Ticket Prices\n\nStore money as integer cents."}),
+    );
+    t += "not json\n";
+    rollout("codex-here", &demo, &t);
+    let elsewhere = tempfile::tempdir().expect("elsewhere");
+    rollout("codex-elsewhere", elsewhere.path(), &codex_prompt("when writing mock tests, where do I patch?"));
+    let o = Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"))
+        .args(["recall-stats", "--json", "--root"])
+        .arg(&demo)
+        .env("HOME", home.path())
+        .env("CODEX_HOME", home.path().join("codex"))
+        .output()
+        .expect("run");
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let sessions: Vec<&str> =
+        v["sessions"].as_array().expect("sessions").iter().filter_map(|s| s["session"].as_str()).collect();
+    assert_eq!(sessions, ["codex-here"], "only the project's sessions: {v}");
+    let total = &v["total"];
+    assert_eq!(total["prompts"], 2, "the instructions are no prompt: {v}");
+    assert_eq!((total["injections"].as_u64(), total["used"].as_u64()), (Some(1), Some(1)), "{v}");
+    assert_eq!((total["pointers"].as_u64(), total["followed"].as_u64()), (Some(1), Some(1)), "{v}");
+    assert_eq!(total["malformed_lines"], 1, "{v}");
 }
