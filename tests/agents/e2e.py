@@ -57,6 +57,8 @@ MIGRATE_HEADER = "[memory-index] /how migrate the booking schema \u2192 How to M
 PRICES_HEADER = "[memory-index] /how store ticket prices \u2192 How to Store Ticket Prices ("
 PRICES_ERROR = "ticket prices stored as float lost cents: store money as decimal cents"
 SESSION_NOTE = "memory-index: this project records its decisions in"
+# What a session start says where the hooks are set up and the program is missing (project::agents::MISSING).
+MISSING = "the hooks of this project run memory-index-lsp, which is not installed here"
 BLOCK = "[memory-index] /"
 # Confidence 0.48 on the demo, under CONFIG's prompt threshold and above the pointer floor (0.2).
 POINTER_PROMPT = "we patch things in tests"
@@ -167,8 +169,9 @@ trust_level = "trusted"
              "GEMINI_CLI_TRUST_WORKSPACE": "true"})
 
 
-def turn(agent, base, proj, name, prompt, script=None):
-    """One non-interactive turn against a fresh mock API; returns the model request bodies it recorded."""
+def turn(agent, base, proj, name, prompt, script=None, bare=False):
+    """One non-interactive turn against a fresh mock API; returns the model request bodies it recorded.
+    With `bare`, the server is on no PATH (a teammate who has not installed it)."""
     run = os.path.join(base, "runs", name)
     os.makedirs(run)
     rec, port_file = os.path.join(run, "requests"), os.path.join(run, "port")
@@ -191,15 +194,17 @@ def turn(agent, base, proj, name, prompt, script=None):
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("CLAUDE", "ANTHROPIC", "OPENAI", "CODEX", "COPILOT", "GEMINI", "GOOGLE"))}
         env.pop("MEMORY_INDEX_LSP_CACHE_DIR", None)  # the hook's state under this run's HOME
+        path = os.pathsep.join(d for d in os.environ.get("PATH", "").split(os.pathsep)
+                               if not os.path.exists(os.path.join(d, "memory-index-lsp")))
         env.update(HOME=os.path.join(base, "home"), XDG_CACHE_HOME=os.path.join(base, "home", ".cache"),
                    NO_COLOR="1", TMPDIR=os.path.join(run, "tmp"),
-                   PATH=os.path.dirname(ARGS.server) + os.pathsep + os.environ.get("PATH", ""))
+                   PATH=path if bare else os.path.dirname(ARGS.server) + os.pathsep + path)
         env.update(extra)
         os.makedirs(env["TMPDIR"])
         os.makedirs(env["HOME"], exist_ok=True)
         # Installed as a person installs it: on the PATH of a login shell too (Codex runs the model's
         # commands in one, which resets PATH from /etc/profile and reads ~/.profile).
-        write(os.path.join(env["HOME"], ".profile"), f'PATH="{os.path.dirname(ARGS.server)}:$PATH"\n')
+        write(os.path.join(env["HOME"], ".profile"), "" if bare else f'PATH="{os.path.dirname(ARGS.server)}:$PATH"\n')
         with open(os.path.join(run, "stdout.txt"), "w") as out, open(os.path.join(run, "stderr.txt"), "w") as err:
             try:
                 rc = subprocess.run(argv + [prompt], cwd=proj, env=env, stdin=subprocess.DEVNULL, stdout=out,
@@ -309,7 +314,7 @@ def run_agent(agent):
     hooks_file = os.path.join(proj, INIT_FILES[agent][0])  # the first file named holds the hooks
     hooks = open(hooks_file, encoding="utf-8", errors="replace").read() if os.path.isfile(hooks_file) else ""
     check(agent, f"init's hooks run `memory-index-lsp hook --agent {agent}`",
-          f'"memory-index-lsp hook --agent {agent}"' in hooks, hooks[:400])
+          f"memory-index-lsp hook --agent {agent}" in hooks, hooks[:400])
     before = snapshot(proj)
     p = init(agent, proj)
     after = snapshot(proj)
@@ -410,6 +415,22 @@ def run_agent(agent):
             check(agent, f"{name}: 'When Writing TypeScript' reached the model after the {op['op']} of src/app.ts",
                   SCOPED_HEADER in after_call and SCOPED_BODY in after_call,
                   excerpt(after_call, "[memory-index]") or after_call[:600])
+
+    # j. A teammate without the program (issue 51): every hook exits 0, and the session's start says once
+    # what to install, where the agent shows it (Codex and Copilot: the model; Gemini: the person).
+    bodies = turn(agent, base, proj, "no-program", MOCK_PROMPT, bare=True)
+    run = os.path.join(base, "runs", "no-program")
+    shown = open(os.path.join(run, "stdout.txt")).read() + open(os.path.join(run, "stderr.txt")).read()
+    said = [b for b in bodies if MISSING in text(b)]
+    if agent == "gemini":
+        check(agent, "no-program: the person is told once what to install", shown.count(MISSING) >= 1, shown[-600:])
+    else:
+        check(agent, "no-program: the model is told what to install, once", said and text(said[0]).count(MISSING) == 1,
+              excerpt(text(bodies[0]) if bodies else "", "memory-index"))
+    bad = [w for w in ("command not found", "memory-index-lsp: not found", "hook error", "exit code 127",
+                       "status 127") if w in shown.lower()]
+    check(agent, "no-program: no hook error shown", not bad, f"{bad}: {shown[-600:]}")
+    check(agent, "no-program: no decision injected", bodies and all(BLOCK not in text(b) for b in bodies))
 
     if agent == "copilot":
         # g. Copilot runs .claude/settings.json's hooks too, which `init --agent all` writes beside

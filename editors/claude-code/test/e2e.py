@@ -207,6 +207,13 @@ def main():
     skill_round_trip(tmp, "skill-call-launcher", ws, "memory-index:when", plugin=True,
                      env_extra={"PATH": bare_path, "MEMORY_INDEX_LSP_PATH": wrapper})
     used = open(mark, encoding="utf-8").read().split() if os.path.exists(mark) else []
+    # Issue 51: the plugin without any server (not bundled, not named, not on PATH): every hook exits 0
+    # and the session's start tells the model (and the person, as a systemMessage) once what to install.
+    bodies = session(tmp, "plugin-no-program", ws, "We are writing mock tests for the booking client; where should "
+                     "the mock patch go?", plugin=True, env_extra={"PATH": bare_path})
+    first = text(bodies[0]) if bodies else ""
+    check("plugin-no-program: the model is told once what to install",
+          first.count("memory-index-lsp, which is not installed here") == 1, first[:600])
     check("skill-call-launcher: /when ran the server MEMORY_INDEX_LSP_PATH names", "resolve" in used, str(used))
 
     script = [{"match": "RECALL_BY_SHELL", "unless": "tool_result", "tool": "Bash",
@@ -262,6 +269,16 @@ def main():
         check("init-decision-prompt: the [memory-index] block reached the model", DECISION_HEADER in first)
         check("init-decision-prompt: the when skill is offered", "- when:" in first)
         skill_round_trip(tmp, "init-skill-call", ws2, "when", plugin=False)
+        # Issue 51: a teammate without the program. The hooks init wrote exit 0 at every event; the
+        # session's start tells the model (and, as a systemMessage, the person) once what to install.
+        missing = "the hooks of this project run memory-index-lsp, which is not installed here"
+        bodies = session(tmp, "init-no-program", ws2,
+                         "We are writing mock tests for the booking client; where should the mock patch go?",
+                         plugin=False, env_extra={"PATH": bare_path})
+        first = text(bodies[0]) if bodies else ""
+        check("init-no-program: the model is told once what to install", first.count(missing) == 1,
+              first[max(0, first.find("memory-index") - 100):][:600])
+        check("init-no-program: no decision injected (the program is missing)", DECISION_HEADER not in first)
 
     print(f"claude-code e2e: {len(failures)} failed" if failures else "claude-code e2e: all checks passed")
     return 1 if failures else 0

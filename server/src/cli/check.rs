@@ -15,6 +15,9 @@ pub fn run(a: CheckArgs) -> i32 {
     if let Some(msg) = crate::project::load::missing_memory(&ws, &root.display().to_string()) {
         return usage_error(&msg);
     }
+    if let Some(old) = crate::model::config::too_old(env!("CARGO_PKG_VERSION"), ws.config().min_version.as_deref()) {
+        eprintln!("memory-index-lsp: note: {old}");
+    }
     if let Some(note) = load::missing_index(&ws) {
         eprintln!("memory-index-lsp: note: {note}");
     }

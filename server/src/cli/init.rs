@@ -395,8 +395,20 @@ fn claude(files: &mut Files, index_rel: &str) -> Result<(), String> {
             Some(_) => {}
         }
     }
-    let hooks: serde_json::Value = serde_json::from_str(&HOOKS_JSON.replace(PLUGIN_LAUNCHER, "memory-index-lsp"))
+    let mut hooks: serde_json::Value = serde_json::from_str(&HOOKS_JSON.replace(PLUGIN_LAUNCHER, "memory-index-lsp"))
         .map_err(|e| format!("internal: hooks.json: {e}"))?;
+    // Outside the plugin (whose launcher says what to install), the command itself does
+    // (`Agent::hook_command`): silent without the program, one line at a session's start.
+    if let Some(events) = hooks.get_mut("hooks").and_then(|h| h.as_object_mut()) {
+        for (event, groups) in events.iter_mut() {
+            let command = crate::project::agents::Agent::Claude.hook_command(event == "SessionStart");
+            for group in groups.as_array_mut().into_iter().flatten() {
+                for h in group.get_mut("hooks").and_then(|h| h.as_array_mut()).into_iter().flatten() {
+                    h["command"] = serde_json::Value::String(command.clone());
+                }
+            }
+        }
+    }
     let wanted = hooks.get("hooks").and_then(|h| h.as_object()).ok_or("internal: hooks.json has no hooks object")?;
     let settings_rel = ".claude/settings.json";
     let old = files.current(settings_rel)?;

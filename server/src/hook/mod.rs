@@ -215,7 +215,13 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     let context = match text {
         None if !files.is_empty() => scoped::recall(&ws, &root, input, files, true, state_dir, 0),
         None => note_once(&input.event, input.session_id.as_deref(), state_dir).then(|| {
-            let note = inject::session_note(&ws, input.agent == Agent::Claude);
+            let mut note = inject::session_note(&ws, input.agent == Agent::Claude);
+            // A memory meant for a newer program: said once a session, at its start.
+            if let Some(old) =
+                crate::model::config::too_old(env!("CARGO_PKG_VERSION"), ws.config().min_version.as_deref())
+            {
+                note = format!("memory-index: {old}.\n{note}");
+            }
             // What changed since the project's last session (issue 50).
             crate::project::continuity::since_last(&ws, &root, state_dir)
                 .map_or(note.clone(), |c| format!("{note}\n{c}"))

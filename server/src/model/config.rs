@@ -40,6 +40,10 @@ pub struct Config {
     pub recall: Recall,
     /// When the hook asks the agent to write a decision down (`[capture]`).
     pub capture: Capture,
+    /// The oldest `memory-index-lsp` the project's memory is meant for
+    /// (`min-version = "0.2.0"`): an older one says so at a session's start
+    /// and in `check`, and goes on.
+    pub min_version: Option<String>,
 }
 
 /// The index's path when `memory-index.toml` names none.
@@ -54,6 +58,7 @@ impl Default for Config {
             index: DEFAULT_INDEX.into(),
             decisions: "agents/decisions".into(),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            min_version: None,
             rules: BTreeMap::new(),
             options: BTreeMap::new(),
             recall: Recall::default(),
@@ -64,8 +69,10 @@ impl Default for Config {
 
 mod file;
 mod tables;
+mod version;
 pub use file::{locate, read_toml};
 pub use tables::{Capture, CapturePatch, Recall, RecallPatch};
+pub use version::{too_old, version};
 
 /// The file name looked for at the workspace root.
 pub const CONFIG_FILE: &str = "memory-index.toml";
@@ -91,12 +98,13 @@ pub struct ConfigPatch {
     pub rules: Option<BTreeMap<String, Level>>,
     pub recall: Option<RecallPatch>,
     pub capture: Option<CapturePatch>,
+    pub min_version: Option<String>,
     /// Other keys: a whole number, or None for any other value.
     pub options: BTreeMap<String, Option<u64>>,
 }
 
 /// The fixed keys, as a message lists them.
-const KEYS: &str = "index, decisions, max-file-bytes, rules, recall, capture";
+const KEYS: &str = "index, decisions, max-file-bytes, min-version, rules, recall, capture";
 
 impl<'de> Deserialize<'de> for ConfigPatch {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -116,6 +124,7 @@ impl<'de> Deserialize<'de> for ConfigPatch {
                         "rules" => p.rules = Some(m.next_value()?),
                         "recall" => p.recall = Some(m.next_value()?),
                         "capture" => p.capture = Some(m.next_value()?),
+                        "min-version" | "minVersion" => p.min_version = Some(m.next_value()?),
                         _ => {
                             let OptionValue(v) = m.next_value()?;
                             p.options.insert(kebab(&key), v);
@@ -233,6 +242,14 @@ impl Config {
         };
         path(patch.index, "index", &mut self.index);
         path(patch.decisions, "decisions", &mut self.decisions);
+        match patch.min_version {
+            Some(v) if version(&v).is_some() => self.min_version = Some(v.trim().to_string()),
+            Some(v) => problems.push(Problem::at_value(
+                "min-version",
+                format!("`min-version` must be a version such as \"0.2.0\", got `{v}`"),
+            )),
+            None => {}
+        }
         match patch.max_file_bytes {
             Some(0) => problems.push(Problem::at_value(
                 "max-file-bytes",

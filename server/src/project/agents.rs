@@ -70,14 +70,45 @@ impl Agent {
         }
     }
 
-    /// The command an agent's configuration runs for our hook.
-    pub fn hook_command(self) -> String {
+    /// The hook as a shell runs it where the program is on PATH
+    /// (`memory-index-lsp hook --agent NAME`; Claude Code's without `--agent`).
+    pub fn plain_hook_command(self) -> String {
         match self {
             Agent::Claude => "memory-index-lsp hook".to_string(),
             _ => format!("memory-index-lsp hook --agent {}", self.name()),
         }
     }
+
+    /// The command an agent's configuration runs for our hook: the plain
+    /// one when the program is on PATH; without it, nothing and exit 0 (a
+    /// teammate who has not installed it gets no "command not found" on
+    /// every event), except at a session's `start`, which says once what
+    /// to install, where that agent shows it: to the person and the model
+    /// in Claude Code (`systemMessage` and the context), to the model in
+    /// Codex and Copilot, to the person in Gemini CLI (its plain output).
+    /// Verified with each real CLI (`tests/agents/e2e.py`, `editors/claude-code/test/e2e.py`).
+    pub fn hook_command(self, start: bool) -> String {
+        let plain = self.plain_hook_command();
+        let guard = format!("command -v memory-index-lsp >/dev/null 2>&1 && {plain} ||");
+        if !start {
+            return format!("{guard} true");
+        }
+        let said = match self {
+            Agent::Claude => serde_json::json!({ "systemMessage": MISSING, "hookSpecificOutput": {
+                "hookEventName": "SessionStart", "additionalContext": MISSING } })
+            .to_string(),
+            Agent::Copilot => serde_json::json!({ "additionalContext": MISSING }).to_string(),
+            Agent::Codex | Agent::Gemini => MISSING.to_string(),
+        };
+        format!("{guard} echo '{said}'")
+    }
 }
+
+/// What a session start says where the hooks are set up and the program is
+/// not installed (no single quote: it sits in a shell's single-quoted word).
+pub const MISSING: &str = "memory-index: the hooks of this project run memory-index-lsp, which is not installed \
+here, so the decisions it records are not recalled. Install it (https://github.com/memory-index-lsp/memory-index-lsp#install), \
+then start a new session.";
 
 #[cfg(test)]
 mod tests {

@@ -207,7 +207,8 @@ fn init_takes_only_our_own_hook_command_as_installed() {
         .flat_map(|g| g["hooks"].as_array().unwrap())
         .filter_map(|h| h["command"].as_str())
         .collect();
-    assert!(commands.contains(&"memory-index-lsp hook"), "ours is added for the prompt: {now}");
+    let ours = memory_index_lsp::project::agents::Agent::Claude.hook_command(false);
+    assert!(commands.contains(&ours.as_str()), "ours is added for the prompt: {now}");
     assert!(commands.contains(&"memory-index-lsp hooky"), "the foreign hook is kept: {now}");
 }
 

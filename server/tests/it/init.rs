@@ -43,7 +43,9 @@ fn init_writes_skills_hooks_and_the_note_and_a_second_run_changes_nothing() {
     let settings: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(root.join(".claude/settings.json")).expect("settings")).expect("json");
     for event in ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUseFailure"] {
-        assert_eq!(settings["hooks"][event][0]["hooks"][0]["command"], "memory-index-lsp hook", "{event}");
+        // Silent without the program; a session's start says what to install (`Agent::hook_command`).
+        let want = memory_index_lsp::project::agents::Agent::Claude.hook_command(event == "SessionStart");
+        assert_eq!(settings["hooks"][event][0]["hooks"][0]["command"], want.as_str(), "{event}");
     }
     assert_eq!(settings["hooks"]["PreToolUse"][0]["matcher"], "Bash");
     let index = fs::read_to_string(root.join("agents/memory-index.md")).expect("index");

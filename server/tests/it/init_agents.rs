@@ -73,7 +73,9 @@ fn init_agent_all_keeps_every_foreign_key_and_a_second_run_changes_nothing() {
     let copilot = json(".github/hooks/memory-index.json");
     assert_eq!(copilot["version"], 1);
     for event in ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse"] {
-        assert_eq!(copilot["hooks"][event][0]["bash"], "memory-index-lsp hook --agent copilot", "{event}");
+        let want = memory_index_lsp::project::agents::Agent::Copilot.hook_command(event == "SessionStart");
+        assert_eq!(copilot["hooks"][event][0]["bash"], want.as_str(), "{event}");
+        assert_eq!(copilot["hooks"][event][0]["powershell"], "memory-index-lsp hook --agent copilot", "{event}");
     }
     let gemini = json(".gemini/settings.json");
     assert_eq!(gemini["theme"], "GitHub");
@@ -233,4 +235,126 @@ fn an_own_features_table_gets_the_key_and_gemini_settings_keep_their_comments() 
     assert!(stderr(&again).contains("already set up"), "{}", stderr(&again));
     assert_eq!(fs::read_to_string(root.join(".codex/config.toml")).expect("read"), codex);
     assert_eq!(fs::read_to_string(root.join(".gemini/settings.json")).expect("read"), gemini);
+}
+
+/// Every hook command `init --agent all` wrote, by file and event, as the JSON holds it.
+fn hook_commands(root: &Path) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for rel in
+        [".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json", ".github/hooks/memory-index.json"]
+    {
+        let v: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(root.join(rel)).expect("file")).expect("json");
+        for (event, groups) in v["hooks"].as_object().expect("hooks") {
+            for g in groups.as_array().expect("groups") {
+                let hooks = g.get("hooks").and_then(|h| h.as_array()).cloned().unwrap_or_else(|| vec![g.clone()]);
+                for h in hooks {
+                    if let Some(c) = h.get("command").or_else(|| h.get("bash")).and_then(|c| c.as_str()) {
+                        if c.contains("memory-index-lsp hook") {
+                            out.push((rel.to_string(), event.clone(), c.to_string()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A teammate without the program: every hook command `init` wrote exits 0
+/// through a POSIX shell; a session's start prints one line naming what to
+/// install (in the shape its agent reads), every other event nothing.
+#[test]
+fn without_the_program_every_hook_exits_0_and_only_a_start_says_what_to_install() {
+    let tmp = project();
+    let o = run(&["init", "--agent", "all"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let commands = hook_commands(tmp.path());
+    assert!(commands.len() >= 14, "{commands:?}");
+    let empty = tempfile::tempdir().expect("PATH without the program");
+    for (rel, event, command) in &commands {
+        let o = Command::new("/bin/sh")
+            .arg("-c")
+            .arg(command)
+            .env("PATH", format!("{}:/usr/bin:/bin", empty.path().display()))
+            .stdin(std::process::Stdio::null())
+            .current_dir(tmp.path())
+            .output()
+            .expect("sh");
+        assert_eq!(o.status.code(), Some(0), "{rel} {event}: {command}: {}", stderr(&o));
+        assert!(o.stderr.is_empty(), "{rel} {event}: no shell error: {}", stderr(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        if event.eq_ignore_ascii_case("SessionStart") {
+            assert_eq!(out.lines().count(), 1, "{rel}: one line: {out}");
+            assert!(out.contains("memory-index-lsp, which is not installed here"), "{rel}: {out}");
+            if out.starts_with('{') {
+                serde_json::from_str::<serde_json::Value>(&out).unwrap_or_else(|e| panic!("{rel}: JSON ({e}): {out}"));
+            }
+        } else {
+            assert!(out.is_empty(), "{rel} {event}: silent: {out}");
+        }
+    }
+}
+
+/// What an older `init` wrote (the plain command at every event) is brought
+/// up to the guarded command by a second `init`, and nothing else changes.
+#[test]
+fn an_older_setup_gets_the_guarded_commands() {
+    let tmp = project();
+    assert_eq!(run(&["init", "--agent", "all"], tmp.path()).status.code(), Some(0));
+    let now = hook_commands(tmp.path());
+    // Back to what an older init wrote.
+    for rel in
+        [".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json", ".github/hooks/memory-index.json"]
+    {
+        let path = tmp.path().join(rel);
+        let mut text = fs::read_to_string(&path).expect("file");
+        for agent in memory_index_lsp::project::agents::Agent::ALL {
+            for start in [true, false] {
+                let lit = |s: &str| serde_json::to_string(s).expect("json");
+                text = text.replace(&lit(&agent.hook_command(start)), &lit(&agent.plain_hook_command()));
+            }
+        }
+        fs::write(&path, text).expect("write");
+    }
+    assert!(hook_commands(tmp.path()).iter().all(|(_, _, c)| !c.contains("command -v")), "the older setup");
+    let o = run(&["init", "--agent", "all"], tmp.path());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(hook_commands(tmp.path()), now, "{}", stderr(&o));
+    let before = snapshot(tmp.path());
+    assert_eq!(run(&["init", "--agent", "all"], tmp.path()).status.code(), Some(0));
+    assert_eq!(snapshot(tmp.path()), before, "a third run changes nothing");
+}
+
+/// `min-version` in memory-index.toml: an older program says so once a
+/// session, at its start (and in `check`), and goes on; a version it cannot
+/// read is an `invalid-config` finding.
+#[test]
+fn a_memory_meant_for_a_newer_program_says_so_at_a_sessions_start() {
+    let tmp = project();
+    fs::write(tmp.path().join("memory-index.toml"), "min-version = \"99.0.0\"\n").expect("config");
+    let state = tempfile::tempdir().expect("state");
+    let start = serde_json::json!({"hook_event_name": "SessionStart", "session_id": "s", "cwd": tmp.path(), "source": "startup"});
+    let mut c = crate::support::bin_in(tmp.path());
+    c.arg("hook").env("MEMORY_INDEX_LSP_CACHE_DIR", state.path()).env_remove("CLAUDE_PROJECT_DIR");
+    let o = crate::support::run_with_stdin(c, start.to_string().as_bytes());
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let context = v["hookSpecificOutput"]["additionalContext"].as_str().expect("context");
+    let current = env!("CARGO_PKG_VERSION");
+    assert!(
+        context.starts_with(&format!("memory-index: this project's memory asks for memory-index-lsp 99.0.0 or later (`min-version` in memory-index.toml), and this is {current}")),
+        "{context}"
+    );
+    assert!(context.contains("this project records its decisions in"), "the note goes on: {context}");
+    let check = run(&["check"], tmp.path());
+    assert!(stderr(&check).contains("asks for memory-index-lsp 99.0.0 or later"), "{}", stderr(&check));
+    fs::write(tmp.path().join("memory-index.toml"), format!("min-version = \"{current}\"\n")).expect("config");
+    assert!(!stderr(&run(&["check"], tmp.path())).contains("or later"));
+    fs::write(tmp.path().join("memory-index.toml"), "min-version = \"latest\"\n").expect("config");
+    let bad = run(&["check"], tmp.path());
+    assert!(
+        String::from_utf8_lossy(&bad.stdout).contains("`min-version` must be a version such as \"0.2.0\""),
+        "{bad:?}"
+    );
 }

@@ -28,14 +28,15 @@ use crate::project::agents::Agent;
 
 /// Plans `agent`'s files (not Claude Code's: see `init::claude`).
 pub(super) fn plan(agent: Agent, files: &mut Files, index: &str) -> Result<(), String> {
-    let command = agent.hook_command();
+    let (start, command) = (agent.hook_command(true), agent.hook_command(false));
     let hook = |timeout: u64| json!([{ "hooks": [{ "type": "command", "command": command, "timeout": timeout }] }]);
+    let at_start = |timeout: u64| json!([{ "hooks": [{ "type": "command", "command": start, "timeout": timeout }] }]);
     let on = |matcher: &str, timeout: u64| json!([{ "matcher": matcher, "hooks": [{ "type": "command", "command": command, "timeout": timeout }] }]);
     match agent {
         Agent::Claude => Ok(()),
         Agent::Codex => {
             let wanted = json!({
-                "SessionStart": hook(10), "UserPromptSubmit": hook(10),
+                "SessionStart": at_start(10), "UserPromptSubmit": hook(10),
                 "PreToolUse": [on("Bash", 10)[0], on("apply_patch", 10)[0]], "PostToolUse": on("Bash", 10),
                 "Stop": hook(10),
             });
@@ -44,14 +45,14 @@ pub(super) fn plan(agent: Agent, files: &mut Files, index: &str) -> Result<(), S
             instructions_in(files, "AGENTS.md", index)
         }
         Agent::Copilot => {
-            copilot_hooks(files, &command)?;
+            copilot_hooks(files, agent)?;
             mcp_json(files)?;
             instructions_in(files, ".github/copilot-instructions.md", index)
         }
         Agent::Gemini => {
             // Gemini's timeouts are milliseconds.
             let wanted = json!({
-                "SessionStart": hook(10_000), "BeforeAgent": hook(10_000),
+                "SessionStart": at_start(10_000), "BeforeAgent": hook(10_000),
                 "AfterTool": [on("run_shell_command", 10_000)[0], on("read_file|replace|write_file", 10_000)[0]],
             });
             let rel = ".gemini/settings.json";
@@ -78,15 +79,27 @@ fn merge_hooks(files: &mut Files, rel: &str, wanted: &Value) -> Result<(), Strin
 }
 
 /// Copilot's hook file: ours alone, written whole; one that differs is kept and said.
-fn copilot_hooks(files: &mut Files, command: &str) -> Result<(), String> {
+fn copilot_hooks(files: &mut Files, agent: Agent) -> Result<(), String> {
     let rel = ".github/hooks/memory-index.json";
-    let entry = json!([{ "type": "command", "bash": command, "powershell": command, "timeoutSec": 10 }]);
+    // PowerShell runs the plain command (the guard is a POSIX shell's).
+    let plain = agent.plain_hook_command();
+    let entry = |bash: String| json!([{ "type": "command", "bash": bash, "powershell": plain, "timeoutSec": 10 }]);
+    let (start, other) = (entry(agent.hook_command(true)), entry(agent.hook_command(false)));
     let v = json!({ "version": 1, "hooks": {
-        "SessionStart": entry, "UserPromptSubmit": entry, "PreToolUse": entry, "PostToolUse": entry,
+        "SessionStart": start, "UserPromptSubmit": other, "PreToolUse": other, "PostToolUse": other,
     }});
+    // What an older init wrote (the plain command everywhere) is ours to replace.
+    let older = {
+        let e = json!([{ "type": "command", "bash": plain, "powershell": plain, "timeoutSec": 10 }]);
+        let v = json!({ "version": 1, "hooks": { "SessionStart": e, "UserPromptSubmit": e, "PreToolUse": e, "PostToolUse": e }});
+        format!("{}\n", serde_json::to_string_pretty(&v).map_err(|e| format!("internal: {e}"))?)
+    };
     let text = format!("{}\n", serde_json::to_string_pretty(&v).map_err(|e| format!("internal: {e}"))?);
     match files.current(rel)? {
         None => files.set(rel, text, "Copilot's hooks"),
+        Some(old) if old == older => {
+            files.set(rel, text, "Copilot's hooks, which now say what to install when the program is missing")
+        }
         Some(old) if old != text => {
             let _ = writeln!(
                 std::io::stderr(),

@@ -13,7 +13,63 @@ use serde_json::{Map, Value};
 /// `wanted` (event → matcher groups, as in the plugin's hooks.json) that
 /// does not run `memory-index-lsp hook` yet ([`is_our_command`]); the events added. Err names the problem.
 pub fn merge(text: Option<&str>, wanted: &Map<String, Value>) -> Result<(String, Vec<String>), String> {
-    bom_kept(text, |t| merge_text(t, wanted))
+    bom_kept(text, |t| {
+        let (upgraded, mut changed) = match t {
+            Some(t) => upgrade(t, wanted)?,
+            None => (String::new(), Vec::new()),
+        };
+        let (out, added) = merge_text(t.map(|_| upgraded.as_str()), wanted)?;
+        for e in added {
+            if !changed.contains(&e) {
+                changed.push(e);
+            }
+        }
+        Ok((out, changed))
+    })
+}
+
+/// `text` with each event's plain hook command (`memory-index-lsp hook --agent
+/// codex`, as an older `init` wrote it) replaced by the command `wanted` runs
+/// for that event when that one guards it (`Agent::hook_command`: a teammate
+/// without the program gets no error on every event); the events changed.
+/// Only that exact string, as a whole JSON string, inside that event's array.
+fn upgrade(text: &str, wanted: &Map<String, Value>) -> Result<(String, Vec<String>), String> {
+    let blanked = without_comments(text);
+    let b = blanked.as_str();
+    let Ok(Value::Object(top)) = serde_json::from_str::<Value>(b) else { return Ok((text.to_string(), Vec::new())) };
+    if !matches!(top.get("hooks"), Some(Value::Object(_))) {
+        return Ok((text.to_string(), Vec::new()));
+    }
+    let Some(top_span) = object_at(b, skip_ws(b, 0)) else { return Ok((text.to_string(), Vec::new())) };
+    let Some(hooks_span) = member(b, &top_span, "hooks").and_then(|at| object_at(b, at)) else {
+        return Ok((text.to_string(), Vec::new()));
+    };
+    let mut edits: Vec<(std::ops::Range<usize>, String, String)> = Vec::new();
+    for (event, groups) in wanted {
+        let new = groups.pointer("/0/hooks/0/command").and_then(Value::as_str).unwrap_or("");
+        let Some(plain) = new.split_once("&& ").and_then(|(_, rest)| rest.split_once(" ||")).map(|(p, _)| p) else {
+            continue;
+        };
+        let Some(span) = member(b, &hooks_span, event).and_then(|at| array_at(b, at)) else { continue };
+        let end = span.last_end.unwrap_or(span.open);
+        let (old_lit, new_lit) =
+            (serde_json::to_string(plain).unwrap_or_default(), serde_json::to_string(new).unwrap_or_default());
+        let mut from = span.open;
+        while let Some(i) = b[from..end].find(&old_lit) {
+            edits.push((from + i..from + i + old_lit.len(), new_lit.clone(), event.clone()));
+            from += i + old_lit.len();
+        }
+    }
+    let mut changed: Vec<String> = Vec::new();
+    let mut out = text.to_string();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
+    for (range, new, event) in edits {
+        out.replace_range(range, &new);
+        if !changed.contains(&event) {
+            changed.push(event);
+        }
+    }
+    Ok((out, changed))
 }
 
 /// `f` of `text` without its byte-order mark, the mark put back on what it

@@ -38,6 +38,10 @@ pub fn read_toml(text: &str, known: Known) -> (ConfigPatch, Vec<ConfigError>) {
                 Value::String(s) => p.decisions = Some(s),
                 _ => bad(None, &key, true, format!("`{key}` must be a path in quotes")),
             },
+            "min-version" | "minVersion" => match value {
+                Value::String(s) => p.min_version = Some(s),
+                _ => bad(None, &key, true, format!("`{key}` must be a version in quotes (\"0.2.0\")")),
+            },
             "max-file-bytes" | "maxFileBytes" => match value.as_integer().and_then(|n| u64::try_from(n).ok()) {
                 Some(n) => p.max_file_bytes = Some(n),
                 None => bad(None, &key, true, format!("`{key}` must be a whole number of bytes")),
