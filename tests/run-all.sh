@@ -59,6 +59,19 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== fuzz targets build =="
 cargo build --quiet --manifest-path server/fuzz/Cargo.toml
 
+echo "== user guide (mdBook) =="
+mdbook="$(command -v mdbook || echo target/tools/mdbook/bin/mdbook)"
+if [ -x "$mdbook" ]; then
+  # Its links are checked by `cargo test` (docs::every_link_resolves); this builds the book itself.
+  "$mdbook" build docs
+else
+  if [ "${MI_REQUIRE_MDBOOK:-0}" = 1 ]; then
+    echo "FAIL: MI_REQUIRE_MDBOOK=1 but no mdbook (.ci/run installs it under target/tools/mdbook)"
+    exit 1
+  fi
+  echo "SKIP user guide build: no mdbook (cargo install --locked mdbook --root target/tools/mdbook)"
+fi
+
 echo "== editor integrations =="
 bash editors/check.sh
 

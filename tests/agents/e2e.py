@@ -57,6 +57,7 @@ MIGRATE_HEADER = "[memory-index] /how migrate the booking schema \u2192 How to M
 PRICES_HEADER = "[memory-index] /how store ticket prices \u2192 How to Store Ticket Prices ("
 PRICES_ERROR = "ticket prices stored as float lost cents: store money as decimal cents"
 SESSION_NOTE = "memory-index: this project records its decisions in"
+INSTRUCTIONS = "This project records its decisions in `agents/memory-index.md`"
 # What a session start says where the hooks are set up and the program is missing (project::agents::MISSING).
 MISSING = "the hooks of this project run memory-index-lsp, which is not installed here"
 BLOCK = "[memory-index] /"
@@ -74,8 +75,8 @@ CONFIG = "[recall]\nprompt = 0.5\ncommand = 0.5\nerror = 0.5\n"
 # What `init --agent` writes (the spec; the first file holds the hooks); each must exist after init.
 INIT_FILES = {
     "codex": [".codex/hooks.json", ".codex/config.toml", "AGENTS.md"],
-    "copilot": [".github/hooks/memory-index.json", ".mcp.json", ".github/copilot-instructions.md"],
-    "gemini": [".gemini/settings.json", "GEMINI.md"],
+    "copilot": [".github/hooks/memory-index.json", ".mcp.json", "AGENTS.md"],
+    "gemini": [".gemini/settings.json", "AGENTS.md"],
 }
 # The MCP server `memory-index` as each CLI offers it to the model (names seen in the recorded requests).
 MCP_SEARCH_TOOL = {
@@ -329,6 +330,9 @@ def run_agent(agent):
           MOCK_HEADER in first and MOCK_BODY in first, excerpt(first, BLOCK if BLOCK in first else MOCK_PROMPT[:30]))
     check(agent, "decision-prompt: the SessionStart note reached the model", SESSION_NOTE in first,
           excerpt(first, "memory-index"))
+    # The instructions block, in the AGENTS.md every agent shares (Gemini: through context.fileName).
+    check(agent, "decision-prompt: the AGENTS.md instructions reached the model", INSTRUCTIONS in first,
+          excerpt(first, "Project memory"))
     # e. The project's MCP server, from the same request.
     tools = offered_tools(bodies[0]) if bodies else []
     want = MCP_SEARCH_TOOL[agent]

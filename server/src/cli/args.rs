@@ -312,6 +312,9 @@ pub struct InitArgs {
     /// Print the diff without writing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Say only what was written and what you must do (each agent's trust): no notes.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]
@@ -333,6 +336,9 @@ pub struct ImportArgs {
     /// Print the diff without writing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Say only what was done and what needs you (stale, skipped, not read): no cuts, notes or left-out lines.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
     /// The project root (default: the nearest project at or above $CLAUDE_PROJECT_DIR, else the working directory).
     #[arg(long, value_name = "DIR")]
     pub root: Option<PathBuf>,

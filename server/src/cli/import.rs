@@ -1,4 +1,9 @@
-//! `memory-index-lsp import PATHS... [--file NAME] [--all] [--prune] [--dry-run] [--root DIR]`: existing decisions brought into the memory.
+//! `memory-index-lsp import PATHS... [--file NAME] [--all] [--prune] [--dry-run] [--quiet] [--root DIR]`: existing decisions brought into the memory.
+//!
+//! Output: what was imported, updated, completed or removed, and the counts,
+//! on stdout (with `--dry-run`, stdout is the diff and those lines go to
+//! stderr); what needs the person (skipped, stale, not read, a conflict)
+//! and notes (cut, left out, not imported) on stderr; `--quiet` drops the notes.
 //!
 //! This edge reads the sources (through the guarded reader: a FIFO, a
 //! device, a file over `max-file-bytes` or not UTF-8 is reported by name and
@@ -22,6 +27,18 @@ macro_rules! say {
         // Line by line: a message's own line breaks stay breaks (found by review: shown as `\u{a}`).
         for line in format!($($t)*).split('\n') {
             let _ = writeln!(std::io::stderr(), "{}", crate::text::escape_controls(line));
+        }
+    };
+}
+
+/// A result line (what was imported, updated, removed, and the counts): to
+/// stdout, escaped as [`say`] does; to stderr with `--dry-run`, whose result
+/// is the diff on stdout.
+macro_rules! result {
+    ($dry:expr, $($t:tt)*) => {
+        for line in format!($($t)*).split('\n') {
+            let line = crate::text::escape_controls(line);
+            let _ = if $dry { writeln!(std::io::stderr(), "{line}") } else { writeln!(std::io::stdout(), "{line}") };
         }
     };
 }
@@ -209,11 +226,12 @@ pub fn run(a: ImportArgs) -> i32 {
         }
     }
     let verb = if a.dry_run { "would import" } else { "imported" };
+    let dry = a.dry_run;
     for line in &out.imported {
-        say!("{verb}: {line}");
+        result!(dry, "{verb}: {line}");
     }
     for line in &out.updated {
-        say!("{}: {line}", if a.dry_run { "would update" } else { "updated" });
+        result!(dry, "{}: {line}", if a.dry_run { "would update" } else { "updated" });
     }
     for (source, why) in &out.skipped {
         say!("skipped {source}: {why}");
@@ -237,25 +255,25 @@ pub fn run(a: ImportArgs) -> i32 {
     }
     for line in &out.completed {
         let verb = if a.dry_run { "would add" } else { "added" };
-        say!("completed: {line} had no index entry (an import stopped before writing the index?): {verb} it");
+        result!(dry, "completed: {line} had no index entry (an import stopped before writing the index?): {verb} it");
     }
-    for line in &out.cut {
+    for line in out.cut.iter().filter(|_| !a.quiet) {
         say!("cut: {line}");
     }
     for line in &out.removed {
-        say!("{}: {line}", if a.dry_run { "would remove" } else { "removed" });
+        result!(dry, "{}: {line}", if a.dry_run { "would remove" } else { "removed" });
     }
-    for path in &out.bare_files {
+    for path in out.bare_files.iter().filter(|_| !a.quiet) {
         let left = if a.dry_run { "would be left" } else { "is left" };
         say!("note: {path} {left} with only its title: delete the file if nothing else needs it");
     }
     for line in &out.stale {
         say!("stale: {line}");
     }
-    for p in &left_out {
+    for p in left_out.iter().filter(|_| !a.quiet) {
         say!("left out: {p}");
     }
-    for p in &refused {
+    for p in refused.iter().filter(|_| !a.quiet) {
         say!("not imported: {p}");
     }
     for p in &problems {
@@ -267,7 +285,8 @@ pub fn run(a: ImportArgs) -> i32 {
         n => format!(", {n} kept as yours (no import mark: not updated from the source)"),
     };
     let removed = if a.prune { format!(", {} removed", out.removed.len()) } else { String::new() };
-    say!(
+    result!(
+        dry,
         "{} new, {} updated{removed}, {} unchanged{yours}, {} skipped, {} not imported, {} not read",
         out.imported.len(),
         out.updated.len(),

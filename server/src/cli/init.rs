@@ -1,4 +1,8 @@
-//! `memory-index-lsp init [ROOT] [--agent claude|codex|copilot|gemini|all] [--dry-run]`: starts a memory when there is none and sets the project up for each agent named (Claude Code by default): hooks, the MCP server, skills or instructions, a recall note.
+//! `memory-index-lsp init [ROOT] [--agent claude|codex|copilot|gemini|all] [--dry-run] [--quiet]`: starts a memory when there is none and sets the project up for each agent named (Claude Code by default): hooks, the MCP server, skills or instructions, a recall note.
+//!
+//! Output: each file created or changed on stdout (with `--dry-run`, the
+//! diff; the list on stderr); the trust each agent needs and notes on
+//! stderr; `--quiet` drops the notes, never the trust.
 //!
 //! In a project without a memory it creates the index (`agents/memory-index.md`
 //! with its preamble and the recall note) and the decisions folder. For
@@ -15,6 +19,7 @@
 //! person must give an agent (outside the project) is said, never written.
 
 mod agents;
+mod claude;
 mod instructions;
 mod settings;
 
@@ -147,11 +152,14 @@ pub fn run(a: InitArgs) -> i32 {
             return 2;
         }
     };
+    // Results (what was written) to stdout; notes to stderr, none with `--quiet`; errors to stderr.
     let mut stderr = std::io::stderr();
+    let mut stdout = std::io::stdout();
+    let mut notes: Box<dyn Write> = if a.quiet { Box::new(std::io::sink()) } else { Box::new(std::io::stderr()) };
     if changes.is_empty() && folder.is_none() {
         let names: Vec<&str> = agents.iter().map(|a| a.name()).collect();
         let _ = writeln!(
-            stderr,
+            stdout,
             "already set up for {}: the memory, the hooks, the MCP server and the skills or instructions are in place",
             names.join(", ")
         );
@@ -161,7 +169,7 @@ pub fn run(a: InitArgs) -> i32 {
         if !dry_run && !on_path("memory-index-lsp") {
             let me = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "it".into());
             let _ = writeln!(
-                stderr,
+                notes,
                 "note: `memory-index-lsp` is not on PATH, and the hooks, skills and MCP server init sets up run it by \
              that name: put it there (the release installer, see the README's Install; or copy {me} to a folder on PATH)"
             );
@@ -176,7 +184,8 @@ pub fn run(a: InitArgs) -> i32 {
                 return 2;
             }
         }
-        let _ = writeln!(stderr, "{} {dir}/: the decisions folder", if dry_run { "would create" } else { "created" });
+        let to: &mut dyn Write = if dry_run { &mut stderr } else { &mut stdout };
+        let _ = writeln!(to, "{} {dir}/: the decisions folder", if dry_run { "would create" } else { "created" });
     }
     for c in &changes {
         if dry_run {
@@ -207,7 +216,7 @@ pub fn run(a: InitArgs) -> i32 {
         // Said as it is written: a run stopped halfway lists what it wrote (found by review).
         let link = std::fs::read_link(&path).ok().map(|to| format!(" (a link to {})", to.display()));
         let _ = writeln!(
-            stderr,
+            stdout,
             "{} {}{}: {}",
             if c.old.is_none() { "created" } else { "changed" },
             c.rel,
@@ -221,7 +230,7 @@ pub fn run(a: InitArgs) -> i32 {
     }
     if let Some(top) = git_top_above(&root) {
         let _ = writeln!(
-            stderr,
+            notes,
             "note: {} is inside the git repository at {}: agents read their hooks and MCP servers from the \
              folder they are started in, so start them in {}, or run init at {} for the whole repository",
             root.display(),
@@ -236,7 +245,7 @@ pub fn run(a: InitArgs) -> i32 {
     if !dry_run && !on_path("memory-index-lsp") {
         let me = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "it".into());
         let _ = writeln!(
-            stderr,
+            notes,
             "note: `memory-index-lsp` is not on PATH, and the hooks, skills and MCP server just written run it by \
              that name: put it there (the release installer, see the README's Install; or copy {me} to a folder on PATH)"
         );
@@ -246,7 +255,7 @@ pub fn run(a: InitArgs) -> i32 {
     if let Ok(ws) = load::load(&root) {
         if ws.config().recall.semantic.is_none() && !crate::project::semantic::enabled(&ws, &root) {
             let _ = writeln!(
-                stderr,
+                notes,
                 "note: recall ranks decisions by their words; `memory-index-lsp embed` fetches a sentence model \
                  (87 MB) that ranks by meaning too, and the hook uses it once it is there (`[recall] semantic = false` \
                  turns that off)"
@@ -287,7 +296,7 @@ pub fn run(a: InitArgs) -> i32 {
         }
         for f in &odd {
             let _ = writeln!(
-                stderr,
+                notes,
                 "note: {} holds decisions too, but its name has a control character (shown escaped): rename it, then import it",
                 crate::text::escape_controls(f)
             );
@@ -349,7 +358,7 @@ fn plan(root: &Path, agents: &[Agent]) -> Result<(Vec<Change>, Option<String>), 
     }
     for &agent in agents {
         match agent {
-            Agent::Claude => claude(&mut files, &index_rel)?,
+            Agent::Claude => claude::claude(&mut files, &index_rel)?,
             other => agents::plan(other, &mut files, &index_rel)?,
         }
     }
@@ -371,52 +380,6 @@ fn plan(root: &Path, agents: &[Agent]) -> Result<(Vec<Change>, Option<String>), 
         files.set(&index_rel, new, "the recall note")?;
     }
     Ok((files.changes, folder))
-}
-
-/// Claude Code without the plugin: the skills (naming the memory's own
-/// index: found by review, a memory kept in `docs/memory.md` was described
-/// as `agents/memory-index.md`), the hooks in `.claude/settings.json` and
-/// the MCP server in `.mcp.json`.
-fn claude(files: &mut Files, index_rel: &str) -> Result<(), String> {
-    for (rel, shipped) in [
-        (".claude/skills/when/SKILL.md", WHEN_SKILL),
-        (".claude/skills/how/SKILL.md", HOW_SKILL),
-        (".claude/skills/remember/SKILL.md", REMEMBER_SKILL),
-    ] {
-        let text = shipped.replace("agents/memory-index.md", index_rel);
-        match files.current(rel)? {
-            None => files.set(rel, text, "the skill")?,
-            Some(old) if old != text => {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "kept {rel}, which differs from the shipped skill (delete it and run init again to replace it)"
-                );
-            }
-            Some(_) => {}
-        }
-    }
-    let mut hooks: serde_json::Value = serde_json::from_str(&HOOKS_JSON.replace(PLUGIN_LAUNCHER, "memory-index-lsp"))
-        .map_err(|e| format!("internal: hooks.json: {e}"))?;
-    // Outside the plugin (whose launcher says what to install), the command itself does
-    // (`Agent::hook_command`): silent without the program, one line at a session's start.
-    if let Some(events) = hooks.get_mut("hooks").and_then(|h| h.as_object_mut()) {
-        for (event, groups) in events.iter_mut() {
-            let command = crate::project::agents::Agent::Claude.hook_command(event == "SessionStart");
-            for group in groups.as_array_mut().into_iter().flatten() {
-                for h in group.get_mut("hooks").and_then(|h| h.as_array_mut()).into_iter().flatten() {
-                    h["command"] = serde_json::Value::String(command.clone());
-                }
-            }
-        }
-    }
-    let wanted = hooks.get("hooks").and_then(|h| h.as_object()).ok_or("internal: hooks.json has no hooks object")?;
-    let settings_rel = ".claude/settings.json";
-    let old = files.current(settings_rel)?;
-    let (new, added) = settings::merge(old.as_deref(), wanted).map_err(|e| format!("{settings_rel}: {e}"))?;
-    if !added.is_empty() {
-        files.set(settings_rel, new, &format!("hooks for {}", added.join(", ")))?;
-    }
-    mcp_json(files)
 }
 
 /// The MCP server in `.mcp.json` (read by Claude Code and Copilot).

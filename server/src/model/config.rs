@@ -68,6 +68,7 @@ impl Default for Config {
 }
 
 mod file;
+pub mod reference;
 mod tables;
 mod version;
 pub use file::{locate, read_toml};

@@ -21,7 +21,7 @@ fn an_empty_repository_gets_a_memory_the_hook_recalls_from() {
     let tmp = tempfile::tempdir().expect("tmp");
     let root = tmp.path();
     let o = run(root, &["init"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", said(&o));
     assert!(root.join("agents/memory-index.md").is_file() && root.join("agents/decisions").is_dir());
     assert!(root.join(".mcp.json").is_file() && root.join(".claude/skills/remember/SKILL.md").is_file());
     // The README's quick start, as written there: its decision, its title and its example prompt.
@@ -34,8 +34,8 @@ fn an_empty_repository_gets_a_memory_the_hook_recalls_from() {
     let mut c = bin_in(root);
     c.args(["remember", "--when", title, "--body-file", "-"]);
     let o = run_with_stdin(c, format!("{body}\n").as_bytes());
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("file: general.md"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", said(&o));
+    assert!(said(&o).contains("file: general.md"), "{}", said(&o));
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
     #[cfg(unix)]
     {
@@ -55,14 +55,10 @@ fn an_empty_repository_gets_a_memory_the_hook_recalls_from() {
     let event = serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": "s", "cwd": root,
         "prompt": example});
     let o = run_with_stdin(hook, event.to_string().as_bytes());
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains(&format!("When {title}")),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("When {title}")), "{}", said(&o));
     // A second init changes nothing.
     let before = snapshot(root);
-    assert!(String::from_utf8_lossy(&run(root, &["init"]).stderr).contains("already set up"));
+    assert!(said(&run(root, &["init"])).contains("already set up"));
     assert_eq!(snapshot(root), before);
 }
 
@@ -79,7 +75,7 @@ fn importing_a_real_adr_folder_twice_gives_one_verified_memory() {
         fs::copy(e.path(), inside.join(e.file_name())).expect("copy");
     }
     let o = run(root, &["import", "docs/adr"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
         err.contains("23 new") && err.contains("deprecated (status: Deprecated") && err.contains("a template"),
@@ -125,11 +121,7 @@ fn importing_a_real_adr_folder_twice_gives_one_verified_memory() {
     }
     let before = snapshot(root);
     let o = run(root, &["import", "docs/adr"]);
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("0 new, 0 updated, 23 unchanged"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(said(&o).contains("0 new, 0 updated, 23 unchanged"), "{}", said(&o));
     assert_eq!(snapshot(root), before, "a second import changes no byte");
 }
 
@@ -148,7 +140,7 @@ fn bad_sources_are_named_and_the_rest_still_imports() {
     let fifo = std::ffi::CString::new(adr.join("0004-pipe.md").to_string_lossy().as_bytes()).expect("c");
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
     let o = run(root, &["import", "docs/adr", "docs/adr/0004-pipe.md"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     // The rest is imported; the files not read make the exit code 1, as a missing one does.
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("imported: When Using PostgreSQL for bookings ← docs/adr/0001-use-postgres.md"), "{err}");
@@ -175,7 +167,7 @@ fn a_missing_path_exits_1_and_an_empty_folder_says_so() {
         .expect("claude");
     fs::create_dir_all(root.join("docs/empty")).expect("dir");
     let o = run(root, &["import", "CLAUDE.md", "docs/adr-typo", "docs/empty"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("imported: When Testing ← CLAUDE.md"), "{err}");
     assert!(err.contains("not read: docs/adr-typo:"), "{err}");
@@ -197,14 +189,14 @@ fn nested_rules_folders_are_named_and_read_when_named() {
     fs::write(rules.join("frontend/components/forms.mdc"), "---\ndescription: Forms\n---\nUse react-hook-form.\n")
         .expect("w");
     let o = run(root, &["init"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert!(err.contains("import .cursor/rules .cursor/rules/frontend .cursor/rules/frontend/components"), "{err}");
     let o = run(root, &["import", ".cursor/rules"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("not read: .cursor/rules/frontend: a sub-folder with .md or .mdc files"), "{err}");
     let o = run(root, &["import", ".cursor/rules", ".cursor/rules/frontend", ".cursor/rules/frontend/components"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("2 new, 0 updated, 1 unchanged"), "{err}");
 }
@@ -218,11 +210,11 @@ fn files_a_claude_md_pulls_in_are_named() {
     fs::write(root.join("CLAUDE.md"), "# P\n\nSee @docs/testing.md, and `@not/this.md`.\n\n## Style\n\nUse black.\n")
         .expect("w");
     fs::write(root.join("docs/testing.md"), "# Testing\n\n## Unit tests\n\nUse pytest fixtures.\n").expect("w");
-    let err = String::from_utf8_lossy(&run(root, &["init"]).stderr).into_owned();
+    let err = said(&run(root, &["init"]));
     assert!(err.contains("memory-index-lsp import CLAUDE.md docs/testing.md"), "{err}");
-    let err = String::from_utf8_lossy(&run(root, &["import", "CLAUDE.md"]).stderr).into_owned();
+    let err = said(&run(root, &["import", "CLAUDE.md"]));
     assert!(err.contains("left out: CLAUDE.md: the file it pulls in with `@` (docs/testing.md)"), "{err}");
-    let err = String::from_utf8_lossy(&run(root, &["import", "CLAUDE.md", "docs/testing.md"]).stderr).into_owned();
+    let err = said(&run(root, &["import", "CLAUDE.md", "docs/testing.md"]));
     assert!(!err.contains("pulls in") && err.contains("imported: When Working On Unit tests"), "{err}");
 }
 
@@ -242,7 +234,7 @@ fn a_source_beside_the_project_is_named_relative_to_the_root() {
     )
     .expect("adr");
     let o = run(&root, &["import", adrs.to_str().expect("utf8")]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", said(&o));
     let text = fs::read_to_string(root.join("agents/decisions/architecture-decisions.md")).expect("decisions");
     assert!(text.contains("\nSource: ../team-adrs/0001-use-postgres.md <!-- import "), "{text}");
 }
@@ -262,16 +254,16 @@ fn init_points_at_the_decisions_a_project_already_has() {
     fs::write(root.join("AGENTS.md"), "# Rules\n\n## Testing\n\nRun `cargo test` before every commit.\n")
         .expect("agents");
     let o = run(root, &["init", "--agent", "codex"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("memory-index-lsp import docs/adr AGENTS.md"), "{err}");
     let o = run(root, &["import", "docs/adr", "AGENTS.md"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert!(err.contains("2 new"), "the ADR and the Testing rule, not init's own block: {err}");
     assert!(!fs::read_to_string(root.join("agents/decisions/agents.md")).expect("rules").contains("Project memory"));
     // Run again: the memory exists, nothing more to say.
     let o = run(root, &["init", "--agent", "codex"]);
-    assert!(!String::from_utf8_lossy(&o.stderr).contains("bring them in"));
+    assert!(!said(&o).contains("bring them in"));
 }
 
 /// Found by review: importing an unchanged AGENTS.md again deleted a line a
@@ -293,7 +285,7 @@ fn importing_again_keeps_edits_and_names_what_is_gone_or_superseded() {
     fs::write(adr.join("0002-use-helm.md"), record(2, "Use Helm", "Accepted")).expect("adr");
     fs::write(adr.join("0003-use-redis.md"), record(3, "Use Redis", "Accepted")).expect("adr");
     let o = run(root, &["import", "AGENTS.md", "docs/adr"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", said(&o));
     let agents = root.join("agents/decisions/agents.md");
     let edited = fs::read_to_string(&agents).expect("agents.md").replace(
         "Never force-push to main.\n",
@@ -306,7 +298,7 @@ fn importing_again_keeps_edits_and_names_what_is_gone_or_superseded() {
     assert!(shown.contains("Source: docs/adr/0001-use-postgres.md\n") && !shown.contains("<!--"), "{shown}");
     // Nothing changed in the sources: the edit stays, byte for byte.
     let o = run(root, &["import", "AGENTS.md", "docs/adr"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert!(err.contains("0 new, 0 updated, 4 unchanged"), "{err}");
     assert_eq!(fs::read_to_string(&agents).expect("agents.md"), edited);
     // AGENTS.md changed too: the edited decision is kept and named; the others follow their sources.
@@ -316,7 +308,7 @@ fn importing_again_keeps_edits_and_names_what_is_gone_or_superseded() {
     let fifo = std::ffi::CString::new(adr.join("0004-pipe.md").to_string_lossy().as_bytes()).expect("c");
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
     let o = run(root, &["import", "AGENTS.md", "docs/adr"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert!(err.contains("was edited since it was imported, and what import would write changed too"), "{err}");
     // What to bring in by hand is shown (found by review: only "by hand").
     assert!(
@@ -336,13 +328,13 @@ fn importing_again_keeps_edits_and_names_what_is_gone_or_superseded() {
     assert!(err.contains("0004-pipe.md: it is a named pipe"), "{err}");
     // With --all, the superseded record is marked, and says so first.
     let o = run(root, &["import", "--all", "docs/adr/0003-use-redis.md"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", said(&o));
     let text = fs::read_to_string(root.join("agents/decisions/architecture-decisions.md")).expect("adrs");
     assert!(text.contains("## When Using Redis\n\n**Status: Superseded by ADR 9**\n\nUse Redis everywhere."), "{text}");
     // Marked so, it is not called stale again; a path spelled `./…` is the same file; the
     // memory's own files are not sources (found by review).
     let o = run(root, &["import", "./docs/adr/0001-use-postgres.md", "docs/adr", "agents/decisions"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert!(!err.contains("Redis") && !err.contains("0001-use-postgres.md is no longer"), "{err}");
     assert!(err.contains("agents/decisions/agents.md: one of this memory's own files"), "{err}");
     assert!(err.contains("0 new, 0 updated"), "{err}");
@@ -367,13 +359,13 @@ fn init_says_what_to_run_from_where_it_was_run() {
     )
     .expect("adr");
     let o = run(&repo, &["init", "services/api"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("memory-index-lsp import --root services/api services/api/decisions"), "{err}");
     assert!(err.contains("created .claude/settings.json") && !err.contains("changed .claude"), "{err}");
     assert!(err.contains("is inside the git repository at") && err.contains("start them in"), "{err}");
     let o = run(&repo, &["import", "--root", "services/api", "services/api/decisions"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("1 new"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(said(&o).contains("1 new"), "{}", said(&o));
 }
 
 /// Found by review: an ADR deleted from its folder, or superseded, stayed in
@@ -411,15 +403,15 @@ fn prune_removes_what_the_sources_dropped_and_the_hook_stops_injecting_it() {
     fs::remove_file(adr.join("0002-use-helm.md")).expect("rm");
     fs::write(adr.join("0003-use-redis.md"), redis("Superseded by ADR 9")).expect("adr");
     let o = run(root, &["import", "docs/adr"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert!(err.contains("is no longer in docs/adr") && err.contains("--prune to remove it"), "{err}");
     assert!(hook(prompt).contains("When Using Helm"), "listed, still there: {err}");
     let before = snapshot(root);
     let o = run(root, &["import", "--prune", "--dry-run", "docs/adr"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("would remove: When Using Helm"), "{o:?}");
+    assert!(said(&o).contains("would remove: When Using Helm"), "{o:?}");
     assert_eq!(snapshot(root), before, "a dry run writes nothing");
     let o = run(root, &["import", "--prune", "docs/adr"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("removed: When Using Helm in agents/decisions/architecture-decisions.md"), "{err}");
     assert!(err.contains("removed: When Using Redis in agents/decisions/architecture-decisions.md"), "{err}");
@@ -429,25 +421,25 @@ fn prune_removes_what_the_sources_dropped_and_the_hook_stops_injecting_it() {
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
     assert!(!hook(prompt).contains("Helm"), "{}", hook(prompt));
     let o = run(root, &["import", "--prune", "docs/adr"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("0 new, 0 updated, 0 removed, 1 unchanged"), "{o:?}");
+    assert!(said(&o).contains("0 new, 0 updated, 0 removed, 1 unchanged"), "{o:?}");
     // A rules file emptied of its sections, then deleted: named from a sub-folder, as given.
     fs::write(root.join("AGENTS.md"), "# Agents\n\n## Git\n\nNever force-push to main, ever.\n").expect("agents");
     assert_eq!(run(root, &["import", "AGENTS.md"]).status.code(), Some(0));
     fs::write(root.join("AGENTS.md"), "# Agents\n").expect("agents");
     let o = run(root, &["import", "AGENTS.md"]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("but AGENTS.md holds no decision now"), "{o:?}");
+    assert!(said(&o).contains("but AGENTS.md holds no decision now"), "{o:?}");
     fs::remove_file(root.join("AGENTS.md")).expect("rm");
     fs::create_dir_all(root.join("src")).expect("src");
     let mut c = bin_in(&root.join("src"));
     c.args(["import", "--prune", "../AGENTS.md"]);
     let o = run_with_stdin(c, b"");
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert_eq!(o.status.code(), Some(1), "a file given that is missing: {err}");
     assert!(err.contains("removed: When Working On Git in agents/decisions/agents.md (its record"), "{err}");
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
     // A `--file` outside the decisions directory is a usage error (found by review: it exited 1).
     let o = run(root, &["import", "docs/adr", "--file", "../x.md"]);
-    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(2), "{}", said(&o));
 }
 
 /// Issue 51: records kept where no fixed list looks (`docs/architecture/adr`)
@@ -468,12 +460,17 @@ fn init_finds_records_wherever_kept_and_no_title_stops_their_import() {
         fs::write(notes.join(format!("0{n}-week.md")), "# Week\n\nWhat we did.\n").expect("note");
     }
     let o = run(root, &["init"]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     let line = err.lines().find_map(|l| l.trim().strip_prefix("memory-index-lsp import ")).expect(&err);
     assert_eq!(line, "docs/architecture/adr", "{err}");
     let o = run(root, &["import", line]);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let err = said(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("2 new"), "{err}");
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
+}
+
+/// What a command printed, as a terminal shows it: its results (stdout), then its notes (stderr).
+fn said(o: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }

@@ -13,7 +13,7 @@ fn run(root: &Path, args: &[&str]) -> Output {
 }
 
 fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    said(o)
 }
 
 fn record(n: u32, title: &str, why: &str) -> String {
@@ -342,4 +342,9 @@ fn a_large_import_is_placed_at_once_and_checks_clean() {
     assert_eq!(run(root, &["check"]).status.code(), Some(0));
     let o = run(root, &["import", "CLAUDE.md"]);
     assert!(stderr(&o).contains("700 unchanged") && !stderr(&o).contains("completed"), "{}", stderr(&o));
+}
+
+/// What a command printed, as a terminal shows it: its results (stdout), then its notes (stderr).
+fn said(o: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }

@@ -36,16 +36,47 @@ fn rules_md_is_current() {
     assert!(got == want, "docs/rules.md is stale: run `UPDATE_DOCS=1 cargo test --test it docs::`");
 }
 
-/// The README's `[recall]` example shows the defaults: copied as it is, it changes nothing.
+/// docs/guide/configuration.md: generated from the settings' definitions
+/// (`model::config::reference`), so that no key goes undocumented.
+fn configuration() -> String {
+    format!(
+        "# Configuration\n\n<!-- Generated from server/src/model/config/reference.rs by server/tests/it/docs.rs \
+(`UPDATE_DOCS=1 cargo test --test it docs::`). -->\n\n{}\n{}",
+        CONFIGURATION_INTRO,
+        memory_index_lsp::model::config::reference::markdown()
+    ) + CONFIGURATION_END
+}
+
+const CONFIGURATION_INTRO: &str = "An optional `memory-index.toml` in the project's folder (the one holding \
+`agents/`) sets these keys; every one is optional, and copied as listed here a key changes nothing. An unknown key \
+or a value of the wrong type is reported at its place (`invalid-config`) and left out, and every other key applies: \
+a typo beside `hook = false` does not turn the hook back on. Text that is not TOML at all is reported and the \
+defaults apply. The language server also takes these keys from `initializationOptions` and \
+`workspace/configuration` (section `memoryIndex`).\n";
+
+const CONFIGURATION_END: &str = "## [rules] and rule options\n\nEach rule's code can be set to `\"error\"`, \
+`\"warning\"`, `\"info\"` or `\"off\"` under `[rules]` (`file-too-long = \"off\"`). A rule's options (`max-lines`, \
+`token-budget`) are top-level keys; [the rules page](../rules.md) lists each rule, its default and its options.\n";
+
 #[test]
-fn the_readmes_recall_example_is_the_defaults() {
-    let readme = std::fs::read_to_string(support::repo().join("README.md")).expect("README");
-    let start = readme.find("[recall]              # the defaults").expect("the [recall] example");
-    let block = &readme[start..start + readme[start..].find("```").expect("end of the block")];
-    let (cfg, errors) = memory_index_lsp::rules::config_from_text(block);
-    assert!(errors.is_empty(), "{errors:?}");
+fn configuration_md_is_current() {
+    let path = support::repo().join("docs/guide/configuration.md");
+    let want = configuration();
+    if std::env::var_os("UPDATE_DOCS").is_some() {
+        std::fs::write(&path, &want).expect("write docs/guide/configuration.md");
+    }
+    let got = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(got == want, "docs/guide/configuration.md is stale: run `UPDATE_DOCS=1 cargo test --test it docs::`");
+}
+
+/// The reference's defaults are the program's: read as a `memory-index.toml`, they change nothing.
+#[test]
+fn the_references_defaults_are_the_defaults() {
+    let toml = memory_index_lsp::model::config::reference::defaults_toml();
+    let (cfg, errors) = memory_index_lsp::rules::config_from_text(&toml);
+    assert!(errors.is_empty(), "{errors:?}\n{toml}");
     let defaults = memory_index_lsp::model::Config::default();
-    assert_eq!(format!("{:?}", cfg.recall), format!("{:?}", defaults.recall), "{block}");
+    assert_eq!(format!("{cfg:?}"), format!("{defaults:?}"), "{toml}");
 }
 
 /// The VS Code extension's README documents every command the extension contributes.
@@ -79,4 +110,109 @@ fn the_vscode_missing_server_path_needs_no_rust() {
     let (release, cargo) = (req.find("release page").expect("names the release page"), req.find("cargo install"));
     assert!(cargo.is_none_or(|c| c > release), "the release comes before cargo:\n{req}");
     assert!(readme.contains("the server inside the package, else `memory-index-lsp` on `PATH`"));
+}
+
+/// GitHub's and mdBook's anchor for a heading: lowercase, letters, digits,
+/// `-` and `_` kept, spaces as `-`, everything else dropped.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings.
+fn anchors(text: &str) -> Vec<String> {
+    use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+    let (mut out, mut current, mut inside) = (Vec::new(), String::new(), false);
+    for e in Parser::new(text) {
+        match e {
+            Event::Start(Tag::Heading { .. }) => (inside, current) = (true, String::new()),
+            Event::End(TagEnd::Heading(_)) => {
+                inside = false;
+                out.push(slug(&current));
+            }
+            Event::Text(t) | Event::Code(t) if inside => current.push_str(&t),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every Markdown page a newcomer reads: the README, the docs (the mdBook's
+/// sources) and the editors' READMEs.
+fn pages() -> Vec<std::path::PathBuf> {
+    let repo = support::repo();
+    let mut out = vec![repo.join("README.md")];
+    let mut todo = vec![repo.join("docs")];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).expect("docs").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                out.push(p);
+            }
+        }
+    }
+    for e in std::fs::read_dir(repo.join("editors")).expect("editors").flatten() {
+        let readme = e.path().join("README.md");
+        if readme.is_file() {
+            out.push(readme);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every link of the README, the docs and the editors' READMEs resolves: a
+/// file of the repository (never `../shared/`, outside it), and a heading of
+/// it when the link names one; other links go to public sites (https).
+#[test]
+fn every_link_resolves() {
+    use pulldown_cmark::{Event, Parser, Tag};
+    let repo = std::fs::canonicalize(support::repo()).expect("repo");
+    let mut broken = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).expect("page");
+        let here = page.parent().expect("folder");
+        let rel = page.strip_prefix(&repo).unwrap_or(&page).display().to_string();
+        for e in Parser::new(&text) {
+            let dest = match e {
+                Event::Start(Tag::Link { dest_url, .. }) | Event::Start(Tag::Image { dest_url, .. }) => dest_url,
+                _ => continue,
+            };
+            let dest = dest.to_string();
+            if dest.starts_with("https://") || dest.starts_with("mailto:") {
+                continue;
+            }
+            if dest.starts_with("http://") {
+                broken.push(format!("{rel}: {dest} (use https)"));
+                continue;
+            }
+            let (path, anchor) = dest.split_once('#').map_or((dest.as_str(), None), |(p, a)| (p, Some(a)));
+            let target = if path.is_empty() { page.clone() } else { here.join(path) };
+            let Ok(real) = std::fs::canonicalize(&target) else {
+                broken.push(format!("{rel}: {dest} (no such file)"));
+                continue;
+            };
+            if !real.starts_with(&repo) {
+                broken.push(format!("{rel}: {dest} (outside the repository)"));
+                continue;
+            }
+            if let (Some(a), true) = (anchor, real.extension().is_some_and(|x| x == "md")) {
+                let text = std::fs::read_to_string(&real).expect("target");
+                if !anchors(&text).iter().any(|h| h == a) {
+                    broken.push(format!("{rel}: {dest} (no heading #{a})"));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }

@@ -51,7 +51,7 @@ fn recorded(file: &str, root: &Path, session: &str) -> Vec<u8> {
 
 /// The context of an answer, whatever the agent's shape.
 fn context(o: &Output) -> Option<String> {
-    assert_eq!(o.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", said(o));
     if o.stdout.is_empty() {
         return None;
     }
@@ -178,9 +178,9 @@ fn nested_agents_files_import_as_decisions_scoped_to_their_folder() {
         c.output().expect("import")
     };
     let o = import();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", said(&o));
     let before = fs::read_to_string(root.join("agents/memory-index.md")).expect("index");
-    assert!(String::from_utf8_lossy(&import().stderr).contains("0 new, 0 updated, 2 unchanged"));
+    assert!(said(&import()).contains("0 new, 0 updated, 2 unchanged"));
     assert_eq!(fs::read_to_string(root.join("agents/memory-index.md")).expect("index"), before);
     let state = tempfile::tempdir().expect("state");
     let edit = |session: &str, path: &str| {
@@ -223,4 +223,9 @@ fn the_recall_view_never_hides_a_scoped_decision() {
     fs::write(&web, SCOPED).expect("scoped");
     assert_eq!(context(&prompt("p2")), None);
     assert!(read("r2").is_some_and(|c| c.starts_with(HEADER)), "a view kept with the scope must not hide it");
+}
+
+/// What a command printed, as a terminal shows it: its results (stdout), then its notes (stderr).
+fn said(o: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }

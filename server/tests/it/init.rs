@@ -13,7 +13,7 @@ fn run(args: &[&str], cwd: &Path) -> Output {
 }
 
 fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    said(o)
 }
 
 const INDEX: &str = "# Memory Index\n\nDecisions of the project.\n\n## agents/decisions/testing.md\n\n/when writing mock tests | mock patch\n";
@@ -194,4 +194,9 @@ fn init_says_when_its_program_is_not_on_path_and_never_suggests_its_own_files() 
         .output()
         .expect("run");
     assert!(!stderr(&o).contains("not on PATH"), "{}", stderr(&o));
+}
+
+/// What a command printed, as a terminal shows it: its results (stdout), then its notes (stderr).
+fn said(o: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }

@@ -11,7 +11,7 @@ fn run(args: &[&str], cwd: &Path) -> Output {
 }
 
 fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    said(o)
 }
 
 /// Existing configuration of every agent, each with keys of its own.
@@ -83,14 +83,13 @@ fn init_agent_all_keeps_every_foreign_key_and_a_second_run_changes_nothing() {
     assert!(gemini["hooks"]["AfterTool"].to_string().contains("memory-index-lsp hook --agent gemini"));
     assert!(gemini["hooks"]["BeforeAgent"].to_string().contains("memory-index-lsp hook --agent gemini"));
     assert_eq!(gemini["mcpServers"]["memory-index"]["command"], "memory-index-lsp");
-    let gemini_md = read("GEMINI.md");
-    assert!(gemini_md.starts_with("Answer in British English.\r\n\r\n<!-- memory-index:start"), "{gemini_md:?}");
-    assert!(!gemini_md.replace("\r\n", "").contains('\n'), "CRLF kept throughout");
-    for rel in ["AGENTS.md", ".github/copilot-instructions.md", "GEMINI.md"] {
-        let text = read(rel);
-        assert_eq!(text.matches("<!-- memory-index:start").count(), 1, "{rel}");
-        assert!(text.contains("memory-index-lsp resolve \"when <situation>\""), "{rel}");
-    }
+    // One shared AGENTS.md, which Codex and Copilot read, and Gemini once its settings name it.
+    assert_eq!(gemini["context"]["fileName"], serde_json::json!(["AGENTS.md", "GEMINI.md"]));
+    let agents_md = read("AGENTS.md");
+    assert_eq!(agents_md.matches("<!-- memory-index:start").count(), 1, "{agents_md}");
+    assert!(agents_md.contains("memory-index-lsp resolve \"when <situation>\""), "{agents_md}");
+    assert_eq!(read("GEMINI.md"), "Answer in British English.\r\n", "no copy of the block");
+    assert_eq!(read(".github/copilot-instructions.md"), "Use TypeScript strict mode.\n", "no copy of the block");
     let err = stderr(&o);
     for want in ["run `codex` in", "approve the memory-index hooks", "run `copilot` in", "run `gemini` in"] {
         assert!(err.contains(want), "init says what trust each agent needs: {want}\n{err}");
@@ -160,7 +159,7 @@ fn dry_run_shows_every_agents_diff_and_an_unknown_agent_is_refused() {
         ".codex/hooks.json",
         ".github/hooks/memory-index.json",
         ".gemini/settings.json",
-        "GEMINI.md",
+        "AGENTS.md",
     ] {
         assert!(diff.contains(&format!("+++ b/{file}")), "{file}:\n{diff}");
     }
@@ -357,4 +356,34 @@ fn a_memory_meant_for_a_newer_program_says_so_at_a_sessions_start() {
         String::from_utf8_lossy(&bad.stdout).contains("`min-version` must be a version such as \"0.2.0\""),
         "{bad:?}"
     );
+}
+
+/// Where an older init put the block in GEMINI.md or the Copilot
+/// instructions, it stays there (never a second copy in AGENTS.md); a
+/// Gemini settings file that names its own files is left alone and the
+/// block goes to GEMINI.md, which it reads.
+#[test]
+fn an_older_block_stays_where_it_is_and_gemini_files_of_ones_own_are_kept() {
+    let tmp = project();
+    let root = tmp.path();
+    let block = "<!-- memory-index:start (written by `memory-index-lsp init`; it updates what lies between these lines) -->\nold\n<!-- memory-index:end -->\n";
+    fs::write(root.join(".github/copilot-instructions.md"), format!("Use TypeScript strict mode.\n\n{block}"))
+        .expect("w");
+    fs::write(root.join(".gemini/settings.json"), "{\"context\": {\"fileName\": \"CONTEXT.md\"}}\n").expect("w");
+    let o = run(&["init", "--agent", "copilot,gemini", "."], root);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let read = |rel: &str| fs::read_to_string(root.join(rel)).expect(rel);
+    let copilot = read(".github/copilot-instructions.md");
+    assert!(
+        copilot.contains("memory-index-lsp resolve") && !copilot.contains("\nold\n"),
+        "updated in place: {copilot}"
+    );
+    assert!(read("GEMINI.md").contains("<!-- memory-index:start"), "Gemini reads its own files: the block goes there");
+    assert_eq!(read("AGENTS.md"), "# Agents\n\nRun `make test` before every commit.\n", "no second copy");
+    assert!(read(".gemini/settings.json").contains("\"fileName\": \"CONTEXT.md\""), "its files kept");
+}
+
+/// What a command printed, as a terminal shows it: its results (stdout), then its notes (stderr).
+fn said(o: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }

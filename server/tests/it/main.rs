@@ -31,6 +31,7 @@ mod lsp_stdio;
 mod lsp_stress;
 mod lsp_workspace;
 mod navigation;
+mod output;
 mod project_root;
 mod properties;
 mod recall_stats;

@@ -221,7 +221,7 @@ fn confidence_is_monotone_on_the_development_sets() {
 /// more wrong commands in sets 4 to 6, one in set 8; and one spelling for
 /// `here document` and `heredoc`, a standalone `tmp` and `temporary`: one
 /// command and three failures more).
-/// The wrong answers left (docs/resolver.md, sessions 28 and 29): a
+/// The wrong answers left (docs/history/resolver-notebook.md, sessions 28 and 29): a
 /// permission denial for `git worktree remove` answered with the decision
 /// about permission rules (third set, 0.76); a command's quoted
 /// description or query naming another decision's subject (a task name, a

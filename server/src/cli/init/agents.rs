@@ -9,10 +9,17 @@
 //!   `.codex/config.toml`; the instructions block in `AGENTS.md`.
 //! - Copilot: `.github/hooks/memory-index.json` (its own file, Claude-style
 //!   event names, whose payloads and outputs Copilot honours for prompts);
-//!   the server in `.mcp.json`; the block in `.github/copilot-instructions.md`.
+//!   the server in `.mcp.json`; the block in `AGENTS.md`, which Copilot CLI
+//!   reads (or `.github/copilot-instructions.md` where an older init put it).
 //! - Gemini: hooks (SessionStart, BeforeAgent, AfterTool on
 //!   `run_shell_command` and on its file tools) and `mcpServers` in
-//!   `.gemini/settings.json`; the block in `GEMINI.md`.
+//!   `.gemini/settings.json`; the block in `AGENTS.md`, which Gemini CLI
+//!   reads once `context.fileName` names it beside `GEMINI.md` (init adds
+//!   that where the settings name no file; else, or where an older init put
+//!   it, the block goes to `GEMINI.md`).
+//!
+//! One shared `AGENTS.md` rather than three copies of the same block: each
+//! agent reads it (verified with the real CLIs), and a person edits one.
 //!
 //! The file tools each have a group of their own beside the shell's, so a
 //! memory set up before they were hooked gets that group added by a second
@@ -47,7 +54,7 @@ pub(super) fn plan(agent: Agent, files: &mut Files, index: &str) -> Result<(), S
         Agent::Copilot => {
             copilot_hooks(files, agent)?;
             mcp_json(files)?;
-            instructions_in(files, ".github/copilot-instructions.md", index)
+            shared_instructions(files, ".github/copilot-instructions.md", index)
         }
         Agent::Gemini => {
             // Gemini's timeouts are milliseconds.
@@ -62,7 +69,16 @@ pub(super) fn plan(agent: Agent, files: &mut Files, index: &str) -> Result<(), S
             if added {
                 files.set(rel, new, "the MCP server `memory-index`")?;
             }
-            instructions_in(files, "GEMINI.md", index)
+            let old = files.current(rel)?;
+            match settings::merge_context(old.as_deref()).map_err(|e| format!("{rel}: {e}"))? {
+                Some((new, changed)) => {
+                    if changed {
+                        files.set(rel, new, "`context.fileName`: AGENTS.md and GEMINI.md")?;
+                    }
+                    shared_instructions(files, "GEMINI.md", index)
+                }
+                None => instructions_in(files, "GEMINI.md", index),
+            }
         }
     }
 }
@@ -210,6 +226,18 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
 }
 
 /// The recall instructions block in `rel`.
+/// The instructions block in `AGENTS.md`, shared by the agents that read it;
+/// in `own` instead when an older init put the block there (one block per
+/// agent, never two).
+fn shared_instructions(files: &mut Files, own: &str, index: &str) -> Result<(), String> {
+    let has_block = |t: &str| crate::ide::import::source::own_blocks(t).is_ok_and(|b| !b.is_empty());
+    if files.current(own)?.is_some_and(|t| has_block(&t)) {
+        instructions_in(files, own, index)
+    } else {
+        instructions_in(files, "AGENTS.md", index)
+    }
+}
+
 fn instructions_in(files: &mut Files, rel: &str, index: &str) -> Result<(), String> {
     let old = files.current(rel)?;
     let new = instructions::upsert(old.as_deref(), &instructions::block(index)).map_err(|e| format!("{rel}: {e}"))?;
