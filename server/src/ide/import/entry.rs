@@ -213,7 +213,9 @@ pub(super) fn entry_line(ws: &Workspace, h: HeadingId, title: &str) -> Option<St
     // The short key, when it helps: not the trigger itself, not its lead word alone (`using`,
     // `deciding`: every imported title starts so), plain words, starting and ending with one
     // that says something (`code in`, found by review, is no key).
-    let short = compress::compress_heading(ws, h).map(|(_, k)| k).filter(|k| short_key_helps(k, &trigger));
+    let short = compress::compress_heading(ws, h)
+        .map(|(_, k)| k)
+        .filter(|k| short_key_helps(k, &trigger) && (k.contains(' ') || names_something(k, title)));
     Some(match short {
         Some(k) if !k.contains(['|', ',']) => format!("{} {trigger} | {k}", op.token()),
         _ => format!("{} {trigger}", op.token()),
@@ -231,6 +233,37 @@ pub(super) fn short_key_helps(k: &str, trigger: &str) -> bool {
         && k.chars().all(|c| c.is_alphanumeric() || c.is_whitespace() || matches!(c, '-' | '/' | '.'))
         && k.split_whitespace().next().is_some_and(informative)
         && k.split_whitespace().last().is_some_and(informative)
+}
+
+/// Whether a one-word short key is a word that tells its decision apart
+/// (issue 51: `| app`, `| web` matched every prompt that said "app"): a
+/// word with a digit (`k8s`), a word cased inside (`GitHub`, `iOS`), or a
+/// name the title capitalises among lower-case words (`Use Helm for
+/// packages`; in a Title Case title every word is capitalised, which says
+/// nothing); never a common word, short (`app`) or long (`guidelines`,
+/// `structure`: measured on the twelve projects' imports, every long
+/// lower-case one-word key was a common word).
+pub(super) fn names_something(k: &str, title: &str) -> bool {
+    let k = k.trim();
+    if k.chars().any(|c| c.is_ascii_digit()) {
+        return true;
+    }
+    // Past `When` and its verb, and past the source title's own first word, capitalised as a
+    // sentence starts (`When Deciding Single command …`, `When Working On Help texts`).
+    let lead = if title.starts_with("When Working On ") {
+        4
+    } else if title.starts_with("When Deciding ") {
+        3
+    } else {
+        2
+    };
+    let words: Vec<&str> =
+        title.split_whitespace().skip(lead).map(|w| w.trim_matches(|c: char| !c.is_alphanumeric())).collect();
+    let title_case = words.iter().filter(|w| w.starts_with(char::is_uppercase)).count() * 5 >= words.len() * 3;
+    words.iter().any(|w| {
+        w.eq_ignore_ascii_case(k)
+            && (w.chars().skip(1).any(char::is_uppercase) || (!title_case && w.starts_with(char::is_uppercase)))
+    })
 }
 
 /// Whether a word of a short key says something on its own: not a stop word

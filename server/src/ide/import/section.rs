@@ -11,6 +11,15 @@ pub fn heading_title(kind: Kind, title: &str) -> String {
     if let Some((op, rest)) = Op::split_title(title) {
         return format!("{}{}", op.title_prefix(), rest);
     }
+    // `Clients: Use Jest Mocks` reads as a situation once the topic follows the verb
+    // (`When Using Jest Mocks for Clients`, not `When Deciding Clients: Use Jest Mocks`).
+    if let Some((topic, said)) = title.split_once(": ") {
+        let (verb, tail) = said.trim().split_once(' ').unwrap_or((said.trim(), ""));
+        let short = (1..=4).contains(&topic.split_whitespace().count()) && !topic.contains(['(', ')', ':']);
+        if let (Some(ing), true, false) = (gerund(verb), short, tail.is_empty()) {
+            return format!("When {ing} {tail} for {}", topic.trim());
+        }
+    }
     let (first, rest) = title.split_once(' ').unwrap_or((title, ""));
     // `Use of admission policy` is a noun phrase, not an imperative.
     // `Version Control`, `Build Commands`: a word that is a noun as often as a

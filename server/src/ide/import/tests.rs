@@ -38,6 +38,13 @@ fn headings_come_from_titles_by_one_rule() {
         "When Giving Fastly CNAME records a TTL of 300"
     );
     assert_eq!(heading_title(Kind::Madr, "Non GOV.UK domain policy"), "When Deciding Non GOV.UK domain policy");
+    // A topic before a colon follows the verb (issue 51: `When Deciding Clients: Use Jest Mocks` read badly).
+    assert_eq!(heading_title(Kind::Madr, "Clients: Use Jest Mocks"), "When Using Jest Mocks for Clients");
+    assert_eq!(
+        heading_title(Kind::Nygard, "Installation method: Home Assistant OS"),
+        "When Deciding Installation method: Home Assistant OS",
+        "no verb after the colon: as before"
+    );
     assert_eq!(heading_title(Kind::Sections, "Code style"), "When Working On Code style");
     // A gerund phrase is a situation already; a gerund that qualifies a noun, or a noun in -ing, is not.
     for (kind, title, heading) in [
@@ -198,6 +205,16 @@ fn a_short_key_of_a_function_word_is_not_an_extra() {
     // Found by review: `| code in` (a key that ends on a stop word) was an extra.
     assert!(!super::entry::short_key_helps("code in", "working on code style in agents"));
     assert!(super::entry::short_key_helps("code style", "working on code style in agents"));
+    // A lone word is an extra only when it tells the decision apart (issue 51: `| app`, `| web`).
+    let names = super::entry::names_something;
+    assert!(!names("app", "When Deciding App Structure For The Monorepo"), "Title Case says nothing");
+    assert!(!names("web", "When Working On web builds"));
+    assert!(!names("single", "When Deciding Single command with subcommands"), "a sentence's first capital");
+    assert!(names("docker", "When Deciding Images for Docker"), "a name past the first word");
+    assert!(names("helm", "When Using Helm for packages"), "a name among lower-case words");
+    assert!(names("github", "When Using GitHub As Our Identity Provider"), "cased inside");
+    assert!(names("k8s", "When Running On K8s"));
+    assert!(!names("guidelines", "When Working On development guidelines"), "a long common word");
 }
 
 /// Found importing real rules files (CLAUDE.md, AGENTS.md, .cursor/rules) no test had seen.
