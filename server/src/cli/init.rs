@@ -20,6 +20,7 @@
 
 mod agents;
 mod claude;
+mod context;
 mod instructions;
 mod settings;
 

@@ -17,10 +17,10 @@ pub(super) enum Fast {
     Stale,
     /// The answer, as from the loaded memory.
     Answered(Option<String>),
-    /// The event's files may recall a decision (a scope, `[recall]
-    /// file-words`), which the view does not hold: load the memory; the
-    /// view stays.
-    Files,
+    /// The view cannot answer this event: its files may recall a decision
+    /// (a scope, `[recall] file-words`), or a prompt is ranked by meaning too
+    /// (the semantic tier): load the memory; the view stays.
+    Load,
 }
 
 /// A file tool's event (no text of its own) on a memory whose view says no
@@ -28,7 +28,7 @@ pub(super) enum Fast {
 pub(super) fn files_only(root: &Path) -> Fast {
     match crate::project::recall_cache::open_view(root) {
         None => Fast::Absent,
-        Some(view) if view.settings.files_recall => Fast::Files,
+        Some(view) if view.settings.files_recall => Fast::Load,
         Some(_) => Fast::Answered(None),
     }
 }
@@ -38,12 +38,15 @@ pub(super) fn files_only(root: &Path) -> Fast {
 /// loaded memory would answer it: the same settings, ranking, blocks and
 /// session state.
 /// With `files` (the paths a command reads), only when the view says no file
-/// recalls anything ([`Fast::Files`] otherwise).
+/// recalls anything ([`Fast::Load`] otherwise).
 pub(super) fn from_view(input: &Input, whole: &str, files: &[String], root: &Path, state_dir: Option<&Path>) -> Fast {
     let Some((view, bm)) = crate::project::recall_cache::open(root) else { return Fast::Absent };
     let s = view.settings;
     if !files.is_empty() && s.files_recall {
-        return Fast::Files;
+        return Fast::Load;
+    }
+    if matches!(input.event, Event::UserPromptSubmit { .. }) && ranks_by_meaning(&s, root) {
+        return Fast::Load;
     }
     let text = crate::text::cut(whole, inject::MAX_TEXT_BYTES);
     // As the loaded memory's hook does, first (the session's room counts it).
@@ -76,5 +79,18 @@ pub(super) fn from_view(input: &Input, whole: &str, files: &[String], root: &Pat
     match found {
         Ok(context) => Fast::Answered(context),
         Err(inject::Stale) => Fast::Stale,
+    }
+}
+
+/// Whether a prompt is ranked by meaning too under the view's settings: as
+/// `[recall] semantic` says, else (unset) when the model is in its folder
+/// now (a few `stat`s: a model fetched after the view was written counts).
+fn ranks_by_meaning(s: &crate::ide::recall_view::Settings, root: &Path) -> bool {
+    match s.semantic {
+        Some(b) => b,
+        // A folder `[recall] model` names: the loaded memory says (rare; never wrong).
+        None if s.model_named => true,
+        None => crate::project::semantic::model_dir(None, root)
+            .is_some_and(|d| crate::project::semantic::fetch::complete(&d)),
     }
 }

@@ -17,9 +17,30 @@ use serde_json::Value;
 /// The fields that name a file tool's path, in the order tried.
 const PATH_KEYS: [&str; 4] = ["file_path", "notebook_path", "path", "absolute_path"];
 
-/// The paths a non-shell tool call names: its input's path field, or for
-/// Codex's `apply_patch`, the files its patch touches.
+/// The tools that read or edit one file, as each agent names them (a search
+/// tool's `path` is a folder to search, not a file worked on: Copilot's
+/// `grep` and `glob` are not among them).
+const FILE_TOOLS: [&str; 12] = [
+    "Read",
+    "Edit",
+    "MultiEdit",
+    "Write",
+    "NotebookEdit",
+    "view",
+    "edit",
+    "create",
+    "read_file",
+    "write_file",
+    "replace",
+    "apply_patch",
+];
+
+/// The paths a file tool's call names: its input's path field, or for
+/// Codex's `apply_patch`, the files its patch touches; none for any other tool.
 pub fn of_tool(tool_name: &str, input: &Value) -> Vec<String> {
+    if !FILE_TOOLS.contains(&tool_name) {
+        return Vec::new();
+    }
     if tool_name == "apply_patch" {
         let patch = input.get("command").or_else(|| input.get("input")).or_else(|| input.get("patch"));
         return patch.and_then(Value::as_str).map(of_patch).unwrap_or_default();
@@ -90,6 +111,8 @@ mod tests {
         assert_eq!(of_tool("read_file", &json!({"file_path": "src/a.ts", "start_line": 3})), ["src/a.ts"]);
         assert!(of_tool("Read", &json!({"file_path": 3})).is_empty());
         assert!(of_tool("Grep", &json!({"pattern": "x"})).is_empty());
+        assert!(of_tool("grep", &json!({"pattern": "x", "path": "src/api"})).is_empty(), "a folder searched");
+        assert!(of_tool("glob", &json!({"pattern": "*.ts", "path": "src"})).is_empty());
         let patch = "*** Begin Patch\n*** Update File: ./src/app.ts\n@@\n-a\n+b\n*** Add File: src/new.ts\n+x\n\
 *** Update File: src/old.ts\n*** Move to: src/moved.ts\n*** End Patch\n";
         assert_eq!(

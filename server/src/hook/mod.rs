@@ -180,6 +180,12 @@ pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Pat
     // A prompt, a command or a failure on a memory whose files are as the
     // last hook saw them: answered from its recall view, unread (a short
     // prompt's letters-in-order tier reads the triggers the view keeps).
+    // A file tool on files outside the project: nothing of its memory applies.
+    if text.is_none() && files.iter().all(|f| scoped::relative(&root, input.cwd.as_deref(), f).is_none()) {
+        if let Event::PreToolUse { .. } = input.event {
+            return Ok(None);
+        }
+    }
     // The view holds no scopes: where one may apply to the event's files, the memory is loaded.
     let fast = match (&input.event, &text) {
         (Event::UserPromptSubmit { .. } | Event::PreToolUse { .. } | Event::PostToolUseFailure { .. }, Some(t)) => {

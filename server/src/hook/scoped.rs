@@ -41,7 +41,7 @@ pub(super) fn recall(
 /// `path` relative to the project `root` (`ide::scope::relative`), read
 /// through symbolic links when the names alone do not place it inside
 /// (`/tmp` that is `/private/tmp`; a project reached through a link).
-fn relative(root: &Path, cwd: Option<&str>, path: &str) -> Option<String> {
+pub(super) fn relative(root: &Path, cwd: Option<&str>, path: &str) -> Option<String> {
     let plain = crate::ide::scope::relative(&root.to_string_lossy(), cwd, path);
     if plain.is_some() {
         return plain;

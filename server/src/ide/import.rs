@@ -49,6 +49,7 @@
 
 mod edits;
 mod entry;
+mod heading;
 mod identity;
 mod links;
 mod mark;

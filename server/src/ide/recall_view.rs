@@ -16,7 +16,9 @@
 //! BM25 snapshot's key for the same state (u64); the settings (`prompt`
 //! f64, `max-decisions` and `max-chars` u32, flags u32: bit 0 `[capture]
 //! stop`, bit 1 a file read or edited may recall something (a decision has
-//! a scope, or `[recall] file-words` is under 1); `max-file-bytes` u64; `command` and `error` f64; the pointer
+//! a scope, or `[recall] file-words` is under 1), bit 2 `[recall] semantic =
+//! true`, bit 3 `semantic` unset (on when the model is there), bit 4 `[recall]
+//! model` set; `max-file-bytes` u64; `command` and `error` f64; the pointer
 //! floors `prompt-pointer`, `command-pointer`, `error-pointer` f64 and
 //! `max-pointers` u32); the code
 //! index's decisions (u32); counts (entries, targets, exact rows, code
@@ -73,6 +75,11 @@ pub struct Settings {
     /// `ide::inject::files`): when not, the hook answers a file event, and
     /// a command's files, from the view.
     pub files_recall: bool,
+    /// `[recall] semantic` as set (None: unset, on when the model is there),
+    /// and whether `[recall] model` names the model's folder: a prompt is
+    /// ranked by meaning from the loaded memory, never from the view.
+    pub semantic: Option<bool>,
+    pub model_named: bool,
     pub max_file_bytes: u64,
 }
 
@@ -163,6 +170,8 @@ impl View {
             max_chars: u32_at(b, 36),
             capture_stop: flags & 1 != 0,
             files_recall: flags & 2 != 0,
+            semantic: if flags & 8 != 0 { None } else { Some(flags & 4 != 0) },
+            model_named: flags & 16 != 0,
             max_file_bytes: u64_at(b, 44),
         };
         let code_docs = u32_at(b, 96);
@@ -448,7 +457,19 @@ pub fn encode(ws: &Workspace, bm25_key: u64) -> Option<Vec<u8>> {
     put(&mut p, r.max_decisions);
     put(&mut p, r.max_chars);
     let files_recall = !super::scope::all(ws).is_empty() || ws.config().recall.file_words < 1.0;
-    put(&mut p, u32::from(ws.config().capture.stop) | u32::from(files_recall) << 1);
+    let r = &ws.config().recall;
+    let semantic = match r.semantic {
+        Some(true) => 4,
+        Some(false) => 0,
+        None => 8,
+    };
+    put(
+        &mut p,
+        u32::from(ws.config().capture.stop)
+            | u32::from(files_recall) << 1
+            | semantic
+            | u32::from(r.model.is_some()) << 4,
+    );
     p.extend_from_slice(&ws.config().max_file_bytes.to_le_bytes());
     p.extend_from_slice(&r.command.to_bits().to_le_bytes());
     p.extend_from_slice(&r.error.to_bits().to_le_bytes());

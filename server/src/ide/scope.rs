@@ -27,7 +27,7 @@ pub fn all(ws: &Workspace) -> Arc<Vec<Scoped>> {
     ws.cached(Depends::IndexAndDecisions, |ws| {
         let mut out = Vec::new();
         for (file, f, d) in ws.decisions() {
-            if !f.text.contains("pplies to") && !f.text.contains("PPLIES TO") {
+            if !crate::syntax::scope::mentions(&f.text) {
                 continue;
             }
             for (i, h) in d.headings.iter().enumerate() {
@@ -57,9 +57,21 @@ pub fn matched<'a>(scope: &'a Scope, files: &'a [String]) -> impl Iterator<Item 
 
 /// `path` as an agent names it (absolute, or relative to `cwd`), relative to
 /// the project folder `root` (absolute), with `.` and `..` resolved by name
-/// (no file is read); None when it is outside the project or empty.
+/// (no file is read); None when it is outside the project or empty. A
+/// Windows path is read with `\` as `/` and its drive letter in any case.
 pub fn relative(root: &str, cwd: Option<&str>, path: &str) -> Option<String> {
-    let joined = if path.starts_with('/') { path.to_string() } else { format!("{}/{path}", cwd.unwrap_or(root)) };
+    let slash = |p: &str| {
+        let p = p.replace('\\', "/");
+        // `C:/x` and `c:/x` are one place.
+        match p.as_bytes() {
+            [d, b':', ..] if d.is_ascii_alphabetic() => format!("{}{}", (*d as char).to_ascii_lowercase(), &p[1..]),
+            _ => p,
+        }
+    };
+    let (root, path) = (slash(root), slash(path));
+    let absolute = |p: &str| p.starts_with('/') || p.as_bytes().get(1) == Some(&b':');
+    let joined =
+        if absolute(&path) { path } else { format!("{}/{path}", cwd.map(slash).unwrap_or_else(|| root.clone())) };
     let mut comps: Vec<&str> = Vec::new();
     for c in joined.split('/') {
         match c {
@@ -123,6 +135,10 @@ mod tests {
         assert_eq!(relative(root, None, "/home/me/proj"), None);
         assert_eq!(relative(root, Some("/"), "../../x"), None);
         assert_eq!(relative("/", None, "/etc/hosts").as_deref(), Some("etc/hosts"));
+        // Windows: backslashes, and a drive letter in either case.
+        assert_eq!(relative("C:\\proj", Some("C:\\proj"), "c:\\proj\\src\\a.ts").as_deref(), Some("src/a.ts"));
+        assert_eq!(relative("C:\\proj", Some("C:\\proj\\src"), "a.ts").as_deref(), Some("src/a.ts"));
+        assert_eq!(relative("C:\\proj", None, "D:\\proj\\a.ts"), None);
     }
 
     #[test]

@@ -88,10 +88,11 @@ impl Agent {
     /// Codex and Copilot, to the person in Gemini CLI (its plain output).
     /// Verified with each real CLI (`tests/agents/e2e.py`, `editors/claude-code/test/e2e.py`).
     pub fn hook_command(self, start: bool) -> String {
+        // `if`, not `a && b || c`: a hook that ran and failed must not also say "not installed".
         let plain = self.plain_hook_command();
-        let guard = format!("command -v memory-index-lsp >/dev/null 2>&1 && {plain} ||");
+        let guard = format!("if command -v memory-index-lsp >/dev/null 2>&1; then {plain};");
         if !start {
-            return format!("{guard} true");
+            return format!("{guard} fi");
         }
         let said = match self {
             Agent::Claude => serde_json::json!({ "systemMessage": MISSING, "hookSpecificOutput": {
@@ -100,7 +101,7 @@ impl Agent {
             Agent::Copilot => serde_json::json!({ "additionalContext": MISSING }).to_string(),
             Agent::Codex | Agent::Gemini => MISSING.to_string(),
         };
-        format!("{guard} echo '{said}'")
+        format!("{guard} else echo '{said}'; fi")
     }
 }
 

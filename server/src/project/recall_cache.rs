@@ -159,8 +159,9 @@ fn stamps(ws: &Workspace, root: &Path, loaded_at: SystemTime) -> Option<Vec<(Str
 /// the same state; with `letters`, the view's letters file too (a short
 /// prompt's letters-in-order tier: `ide::recall_view::letters`).
 pub fn keep(ws: &Workspace, root: &Path, bm25_key: u64, loaded_at: SystemTime, letters: bool) {
-    // A view could not answer with the semantic tier on, nor show a section of a file not read whole.
-    if super::semantic::enabled(ws, root) || ws.files().any(|(_, f)| f.problem.is_some()) {
+    // A view cannot show a section of a file not read whole. (With the semantic tier on, the
+    // view still answers commands and files; prompts load the memory: `hook::fast`.)
+    if ws.files().any(|(_, f)| f.problem.is_some()) {
         return;
     }
     let Some(path) = cache_path(root, "view") else { return };

@@ -142,6 +142,15 @@ impl Session {
         }
     }
 
+    /// A Codex prompt, once: a rollout may record it both as a `user_message`
+    /// and as a completed `UserMessage` item, one after the other.
+    fn codex_prompt(&mut self, prompt: String) {
+        if self.turns.last().is_some_and(|t| t.prompt == prompt && t.actions.is_empty()) {
+            return;
+        }
+        self.turns.push(Turn { prompt, ..Default::default() });
+    }
+
     /// One line of a Codex rollout: its `type` and `payload`.
     fn codex_line(&mut self, kind: &str, p: &Value) {
         let field = |k: &str| p.get(k).and_then(Value::as_str);
@@ -166,12 +175,14 @@ impl Session {
                     .filter_map(|b| b.get("text").and_then(Value::as_str))
                     .collect();
                 if !texts.is_empty() {
-                    self.turns.push(Turn { prompt: texts.join("\n"), ..Default::default() });
+                    self.codex_prompt(texts.join("\n"));
                 }
             }
-            ("event_msg", Some("user_message")) => {
+            // Older rollouts: a `user_message` of kind `plain` is typed; instructions and the
+            // environment are other kinds.
+            ("event_msg", Some("user_message")) if field("kind").is_none_or(|k| k == "plain") => {
                 if let Some(text) = field("message").filter(|t| !t.trim().is_empty()) {
-                    self.turns.push(Turn { prompt: text.to_string(), ..Default::default() });
+                    self.codex_prompt(text.to_string());
                 }
             }
             ("response_item", Some(t)) => {

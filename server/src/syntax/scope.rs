@@ -20,7 +20,8 @@ whole, once a session.\n\nA glob is relative to the project's folder (the one ho
 `memory-index.toml` or `agents/`). `*` matches within one name, `?` one character, `[a-z]` and `[!a]` \
 one of a set, `**` any number of folders, `{ts,tsx}` either word. A glob without a `/` matches at any \
 depth (`*.ts`, `tests`); one with a `/` is anchored at the project's folder; a folder's glob matches \
-everything under it (`docs`, `docs/` and `docs/**` are the same scope). Case matters; `!` negation and \
+everything under it (`docs` and `docs/` hold every folder named `docs`, `/docs` and `docs/**` only the \
+project's own); `\\` makes the next character plain. Case matters; `!` negation and \
 `..` are refused. `invalid-scope` reports a glob that cannot be read, `unmatched-scope` one that matches \
 no file of the project, and hovering a glob in the editor lists the files it matches.";
 
@@ -62,8 +63,8 @@ impl Scope {
 /// heading line), if it has one.
 pub fn find(text: &str, body: TextRange) -> Option<Scope> {
     let part = text.get(body.start..body.end)?;
-    // Most sections have none: one search before reading lines.
-    if !part.contains("pplies to") && !part.contains("PPLIES TO") {
+    // Most sections have none: one search (any case) before reading lines.
+    if !mentions(part) {
         return None;
     }
     let mut at = body.start;
@@ -102,6 +103,11 @@ pub fn find(text: &str, body: TextRange) -> Option<Scope> {
     None
 }
 
+/// Whether `text` holds `applies to` in any case (what every scope line starts with).
+pub fn mentions(text: &str) -> bool {
+    text.as_bytes().windows(10).any(|w| w.eq_ignore_ascii_case(b"applies to"))
+}
+
 /// The globs in the code spans of `text[from..to]`.
 fn globs(text: &str, from: usize, to: usize) -> Vec<ScopeGlob> {
     let line = &text[from..to];
@@ -137,6 +143,7 @@ mod tests {
         assert_eq!(&text[s.globs[1].range.start..s.globs[1].range.end], "test/**");
         assert_eq!(&text[s.line.start..s.line.end], "Applies to files matching `src/**/*.ts, test/**`.");
         assert!(s.matches("src/a/b.ts") && s.matches("test/x.py") && !s.matches("lib/b.ts"));
+        assert!(scope("Applies To Files Matching `src/**`.\n").is_some(), "any case");
         let two = scope("- applies to files matching `*.py` and `*.pyi`\n").unwrap();
         assert_eq!(two.written(), "*.py, *.pyi");
         let none = scope("Applies to files matching everything.\n").unwrap();

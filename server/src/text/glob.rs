@@ -8,8 +8,10 @@
 //! - A glob with no `/` but a trailing one matches at any depth (`*.ts`,
 //!   `tests`, as gitignore reads it); one with a `/` is anchored at the
 //!   project's folder (`src/**/*.ts`); a leading `/` or `./` anchors too.
-//! - A glob that matches a folder matches everything under it (`docs`,
-//!   `docs/`, `docs/**` are the same scope).
+//! - A glob that matches a folder matches everything under it: `docs` and
+//!   `docs/` hold every folder named `docs` at any depth, `/docs` and
+//!   `docs/**` only the project's own.
+//! - `\` makes the next character plain (`\{name\}`, `\,`).
 //! - Case matters, as on the file systems agents run on. `!` negation is
 //!   refused (a scope says where a decision applies, not where it does not).
 
@@ -78,11 +80,11 @@ impl Glob {
 /// Cursor writes several globs in one value), trimmed, empty pieces dropped.
 pub fn split_list(text: &str) -> Vec<(usize, &str)> {
     let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0usize);
-    for (i, c) in text.char_indices() {
+    for (i, c) in structure(text) {
         match c {
             '{' => depth += 1,
             '}' => depth -= 1,
-            ',' if depth <= 0 => {
+            _ if depth <= 0 => {
                 out.push((start, &text[start..i]));
                 start = i + 1;
             }
@@ -96,17 +98,37 @@ pub fn split_list(text: &str) -> Vec<(usize, &str)> {
         .collect()
 }
 
+/// The braces and commas of `text` that shape it: not escaped (`\{`) and
+/// not inside a class (`[{,]`), with their byte offsets.
+fn structure(text: &str) -> Vec<(usize, char)> {
+    let mut out = Vec::new();
+    let (mut escaped, mut class) = (false, false);
+    for (i, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' => class = true,
+            ']' => class = false,
+            '{' | '}' | ',' if !class => out.push((i, c)),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// `text` with its `{a,b}` groups expanded, outermost first.
 fn expand(text: &str) -> Result<Vec<String>, String> {
-    let Some(open) = text.find('{') else {
-        if text.contains('}') {
+    let plain = structure(text);
+    let Some(&(open, _)) = plain.iter().find(|(_, c)| *c == '{') else {
+        if plain.iter().any(|(_, c)| *c == '}') {
             return Err(format!("`{text}` closes a `}}` it never opened"));
         }
         return Ok(vec![text.to_string()]);
     };
     let (mut depth, mut close) = (0, None);
     let mut commas = Vec::new();
-    for (i, c) in text[open..].char_indices() {
+    for &(i, c) in plain.iter().filter(|(i, _)| *i >= open) {
+        let i = i - open;
         match c {
             '{' => depth += 1,
             '}' => {
@@ -157,7 +179,14 @@ fn parts(text: &str) -> Result<Vec<Part>, String> {
         if comp == ".." {
             return Err(format!("`{text}` leaves the project with `..`"));
         }
-        out.push(if comp == "**" { Part::Any } else { Part::Name(tokens(comp, text)?) });
+        if comp == "**" {
+            // `**/**` is `**`.
+            if out.last() != Some(&Part::Any) {
+                out.push(Part::Any);
+            }
+        } else {
+            out.push(Part::Name(tokens(comp, text)?));
+        }
     }
     Ok(out)
 }
@@ -348,6 +377,15 @@ mod tests {
         let many = "{a,b,c,d}{a,b,c,d}{a,b,c,d}{a,b}";
         assert!(Glob::parse(many).unwrap_err().contains("more than"));
         assert!(Glob::parse(&"a".repeat(MAX_LEN + 1)).is_err());
+    }
+
+    #[test]
+    fn escapes_and_classes_are_plain() {
+        assert!(m("\\{\\{slug\\}\\}/**", "{{slug}}/a.md"), "an escaped brace is a brace");
+        assert!(m("na\\{me", "na{me"));
+        assert_eq!(split_list("[,]x, y").into_iter().map(|(_, s)| s).collect::<Vec<_>>(), ["[,]x", "y"]);
+        assert_eq!(split_list("a\\,b, c").into_iter().map(|(_, s)| s).collect::<Vec<_>>(), ["a\\,b", "c"]);
+        assert!(m("docs", "site/docs/a.md") && !m("docs/**", "site/docs/a.md") && !m("/docs", "site/docs/a.md"));
     }
 
     #[test]

@@ -345,6 +345,17 @@ fn recall_stats_reads_codex_rollouts() {
         serde_json::json!({"type": "function_call_output", "call_id": "c1",
         "output": "# How to Store Ticket Prices\n\nStore money as integer cents."}),
     );
+    // An older rollout's events: the environment is no prompt, and a prompt recorded twice is one.
+    t += &codex(
+        "event_msg",
+        serde_json::json!({"type": "user_message", "kind": "environment_context", "message": "<environment_context>cwd</environment_context>"}),
+    );
+    t += &codex(
+        "event_msg",
+        serde_json::json!({"type": "user_message", "kind": "plain", "message": "and the list endpoint"}),
+    );
+    t += &codex_message("user", "and the list endpoint");
+    t += &codex_prompt("and the list endpoint");
     t += "not json\n";
     rollout("codex-here", &demo, &t);
     let elsewhere = tempfile::tempdir().expect("elsewhere");
@@ -362,7 +373,7 @@ fn recall_stats_reads_codex_rollouts() {
         v["sessions"].as_array().expect("sessions").iter().filter_map(|s| s["session"].as_str()).collect();
     assert_eq!(sessions, ["codex-here"], "only the project's sessions: {v}");
     let total = &v["total"];
-    assert_eq!(total["prompts"], 2, "the instructions are no prompt: {v}");
+    assert_eq!(total["prompts"], 3, "the instructions and the environment are no prompt, a prompt twice is one: {v}");
     assert_eq!((total["injections"].as_u64(), total["used"].as_u64()), (Some(1), Some(1)), "{v}");
     assert_eq!((total["pointers"].as_u64(), total["followed"].as_u64()), (Some(1), Some(1)), "{v}");
     assert_eq!(total["malformed_lines"], 1, "{v}");

@@ -42,7 +42,11 @@ fn run(bin: &Path, root: &Path, cache: &Path, mut event: serde_json::Value, sess
     event["transcript_path"] = "/dev/null".into();
     event["cwd"] = root.to_string_lossy().into_owned().into();
     let mut c = std::process::Command::new(bin);
-    c.arg("hook").current_dir(root).env_remove("CLAUDE_PROJECT_DIR").env("MEMORY_INDEX_LSP_CACHE_DIR", cache);
+    c.arg("hook")
+        .current_dir(root)
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("MEMORY_INDEX_LSP_MODEL")
+        .env("MEMORY_INDEX_LSP_CACHE_DIR", cache);
     let o = run_with_stdin(c, event.to_string().as_bytes());
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     o

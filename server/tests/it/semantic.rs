@@ -228,6 +228,22 @@ fn with_the_model_there_the_tier_is_on_unless_turned_off() {
     assert_ne!(by_default, words, "`semantic = false` ranks by words");
 }
 
+/// A recall view kept while the model was missing never answers a prompt
+/// by words once the model is there: the prompt is ranked by meaning, as
+/// from the files (the view still answers commands).
+#[test]
+fn a_view_kept_before_the_model_came_never_answers_a_prompt_by_words() {
+    let Some(model) = model() else { return };
+    let unset = demo("");
+    let state = tempfile::tempdir().unwrap();
+    let absent = state.path().join("no-model");
+    let words = confidence(&run(unset.path(), state.path(), &absent, &["hook"], &prompt("a", unset.path(), PROMPT)));
+    let e = run(unset.path(), state.path(), &model, &["embed"], b"");
+    assert_eq!(e.status.code(), Some(0), "{e:?}");
+    let meaning = confidence(&run(unset.path(), state.path(), &model, &["hook"], &prompt("b", unset.path(), PROMPT)));
+    assert!(meaning.is_some() && meaning != words, "words {words:?}, meaning {meaning:?}");
+}
+
 #[test]
 fn eval_semantic_adds_the_cosine_to_the_features() {
     let Some(model) = model() else { return };

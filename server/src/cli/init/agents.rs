@@ -70,7 +70,7 @@ pub(super) fn plan(agent: Agent, files: &mut Files, index: &str) -> Result<(), S
                 files.set(rel, new, "the MCP server `memory-index`")?;
             }
             let old = files.current(rel)?;
-            match settings::merge_context(old.as_deref()).map_err(|e| format!("{rel}: {e}"))? {
+            match super::context::merge_context(old.as_deref()).map_err(|e| format!("{rel}: {e}"))? {
                 Some((new, changed)) => {
                     if changed {
                         files.set(rel, new, "`context.fileName`: AGENTS.md and GEMINI.md")?;

@@ -47,7 +47,7 @@ fn upgrade(text: &str, wanted: &Map<String, Value>) -> Result<(String, Vec<Strin
     let mut edits: Vec<(std::ops::Range<usize>, String, String)> = Vec::new();
     for (event, groups) in wanted {
         let new = groups.pointer("/0/hooks/0/command").and_then(Value::as_str).unwrap_or("");
-        let Some(plain) = new.split_once("&& ").and_then(|(_, rest)| rest.split_once(" ||")).map(|(p, _)| p) else {
+        let Some(plain) = new.split_once("then ").and_then(|(_, rest)| rest.split_once(';')).map(|(p, _)| p) else {
             continue;
         };
         let Some(span) = member(b, &hooks_span, event).and_then(|at| array_at(b, at)) else { continue };
@@ -213,51 +213,8 @@ fn merge_mcp_text(text: Option<&str>, server: &Value) -> Result<(String, bool), 
     Ok((out, true))
 }
 
-/// `text` (Gemini CLI's settings) with `context.fileName` naming `AGENTS.md`
-/// and `GEMINI.md` (so that Gemini reads the instructions the other agents
-/// share), when it names no file yet; `Some` with whether it changed, `None`
-/// when the file names its own files (then the block goes to `GEMINI.md`).
-pub fn merge_context(text: Option<&str>) -> Result<Option<(String, bool)>, String> {
-    let original = text.unwrap_or("").strip_prefix('\u{feff}').unwrap_or(text.unwrap_or(""));
-    let bom = if text.is_some_and(|t| t.starts_with('\u{feff}')) { "\u{feff}" } else { "" };
-    let files = serde_json::json!(["AGENTS.md", "GEMINI.md"]);
-    if original.trim().is_empty() {
-        let v = serde_json::json!({ "context": { "fileName": files } });
-        return Ok(Some((format!("{}\n", pretty(&v, "  ")), true)));
-    }
-    let blanked = without_comments(original);
-    let t = blanked.as_str();
-    let v: Value = serde_json::from_str(t)
-        .map_err(|e| format!("line {}, column {}: not valid JSON ({e})", e.line(), e.column()))?;
-    fn names(n: &Value) -> Vec<&str> {
-        match n {
-            Value::String(s) => vec![s.as_str()],
-            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
-            _ => vec![],
-        }
-    }
-    let unit = indent_unit(&content_lines(t));
-    let nl = if t.contains("\r\n") { "\r\n" } else { "\n" };
-    let top = object_at(t, skip_ws(t, 0)).ok_or("the file is not a JSON object")?;
-    let (at, add) = match v.get("context") {
-        None => insert_members(&top, &[("context", &serde_json::json!({ "fileName": files }))], &unit, 1),
-        Some(Value::Object(c)) => match c.get("fileName") {
-            Some(n) if names(n).contains(&"AGENTS.md") => return Ok(Some((text.unwrap_or("").to_string(), false))),
-            Some(_) => return Ok(None),
-            None => {
-                let span = member(t, &top, "context").and_then(|at| object_at(t, at)).ok_or("cannot read `context`")?;
-                insert_members(&span, &[("fileName", &files)], &unit, 2)
-            }
-        },
-        Some(_) => return Ok(None),
-    };
-    let mut out = original.to_string();
-    out.insert_str(at, &add.replace('\n', nl));
-    Ok(Some((format!("{bom}{out}"), true)))
-}
-
 /// The lines of `text` (comments blanked) that hold something: what the indentation is read from.
-fn content_lines(text: &str) -> String {
+pub(super) fn content_lines(text: &str) -> String {
     text.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("{l}\n")).collect()
 }
 
@@ -265,7 +222,7 @@ fn content_lines(text: &str) -> String {
 /// byte, line breaks kept: Gemini CLI reads its settings with comments (found by review: a
 /// commented `.gemini/settings.json` was refused as "not valid JSON", and so was the whole
 /// init); serde and the scanner read this copy, the file's own text is what is written.
-fn without_comments(text: &str) -> String {
+pub(super) fn without_comments(text: &str) -> String {
     let b = text.as_bytes();
     let mut out = b.to_vec();
     let (mut i, mut in_string) = (0, false);
@@ -302,7 +259,9 @@ fn without_comments(text: &str) -> String {
 fn is_our_command(c: &str) -> bool {
     c.split_whitespace().collect::<Vec<_>>().windows(2).any(|w| {
         let program = w[0].trim_matches(['"', '\'']);
-        (program == "memory-index-lsp" || program.ends_with("/memory-index-lsp")) && w[1] == "hook"
+        // `then memory-index-lsp hook; fi`: the word ends at the `;` (`Agent::hook_command`).
+        (program == "memory-index-lsp" || program.ends_with("/memory-index-lsp"))
+            && w[1].trim_end_matches(';') == "hook"
     })
 }
 
@@ -311,9 +270,20 @@ fn is_our_command(c: &str) -> bool {
 /// the group `want` matches: a group of ours with the same matcher, or one
 /// that matches every tool (no matcher, `*` or empty).
 fn has_group(have: &[Value], want: &Value) -> bool {
-    let matcher = |g: &Value| g.get("matcher").and_then(Value::as_str).map(str::to_string);
-    let every = |m: &Option<String>| m.as_deref().is_none_or(|m| m.is_empty() || m == "*");
-    have.iter().any(|g| runs_ours(std::slice::from_ref(g)) && (every(&matcher(g)) || matcher(g) == matcher(want)))
+    // A matcher as the tools it names (`Bash|Read`), or every tool (none, `*`, `.*`, empty).
+    let tools = |g: &Value| -> Option<Vec<String>> {
+        let m = g.get("matcher").and_then(Value::as_str).unwrap_or("").trim();
+        (!matches!(m, "" | "*" | ".*")).then(|| m.split('|').map(|t| t.trim().to_string()).collect())
+    };
+    let wanted = tools(want);
+    have.iter().any(|g| {
+        runs_ours(std::slice::from_ref(g))
+            && match (tools(g), &wanted) {
+                (None, _) => true,
+                (Some(_), None) => false,
+                (Some(t), Some(w)) => w.iter().all(|x| t.contains(x)),
+            }
+    })
 }
 
 fn runs_ours(groups: &[Value]) -> bool {
@@ -325,12 +295,12 @@ fn runs_ours(groups: &[Value]) -> bool {
 }
 
 /// A JSON container: `open` at its `{`/`[`, and the end of its last element (None when empty).
-struct Span {
+pub(super) struct Span {
     open: usize,
     last_end: Option<usize>,
 }
 
-fn skip_ws(text: &str, mut i: usize) -> usize {
+pub(super) fn skip_ws(text: &str, mut i: usize) -> usize {
     let b = text.as_bytes();
     while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
         i += 1;
@@ -414,7 +384,7 @@ fn walk(text: &str, open: usize, mut each: impl FnMut(Option<&str>, usize)) -> O
     }
 }
 
-fn object_at(text: &str, at: usize) -> Option<Span> {
+pub(super) fn object_at(text: &str, at: usize) -> Option<Span> {
     (text.as_bytes().get(at) == Some(&b'{')).then(|| walk(text, at, |_, _| {}))?
 }
 
@@ -423,7 +393,7 @@ fn array_at(text: &str, at: usize) -> Option<Span> {
 }
 
 /// Where the value of `key` starts in the object at `span` (the last one, as serde_json reads duplicates).
-fn member(text: &str, span: &Span, key: &str) -> Option<usize> {
+pub(super) fn member(text: &str, span: &Span, key: &str) -> Option<usize> {
     let mut found = None;
     walk(text, span.open, |k, at| {
         if k.is_some_and(|k| serde_json::from_str::<String>(&format!("\"{k}\"")).is_ok_and(|k| k == key)) {
@@ -434,7 +404,7 @@ fn member(text: &str, span: &Span, key: &str) -> Option<usize> {
 }
 
 /// The edit adding `"key": value` members at the end of the object at `span`, `depth` levels deep.
-fn insert_members(span: &Span, members: &[(&str, &Value)], unit: &str, depth: usize) -> (usize, String) {
+pub(super) fn insert_members(span: &Span, members: &[(&str, &Value)], unit: &str, depth: usize) -> (usize, String) {
     let inner = unit.repeat(depth);
     let bodies: Vec<String> = members
         .iter()
@@ -460,7 +430,7 @@ fn add_after_last(span: &Span, bodies: &[String], unit: &str, depth: usize) -> (
     }
 }
 
-fn pretty(v: &Value, unit: &str) -> String {
+pub(super) fn pretty(v: &Value, unit: &str) -> String {
     use serde::Serialize;
     let mut buf = Vec::new();
     let mut ser = serde_json::Serializer::with_formatter(
@@ -479,7 +449,7 @@ fn indent_rest(s: &str, prefix: &str) -> String {
 }
 
 /// The file's indentation unit: the leading whitespace of its first indented line (two spaces by default).
-fn indent_unit(text: &str) -> String {
+pub(super) fn indent_unit(text: &str) -> String {
     text.lines().map(|l| &l[..l.len() - l.trim_start().len()]).find(|w| !w.is_empty()).unwrap_or("  ").to_string()
 }
 

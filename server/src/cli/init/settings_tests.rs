@@ -151,6 +151,8 @@ fn an_older_setup_gets_the_file_tools_group_added() {
     assert_eq!(matchers, ["Bash", "Read|Edit"]);
     assert!(out.starts_with(&old[..old.find("]}\n").unwrap() + 2]), "the old group is kept byte for byte:\n{out}");
     assert_eq!(merge(Some(&out), want).unwrap().1.len(), 0, "a third run changes nothing");
-    let every = format!("{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"*\", \"hooks\": [{ours}]}}]}}}}");
-    assert_eq!(merge(Some(&every), want).unwrap().1.len(), 0);
+    for every in ["*", ".*", "Edit|Bash|Read"] {
+        let text = format!("{{\"hooks\": {{\"PreToolUse\": [{{\"matcher\": \"{every}\", \"hooks\": [{ours}]}}]}}}}");
+        assert_eq!(merge(Some(&text), want).unwrap().1.len(), 0, "{every} covers Bash and Read|Edit");
+    }
 }

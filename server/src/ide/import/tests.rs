@@ -40,6 +40,8 @@ fn headings_come_from_titles_by_one_rule() {
     assert_eq!(heading_title(Kind::Madr, "Non GOV.UK domain policy"), "When Deciding Non GOV.UK domain policy");
     // A topic before a colon follows the verb (issue 51: `When Deciding Clients: Use Jest Mocks` read badly).
     assert_eq!(heading_title(Kind::Madr, "Clients: Use Jest Mocks"), "When Using Jest Mocks for Clients");
+    assert_eq!(heading_title(Kind::Madr, "Decision: Use Postgres"), "When Using Postgres", "a label is dropped");
+    assert_eq!(heading_title(Kind::Madr, "RFC 12: Use gRPC"), "When Using gRPC");
     assert_eq!(
         heading_title(Kind::Nygard, "Installation method: Home Assistant OS"),
         "When Deciding Installation method: Home Assistant OS",

@@ -45,8 +45,11 @@ pub fn run_with_stdin(mut cmd: std::process::Command, stdin: &[u8]) -> std::proc
 pub fn bin_in(cwd: &Path) -> std::process::Command {
     let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_memory-index-lsp"));
     // State (hook sessions, search snapshots) in a folder of the tests', never the user's cache.
+    // No model named by the environment: the semantic tier turns itself on where the model is, and
+    // the tests that want it name it (`semantic.rs`).
     c.current_dir(cwd)
         .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("MEMORY_INDEX_LSP_MODEL")
         .env("MEMORY_INDEX_LSP_CACHE_DIR", std::env::temp_dir().join("memory-index-lsp-tests"));
     c
 }
