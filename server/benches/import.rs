@@ -17,8 +17,8 @@ use std::time::Instant;
 #[path = "../tests/it/support/gen.rs"]
 mod gen;
 
-use memory_index_lsp::ide::import::{plan, source, Options};
 use memory_index_lsp::model::{Config, FileText, Workspace};
+use memory_index_lsp::recall::import::{plan, source, Options};
 
 /// A rules file of `n` sections, each titled by one of a generated memory's headings.
 fn rules(n: usize) -> String {

@@ -4,8 +4,9 @@
 //! `text` (offsets, lines, encodings, token counts) → `edit` (text edits,
 //! fixes as data) and `syntax` (lossless parsers) → `model` (workspace,
 //! config, binding, caches) → `search` (fuzzy and trigger matching, recall) →
-//! `rules` (one rule per file and a registry line) → `ide` (features, pure)
-//! → `project`, the service layer (finding the project, loading it, the
+//! `rules` (one rule per file and a registry line) → `ide` (editor
+//! features, pure) → `recall` (agent recall: injection, the recall view,
+//! capture, import and remember, their measurement; pure) → `project`, the service layer (finding the project, loading it, the
 //! guarded reader, the safe writer, the memory's lock) → the front ends
 //! `cli`, `lsp`, `mcp`, `hook` (arguments and protocols), none of which
 //! imports another. Only `project` and the front ends touch the file system.
@@ -41,6 +42,7 @@ pub mod lsp;
 pub mod mcp;
 pub mod model;
 pub mod project;
+pub mod recall;
 pub mod rules;
 pub mod search;
 pub mod syntax;

@@ -3,7 +3,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use memory_index_lsp::hook::event;
-use memory_index_lsp::ide::inject;
+use memory_index_lsp::recall::inject;
 use memory_index_lsp::project::agents::Agent;
 
 fuzz_target!(|data: &[u8]| {

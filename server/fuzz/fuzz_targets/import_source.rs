@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use memory_index_lsp::ide::import::{plan, source, Options};
+use memory_index_lsp::recall::import::{plan, source, Options};
 use memory_index_lsp::model::{Config, FileText, Workspace};
 
 fuzz_target!(|text: &str| {

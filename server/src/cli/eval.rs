@@ -1,6 +1,6 @@
 //! `memory-index-lsp eval FILE [--root DIR] [--threshold C] [--json] [--misses] [--features OUT] [--semantic]`: recall metrics on labelled queries.
 //!
-//! Prints a Markdown table per kind and overall (see `ide::eval` for the
+//! Prints a Markdown table per kind and overall (see `recall::eval` for the
 //! file format and what each column means), then the calibration table.
 //! Each case counts as answered from the hook's threshold for its kind
 //! (`[recall] prompt`; `command` for kinds starting `command`, `error` for
@@ -18,7 +18,7 @@
 
 use super::args::EvalArgs;
 use super::usage_error;
-use crate::ide::eval::{self, Metrics, Outcome};
+use crate::recall::eval::{self, Metrics, Outcome};
 use crate::search::recall::Features;
 use std::fmt::Write as _;
 

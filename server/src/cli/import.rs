@@ -8,7 +8,7 @@
 //! This edge reads the sources (through the guarded reader: a FIFO, a
 //! device, a file over `max-file-bytes` or not UTF-8 is reported by name and
 //! the rest still imports), then, under the memory's lock, loads the
-//! project, plans with `ide::import` and writes the change through
+//! project, plans with `recall::import` and writes the change through
 //! `project::change`. Exit 0 when the import was written (or had nothing to
 //! change), 1 when it was refused (the reason on stderr) or a file given
 //! could not be read: missing, not UTF-8, a FIFO, an empty folder (the rest
@@ -45,10 +45,10 @@ macro_rules! result {
 
 use super::args::ImportArgs;
 use super::{input_error, usage_error};
-use crate::ide::import::{self, source, Options};
 use crate::project::read::{self, ReadError};
 use crate::project::write::WriteError;
 use crate::project::{change, diff, load, lock};
+use crate::recall::import::{self, source, Options};
 
 /// Runs `import`; returns the exit code.
 pub fn run(a: ImportArgs) -> i32 {
@@ -64,7 +64,7 @@ pub fn run(a: ImportArgs) -> i32 {
         }
     }
     // A `--file` that is no file name of the decisions directory is a usage error, said before anything is read.
-    if let Some(why) = a.file.as_deref().and_then(|f| crate::ide::remember::file_name(f).err()) {
+    if let Some(why) = a.file.as_deref().and_then(|f| crate::recall::remember::file_name(f).err()) {
         return usage_error(&why);
     }
     let mut refused: Vec<String> = Vec::new();

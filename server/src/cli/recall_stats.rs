@@ -12,7 +12,7 @@
 //! fetched by `/when`, `/how`, MCP or `resolve`), the recall rate, and of
 //! the decisions the hook injected, how many the agent used (then each
 //! injected decision, used or not, and how). See
-//! `ide::recall_stats` for exactly what counts. Unreadable files and
+//! `recall::stats` for exactly what counts. Unreadable files and
 //! malformed lines are counted and skipped. Exit 0; 1 when a transcript
 //! could not be read at all (a PATH missing, not a file, unreadable: the
 //! figures leave it out); 2 for usage errors.
@@ -22,9 +22,9 @@ use std::path::{Path, PathBuf};
 
 use super::args::RecallStatsArgs;
 use super::usage_error;
-use crate::ide::recall_stats::Stats;
 use crate::project::read::{self, Line};
 use crate::project::transcript::Session;
+use crate::recall::stats::Stats;
 
 /// Largest transcript read (bytes); a larger file is read this far and said so.
 const MAX_TRANSCRIPT: u64 = 256 << 20;

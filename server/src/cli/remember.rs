@@ -1,6 +1,6 @@
 //! `memory-index-lsp remember (--when|--how) TITLE [--file NAME] [--extras "a, b"] [--body-file F|-] [--dry-run] [--force]`: writes a decision and its entry.
 //!
-//! The plan (and every check) is `ide::remember`'s, the writing (under the
+//! The plan (and every check) is `recall::remember`'s, the writing (under the
 //! memory's lock, decision file first, undone when the index cannot be
 //! written) `project::remember`'s; this edge reads the body (at most 1 MiB,
 //! refused past it, never cut) and prints what was chosen.
@@ -9,9 +9,9 @@
 
 use super::args::RememberArgs;
 use super::{input_error, usage_error};
-use crate::ide::remember::{Request, Words};
 use crate::project::remember::{Refusal, Remembered, MAX_BODY_BYTES};
 use crate::project::{self, read};
+use crate::recall::remember::{Request, Words};
 use crate::syntax::index::Op;
 use std::io::{Read, Write};
 

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::event::{Event, Input};
 use super::{limits_for, recall_once};
-use crate::ide::inject;
+use crate::recall::inject;
 
 /// What the recall view did for an event.
 pub(super) enum Fast {
@@ -85,7 +85,7 @@ pub(super) fn from_view(input: &Input, whole: &str, files: &[String], root: &Pat
 /// Whether a prompt is ranked by meaning too under the view's settings: as
 /// `[recall] semantic` says, else (unset) when the model is in its folder
 /// now (a few `stat`s: a model fetched after the view was written counts).
-fn ranks_by_meaning(s: &crate::ide::recall_view::Settings, root: &Path) -> bool {
+fn ranks_by_meaning(s: &crate::recall::view::Settings, root: &Path) -> bool {
     match s.semantic {
         Some(b) => b,
         // A folder `[recall] model` names: the loaded memory says (rare; never wrong).

@@ -9,7 +9,7 @@
 //!
 //! The decisions whose scope holds one of the paths come whole, once a
 //! session; the paths' words are ranked at `[recall] file-words`, off by
-//! default (`scoped`, `ide::inject::files`). A shell command's paths bring only scoped
+//! default (`scoped`, `recall::inject::files`). A shell command's paths bring only scoped
 //! decisions (its words are ranked as a command already).
 
 use serde_json::Value;

@@ -16,7 +16,7 @@
 //!   confidence or more (not for slash commands: `/when …` is the skill's);
 //!   when none reaches it, one line naming each likely one at
 //!   `prompt-pointer` or more, for the model to read only if it applies
-//!   (`ide::inject::pointer`);
+//!   (`recall::inject::pointer`);
 //!   while the memory's files are as the last hook saw them, a prompt of
 //!   more than eight words, a command and a failure are answered from its
 //!   recall view without reading them (`project::recall_cache`).
@@ -26,7 +26,7 @@
 //!   `[recall] error` (not when the person interrupted the call).
 //! - `Stop`: once per session, when the person settled something the
 //!   memory does not hold, `{"decision":"block","reason":…}` asking the
-//!   agent to record it (`ide::capture`; `[capture] stop = false` turns it
+//!   agent to record it (`recall::capture`; `[capture] stop = false` turns it
 //!   off; never when `stop_hook_active`).
 //!
 //! At most `[recall] max-decisions` per call and `max-chars` in all; never the
@@ -45,7 +45,7 @@ mod stop;
 use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::ide::inject::{self, Limits};
+use crate::recall::inject::{self, Limits};
 use event::{Event, Input};
 
 use crate::project::agents::Agent;

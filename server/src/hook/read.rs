@@ -1,7 +1,7 @@
 //! A decision the agent or the person reads on purpose (`memory-index-lsp resolve "when …"` in a shell, a typed `/when …` in Claude Code): not injected again beside it, and counted as shown for the session.
 //!
 //! A pointer names a decision for the agent's model to read when it
-//! applies (`ide::inject::pointer`). When it does, the command that reads
+//! applies (`recall::inject::pointer`). When it does, the command that reads
 //! it passes the pre-command hook: ranking that command would inject the
 //! same decision a second time beside resolve's own answer (found by the
 //! Codex end-to-end test), and a later prompt would inject it a third time,
@@ -97,7 +97,7 @@ pub fn record(ws: &Workspace, queries: &[String], session_id: Option<&str>, stat
     for query in queries {
         let found = crate::search::recall::recall(ws, query, 1);
         let Some(r) = found.first().filter(|r| r.confidence >= ws.config().recall.resolve) else { continue };
-        keys.extend(crate::ide::inject::key(ws, r.heading).filter(|k| !session.seen(k) && !keys.contains(k)));
+        keys.extend(crate::recall::inject::key(ws, r.heading).filter(|k| !session.seen(k) && !keys.contains(k)));
     }
     let _ = session.record(&keys);
 }

@@ -33,7 +33,7 @@ pub(super) fn recall(
     let words = words && file_words < 1.0;
     limits.threshold = file_words.min(1.0);
     super::recall_once(input.session_id.as_deref(), state_dir, &|seen| {
-        Ok(crate::ide::inject::files::for_files(ws, &paths, words, limits, seen))
+        Ok(crate::recall::inject::files::for_files(ws, &paths, words, limits, seen))
     })
     .unwrap_or_default()
 }

@@ -1,4 +1,4 @@
-//! The hook's end of a turn: what a prompt settled, kept for the `Stop` that asks the agent once a session to record what the memory does not hold (`ide::capture`).
+//! The hook's end of a turn: what a prompt settled, kept for the `Stop` that asks the agent once a session to record what the memory does not hold (`recall::capture`).
 
 use std::path::Path;
 
@@ -12,14 +12,16 @@ const SETTLED_KEY: &str = "\tsettled\t";
 /// that ends the session (the transcript may not hold the prompt yet when
 /// Claude Code runs the Stop hook: it writes it asynchronously).
 pub(super) fn note_settled(prompt: &str, session_id: Option<&str>, state_dir: Option<&Path>) {
-    let found = crate::ide::capture::settled(&[prompt]);
+    let found = crate::recall::capture::settled(&[prompt]);
     let (Some(id), Some(dir)) = (session_id, state_dir) else { return };
     if found.is_empty() {
         return;
     }
     let keys: Vec<String> = found
         .iter()
-        .map(|s| format!("{SETTLED_KEY}{}", s.chars().take(2 * crate::ide::capture::QUOTE_CHARS).collect::<String>()))
+        .map(|s| {
+            format!("{SETTLED_KEY}{}", s.chars().take(2 * crate::recall::capture::QUOTE_CHARS).collect::<String>())
+        })
         .collect();
     if let Ok(mut session) = crate::project::session::Session::open(dir, id) {
         let new: Vec<String> = keys.into_iter().filter(|k| !session.seen(k)).collect();
@@ -36,7 +38,7 @@ const STOP_KEY: &str = "\tstop-capture";
 /// that the memory does not hold (kept by the prompt hook, or read from the
 /// transcript's last 8 MiB when the payload names one: found by review, a
 /// stop without one was silent though the prompts had been kept), block the stop once with a reason that
-/// quotes it and asks the agent to record it (`ide::capture`); silent
+/// quotes it and asks the agent to record it (`recall::capture`); silent
 /// otherwise, when `[capture] stop = false`, without a session to remember
 /// that it asked (it would ask at every turn's end), and after asking once.
 pub(super) fn capture_once(
@@ -67,7 +69,7 @@ pub(super) fn capture_once(
         None => {}
     }
     let prompts: Vec<&str> = prompts.iter().map(String::as_str).collect();
-    let reason = crate::ide::capture::reason(&crate::ide::capture::unrecorded(ws, &prompts))?;
+    let reason = crate::recall::capture::reason(&crate::recall::capture::unrecorded(ws, &prompts))?;
     if let Err(e) = session.record(&[STOP_KEY.to_string()]) {
         note(&format!("cannot remember that it asked ({e}); not asking"));
         return None;

@@ -1,4 +1,4 @@
-//! The `memory-index.remember` command: `ide::remember`'s plan, applied by the client as one workspace edit.
+//! The `memory-index.remember` command: `recall::remember`'s plan, applied by the client as one workspace edit.
 //!
 //! Arguments (one object): `operator` ("when" or "how"), `title`, and
 //! optionally `file`, `extras` (list), `body`, `force`, and `uri` (any file of
@@ -20,7 +20,7 @@ use tower_lsp_server::ls_types::*;
 
 use super::convert;
 use super::state::Snapshot;
-use crate::ide::remember::{self, Request};
+use crate::recall::remember::{self, Request};
 use crate::syntax::index::Op;
 
 /// The command's name.

@@ -26,9 +26,10 @@ use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabiliti
 use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler, ServiceExt};
 use serde::Deserialize;
 
-use crate::ide::{remember, resolve, search};
+use crate::ide::{resolve, search};
 use crate::model::Workspace;
 use crate::project::search_cache;
+use crate::recall::remember;
 use crate::syntax::index::Op;
 
 /// Runs the server until the client closes stdin; returns the exit code.

@@ -413,7 +413,7 @@ impl Bindings {
 /// [`Bindings::exact_match`]'s choice among the entries whose text equals
 /// the query: each hit as (entry, slot: 0 for the trigger, k for extra k,
 /// the entry's operator, its number of extras). Shared with the recall view
-/// (`ide::recall_view`), which keeps the same table as bytes.
+/// (`recall::view`), which keeps the same table as bytes.
 pub fn pick_exact(op: Option<Op>, hits: impl Iterator<Item = (EntryId, u32, Op, usize)>) -> Option<(EntryId, bool)> {
     hits.map(|(entry, slot, entry_op, extras)| {
         let other_op = op.is_some_and(|op| entry_op != op);

@@ -1,10 +1,10 @@
-//! Session continuity: the fingerprints of a project's decisions kept from one session start to the next, to name what changed in between (`ide::inject::since`).
+//! Session continuity: the fingerprints of a project's decisions kept from one session start to the next, to name what changed in between (`recall::inject::since`).
 
 use std::path::Path;
 
 use super::session::{fnv1a, write_cache_file};
-use crate::ide::inject::since;
 use crate::model::Workspace;
+use crate::recall::inject::since;
 
 /// Most bytes read of the fingerprints kept (a 100,000-decision memory's are about 8 MB).
 const MAX_BYTES: u64 = 16 << 20;

@@ -155,7 +155,7 @@ pub fn expand(paths: &[PathBuf], exts: &[&str]) -> (Vec<PathBuf>, Vec<String>) {
                     found.sort();
                     files.extend(found);
                     // A nested AGENTS.md or CLAUDE.md is a rule file of its folder: read, and scoped
-                    // to that folder by import (`ide::import::source::scope`).
+                    // to that folder by import (`recall::import::source::scope`).
                     if exts.contains(&"md") {
                         files.extend(nested_agent_files(p));
                     }

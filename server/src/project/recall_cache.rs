@@ -1,4 +1,4 @@
-//! The recall view kept between hook processes (`ide::recall_view`): written after a prompt hook that loaded the memory, with the identity of every file the memory was loaded from, and read by the next prompt hook only while every one is unchanged, so that hook neither reads nor parses the memory.
+//! The recall view kept between hook processes (`recall::view`): written after a prompt hook that loaded the memory, with the identity of every file the memory was loaded from, and read by the next prompt hook only while every one is unchanged, so that hook neither reads nor parses the memory.
 //!
 //! One file per project root beside the search snapshot
 //! (`<state dir>/search/<hash of the root>.view`): the identities, then the
@@ -19,7 +19,7 @@
 //! program's own file is stamped last, and a view is read only by the
 //! program whose file that is (another build ranks its own way). A section is
 //! still checked against its hash when it is injected
-//! (`ide::recall_view::View`). Unix only; elsewhere every hook loads the
+//! (`recall::view::View`). Unix only; elsewhere every hook loads the
 //! memory. Nothing here can fail a hook: a view that cannot be read or
 //! written costs only the load.
 
@@ -28,8 +28,8 @@ use std::time::{Duration, SystemTime};
 
 use super::search_cache::{cache_path, map};
 use super::session::write_cache_file;
-use crate::ide::recall_view::{self, View};
 use crate::model::Workspace;
+use crate::recall::view::{self as recall_view, View};
 use crate::search::bm25::Bm25;
 
 /// Files changed more recently than this before the stamping are not trusted.
@@ -157,7 +157,7 @@ fn stamps(ws: &Workspace, root: &Path, loaded_at: SystemTime) -> Option<Vec<(Str
 /// on) with its files' identities, when they can be trusted (see the module
 /// docs); best effort, like the snapshot. `bm25_key` names the snapshot of
 /// the same state; with `letters`, the view's letters file too (a short
-/// prompt's letters-in-order tier: `ide::recall_view::letters`).
+/// prompt's letters-in-order tier: `recall::view::letters`).
 pub fn keep(ws: &Workspace, root: &Path, bm25_key: u64, loaded_at: SystemTime, letters: bool) {
     // A view cannot show a section of a file not read whole. (With the semantic tier on, the
     // view still answers commands and files; prompts load the memory: `hook::fast`.)

@@ -1,4 +1,4 @@
-//! Remembering a decision on disk: under the memory's lock, load, plan (`ide::remember`), write the decision file then the index, and undo what did not land.
+//! Remembering a decision on disk: under the memory's lock, load, plan (`recall::remember`), write the decision file then the index, and undo what did not land.
 //!
 //! Every front end that writes a decision (the CLI's `remember`, the MCP
 //! tool) calls [`remember`]. Under the lock the workspace is loaded afresh,
@@ -8,7 +8,7 @@
 //! decision file is put back (a file this run created is removed only if it
 //! still holds exactly what was written). A run killed between the two
 //! writes leaves a heading without its entry: running the same `remember`
-//! again completes it (`ide::remember` plans only the entry), and `check`
+//! again completes it (`recall::remember` plans only the entry), and `check`
 //! reports the heading as `unindexed-heading` with the entry as its fix.
 //! When another program changes either file meanwhile, the plan is made
 //! again from the new content; after [`ATTEMPTS`] the run gives up and says
@@ -20,7 +20,7 @@ use std::path::Path;
 
 use super::write::WriteError;
 use super::{change, diff, load, lock};
-use crate::ide::remember::{self, Plan, Request};
+use crate::recall::remember::{self, Plan, Request};
 
 /// How many times a writer starts over when a file changes under it.
 pub const ATTEMPTS: usize = 5;

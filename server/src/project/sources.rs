@@ -79,7 +79,7 @@ pub fn existing(root: &Path) -> Vec<String> {
         let text =
             super::read::read_text(None, &path, 1 << 20).ok().map(|t| crate::text::lone_cr_as_lf(&t).into_owned());
         let only_ours =
-            text.as_deref().is_some_and(|t| crate::ide::import::source::without_own_block(t).trim().is_empty());
+            text.as_deref().is_some_and(|t| crate::recall::import::source::without_own_block(t).trim().is_empty());
         if !only_ours {
             out.push((*file).to_string());
             // The files it pulls in with `@path` hold rules too.

@@ -34,8 +34,8 @@
 
 use serde_json::Value;
 
-use crate::ide::recall_stats::{self, Stats, Turn};
 use crate::model::Workspace;
+use crate::recall::stats::{self as recall_stats, Stats, Turn};
 
 /// Most text kept from what reached the agent in one turn (the hook's
 /// output comes first in a turn; a turn that reads huge files keeps this much).

@@ -174,7 +174,7 @@ pub fn recall_query(ws: &Workspace, q: &TriggerQuery, limit: usize) -> Vec<Recal
 
 /// What the word ranking reads besides BM25: the binding's exact table and
 /// each entry's target heading. A [`Workspace`] answers from its binding; a
-/// memory's recall view (`ide::recall_view`) answers the same from bytes, so
+/// memory's recall view (`recall::view`) answers the same from bytes, so
 /// the prompt hook can rank without parsing the memory.
 pub trait Ranked {
     /// The entry whose trigger (false) or extra (true) is `normalized`, as

@@ -46,7 +46,7 @@ fn rank_uncached(
 /// and names (its trigger, then its extras, normalized; none for an empty
 /// trigger), their stems, and the words they are made of. A workspace
 /// answers from its binding ([`super::names`]); a recall view
-/// (`ide::recall_view`) from its bytes, with the same answers.
+/// (`recall::view`) from its bytes, with the same answers.
 pub trait Vocabulary {
     /// How many entries (binding order).
     fn entries(&self) -> usize;

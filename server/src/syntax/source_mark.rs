@@ -1,4 +1,4 @@
-//! The fingerprint `import` leaves on an imported section's `Source:` line (`Source: docs/adr/1.md <!-- import 1f2e3d4c -->`): the format, read and taken away (`ide::import::mark` computes it and says what it is for).
+//! The fingerprint `import` leaves on an imported section's `Source:` line (`Source: docs/adr/1.md <!-- import 1f2e3d4c -->`): the format, read and taken away (`recall::import::mark` computes it and says what it is for).
 
 /// The comment around a fingerprint.
 pub const OPEN: &str = " <!-- import ";

@@ -1,6 +1,6 @@
 //! The Stop hook's capture detector on its labelled dev set (`server/tests/data/capture-devset.tsv`): how often it would block a session that settled nothing, and how many settled sessions it catches. `-- --nocapture` prints the figures (docs/resolver.md).
 
-use memory_index_lsp::ide::capture::settled;
+use memory_index_lsp::recall::capture::settled;
 
 /// A labelled set's figures: settled sessions and how many were caught, sessions
 /// that settled nothing and how many would be blocked, and each miss.

@@ -1,7 +1,7 @@
 //! Properties of `import` over arbitrary sources: reading and planning never panic, what it writes checks clean, and importing the same sources again changes nothing.
 
-use memory_index_lsp::ide::import::{plan, source, Options};
 use memory_index_lsp::model::{Config, FileText, Workspace};
+use memory_index_lsp::recall::import::{plan, source, Options};
 use memory_index_lsp::rules::{self, Severity};
 use proptest::prelude::*;
 

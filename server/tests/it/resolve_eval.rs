@@ -13,9 +13,9 @@ use crate::support;
 
 use std::collections::BTreeMap;
 
-use memory_index_lsp::ide::eval::{self, Metrics};
 use memory_index_lsp::ide::resolve::resolve;
 use memory_index_lsp::model::Workspace;
+use memory_index_lsp::recall::eval::{self, Metrics};
 use support::*;
 
 fn cases(name: &str) -> Vec<eval::Case> {

@@ -15,7 +15,7 @@
 //!   → `lsp::server` is one), read from whole files (test modules included),
 //!   inline paths (`super::index::of(ws)`) and re-exports (`pub use`) seen
 //!   through; and the layers point one way: text → {edit, syntax} → model →
-//!   search → rules → ide → project (the service layer) → the front ends
+//!   search → rules → ide → recall → project (the service layer) → the front ends
 //!   {cli, lsp, mcp, hook}, none of which uses another.
 
 use std::path::{Path, PathBuf};
@@ -284,6 +284,7 @@ const LAYERS: &[&[&str]] = &[
     &["search"],
     &["rules"],
     &["ide"],
+    &["recall"],
     &["project"],
     &["cli", "lsp", "mcp", "hook"],
     &["testgen"],

@@ -230,7 +230,7 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
 /// in `own` instead when an older init put the block there (one block per
 /// agent, never two).
 fn shared_instructions(files: &mut Files, own: &str, index: &str) -> Result<(), String> {
-    let has_block = |t: &str| crate::ide::import::source::own_blocks(t).is_ok_and(|b| !b.is_empty());
+    let has_block = |t: &str| crate::recall::import::source::own_blocks(t).is_ok_and(|b| !b.is_empty());
     if files.current(own)?.is_some_and(|t| has_block(&t)) {
         instructions_in(files, own, index)
     } else {

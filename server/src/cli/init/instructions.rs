@@ -1,10 +1,10 @@
 //! The recall instructions `init` keeps in an agent's instructions file (`AGENTS.md`, `GEMINI.md`, `.github/copilot-instructions.md`): one marked block, added once and updated in place.
 
 /// The block's first and last lines; what lies between them is `init`'s.
-/// (`import` reads the same markers, `ide::import::source::OWN_BLOCK_START` and `OWN_BLOCK_END`, and leaves the block out.)
+/// (`import` reads the same markers, `recall::import::source::OWN_BLOCK_START` and `OWN_BLOCK_END`, and leaves the block out.)
 pub const START: &str =
     "<!-- memory-index:start (written by `memory-index-lsp init`; it updates what lies between these lines) -->";
-pub const END: &str = crate::ide::import::source::OWN_BLOCK_END;
+pub const END: &str = crate::recall::import::source::OWN_BLOCK_END;
 
 /// The block for a memory whose index is `index`.
 pub fn block(index: &str) -> String {
@@ -38,7 +38,7 @@ pub fn upsert(text: Option<&str>, block: &str) -> Result<String, String> {
     let block = block.replace('\n', nl);
     let start_marker = START.split(" (").next().unwrap_or(START);
     // The block as a whole line outside code (a mention in an example is the person's text).
-    let blocks = crate::ide::import::source::own_blocks(text).map_err(|at| {
+    let blocks = crate::recall::import::source::own_blocks(text).map_err(|at| {
         let line = text[..at].matches('\n').count() + 1;
         format!("it has `{start_marker}` on line {line} without `{END}` after it: fix the block by hand")
     })?;
@@ -68,10 +68,10 @@ mod tests {
 
     #[test]
     fn import_leaves_the_block_out() {
-        assert!(START.starts_with(crate::ide::import::source::OWN_BLOCK_START));
+        assert!(START.starts_with(crate::recall::import::source::OWN_BLOCK_START));
         let agents =
             upsert(Some("# Rules\n\n## Testing\n\nRun the tests.\n"), &block("agents/memory-index.md")).unwrap();
-        let records = crate::ide::import::source::parse("AGENTS.md", &agents).unwrap();
+        let records = crate::recall::import::source::parse("AGENTS.md", &agents).unwrap();
         let titles: Vec<&str> = records.iter().map(|r| r.title.as_str()).collect();
         assert_eq!(titles, ["Testing"], "{agents}");
     }
@@ -128,7 +128,7 @@ mod tests {
         // And import keeps the example's lines, leaving out only the real block.
         let example = format!("# Agents\n\n## Setup\n\nIt looks like:\n\n```\n{START}\nx\n{END}\n```\n");
         let text = upsert(Some(&example), &b).unwrap();
-        let records = crate::ide::import::source::parse("AGENTS.md", &text).unwrap();
+        let records = crate::recall::import::source::parse("AGENTS.md", &text).unwrap();
         assert_eq!(records.len(), 1, "{text}");
         assert!(records[0].decision.contains(START) && records[0].decision.contains("\nx\n"), "{:?}", records[0]);
         assert!(!records[0].decision.contains("Project memory"), "{:?}", records[0]);

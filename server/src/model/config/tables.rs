@@ -30,7 +30,7 @@ pub struct Recall {
     pub duplicate: f64,
     /// Below `prompt`, the hook points at a decision (one line: its entry,
     /// heading, file and confidence, for the agent's model to read only if
-    /// it applies; `ide::inject::pointer`) at or above this; a floor at or
+    /// it applies; `recall::inject::pointer`) at or above this; a floor at or
     /// above `prompt` turns pointers off. 0.2 reaches 86% of head's
     /// answerable prompts (80% by bodies alone) with a line on 2% of its
     /// everyday ones; every corpus's figures are in docs/resolver.md
@@ -138,7 +138,7 @@ impl Eq for RecallPatch {}
 
 /// The `[capture]` table: whether the hook, when a session ends (Claude
 /// Code's `Stop`), asks the agent to write down what the person settled in
-/// it (see `ide::capture`).
+/// it (see `recall::capture`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Capture {
     /// False: the hook never blocks a stop.

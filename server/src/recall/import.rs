@@ -73,9 +73,9 @@ use section::{file_for, section_text, source_line, unfit, written, Body};
 use source::{inactive, Kind, Record};
 use update::Verdict;
 
-use super::compress;
 use crate::edit::{self, SourceChange};
 use crate::model::{HeadingId, Workspace};
+use crate::rules::compress;
 use crate::rules::placement;
 use crate::syntax::normalize;
 use crate::syntax::source_mark::without_marks;

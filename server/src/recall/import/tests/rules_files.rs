@@ -77,7 +77,7 @@ fn a_rules_file_loses_no_section() {
     assert_eq!(titles, ["Build", "Commits", "No attribution"]);
     assert_eq!(r[2].parent.as_deref(), Some("Commits"));
     assert!(!r[1].decision.contains("Co-Authored-By"), "{}", r[1].decision);
-    assert_eq!(crate::ide::import::source::unheaded("CLAUDE.md", &text), 2);
+    assert_eq!(crate::recall::import::source::unheaded("CLAUDE.md", &text), 2);
     // A deeper heading before the first sub-section stays in its section's own text (found by review).
     let mut skipped = String::from("# T\n\n## A\n\n");
     for i in 0..25 {
@@ -89,7 +89,7 @@ fn a_rules_file_loses_no_section() {
     assert!(r[0].decision.contains("Keep this note."), "{}", r[0].decision);
     // An HTML comment above the first section is not text left out (found by review).
     let commented = "# Project\n<!-- markdownlint-disable -->\n## Testing\n\nRun it.\n";
-    assert_eq!(crate::ide::import::source::unheaded("CLAUDE.md", commented), 0);
+    assert_eq!(crate::recall::import::source::unheaded("CLAUDE.md", commented), 0);
     // A block that init's marker opens and nothing closes hides nothing.
     let open = "# P\n\n<!-- memory-index:start by init -->\n\n## Testing\n\nRun it.\n";
     assert_eq!(parse("CLAUDE.md", open).unwrap().len(), 1);
@@ -106,7 +106,7 @@ fn a_setext_heading_is_a_rule_and_a_skipped_section_is_named() {
     let titles: Vec<_> = r.iter().map(|x| x.title.as_str()).collect();
     assert_eq!(titles, ["Testing", "Packaging", "Quoting", "Style"]);
     assert_eq!(r[0].decision, "Use pytest.");
-    assert_eq!(crate::ide::import::source::unheaded("CLAUDE.md", text), 1, "the intro, under the title");
+    assert_eq!(crate::recall::import::source::unheaded("CLAUDE.md", text), 1, "the intro, under the title");
     let out = plan(&ws(&[]), r, &Options::default()).unwrap();
     assert_eq!(out.imported.len(), 3, "{:?}", out.imported);
     assert_eq!(

@@ -106,7 +106,7 @@ pub fn wanted(limits: Limits) -> usize {
 pub struct Stale;
 
 /// What a block shows of a decision: from a [`Workspace`], or from a
-/// memory's recall view (`ide::recall_view`), which reads a section from
+/// memory's recall view (`recall::view`), which reads a section from
 /// its file only when it is injected.
 pub trait Shown {
     /// The decision's identity across calls: its file and normalized heading (stable when lines move).
@@ -398,7 +398,7 @@ fn small_index(ws: &Workspace) -> Option<String> {
     }
     let mut out = String::new();
     for (i, _) in bound {
-        let written = super::resolve::written(ws, crate::model::EntryId(i as u32));
+        let written = crate::ide::resolve::written(ws, crate::model::EntryId(i as u32));
         let line = written.split(" | ").next().unwrap_or(&written).trim();
         out.push_str(&defang(line));
         out.push('\n');

@@ -244,8 +244,8 @@ pub(super) fn section_text<'a>(ws: &'a Workspace, path: &str, h: HeadingId) -> O
 /// bidirectional: unseen in the index, or reordering what is shown; found
 /// by review: import took them in as they were), or not read back as written.
 pub(super) fn unfit(heading: &str, taken: bool) -> Option<String> {
-    let shown = crate::ide::remember::shown(heading);
-    if let Err(why) = crate::ide::remember::plain_text("its title", heading) {
+    let shown = crate::recall::remember::shown(heading);
+    if let Err(why) = crate::recall::remember::plain_text("its title", heading) {
         return Some(format!("`{shown}`: {why} in the source"));
     }
     if !reads_back(heading) {

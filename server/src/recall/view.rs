@@ -72,7 +72,7 @@ pub struct Settings {
     pub max_chars: u32,
     pub capture_stop: bool,
     /// Whether a file the agent reads or edits may recall a decision (see
-    /// `ide::inject::files`): when not, the hook answers a file event, and
+    /// `recall::inject::files`): when not, the hook answers a file event, and
     /// a command's files, from the view.
     pub files_recall: bool,
     /// `[recall] semantic` as set (None: unset, on when the model is there),
@@ -456,7 +456,7 @@ pub fn encode(ws: &Workspace, bm25_key: u64) -> Option<Vec<u8>> {
     p.extend_from_slice(&r.prompt.to_bits().to_le_bytes());
     put(&mut p, r.max_decisions);
     put(&mut p, r.max_chars);
-    let files_recall = !super::scope::all(ws).is_empty() || ws.config().recall.file_words < 1.0;
+    let files_recall = !crate::ide::scope::all(ws).is_empty() || ws.config().recall.file_words < 1.0;
     let r = &ws.config().recall;
     let semantic = match r.semantic {
         Some(true) => 4,

@@ -2,8 +2,8 @@
 
 use super::compress;
 use crate::edit;
-use crate::ide::remember::entry_resolves_to;
 use crate::model::{HeadingId, Workspace};
+use crate::recall::remember::entry_resolves_to;
 use crate::rules::placement;
 use crate::syntax::normalize;
 

@@ -44,9 +44,10 @@
 //!   heading is there, no entry binds it) is completed by the same request:
 //!   the plan adds only the entry.
 
-use super::{compress, resolve};
 use crate::edit::{self, SourceChange};
+use crate::ide::resolve;
 use crate::model::{FileProblem, HeadingId, Workspace};
+use crate::rules::compress;
 use crate::rules::{self, placement};
 use crate::search::recall::recall;
 use crate::syntax::index::Op;

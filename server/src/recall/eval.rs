@@ -179,7 +179,7 @@ pub type Scored = (String, f64, bool);
 
 /// How the hook speaks for a kind of case: at most `bodies` decisions at
 /// `threshold` or more; when none is, at most `pointers` pointers at
-/// `pointer` or more (`ide::inject::pointer`).
+/// `pointer` or more (`recall::inject::pointer`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tiers {
     pub threshold: f64,
