@@ -10,8 +10,8 @@ fuzz_target!(|data: &[u8]| {
     let agents = [None, Some(Agent::Claude), Some(Agent::Codex), Some(Agent::Copilot), Some(Agent::Gemini)];
     let agent = agents[data.first().map_or(0, |b| *b as usize % agents.len())];
     if let Ok(input) = event::parse(data, agent, None) {
-        let _ = input.event.name();
-        let _ = memory_index_lsp::hook::dialect::render(input.agent, &input.agent_event, "x");
+        let _ = input.ask.event.name();
+        let _ = memory_index_lsp::hook::dialect::render(input.ask.agent, &input.agent_event, "x");
     }
     if let Ok(text) = std::str::from_utf8(data) {
         let safe = inject::defang(text);

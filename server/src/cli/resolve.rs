@@ -17,14 +17,12 @@ use std::io::{IsTerminal, Write};
 
 use super::args::ResolveArgs;
 use crate::project::read::{self, Line};
-use crate::project::search_cache;
 
 /// Longest query line read from stdin (bytes).
 const MAX_QUERY_LINE: usize = 4096;
 /// Most of stdin read (bytes).
 const MAX_STDIN: u64 = 1 << 20;
 use super::usage_error;
-use crate::ide::resolve;
 
 /// Runs `resolve`; returns the exit code.
 pub fn run(a: ResolveArgs) -> i32 {
@@ -60,11 +58,11 @@ pub fn run(a: ResolveArgs) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let warm = search_cache::warm(&ws, &root);
+    let memory = crate::project::recall::Loaded::new(root, ws);
     let mut results: Vec<String> = Vec::new();
     let mut errors: Vec<String> = Vec::new();
     for q in &queries {
-        match resolve::resolve(&ws, q, nav) {
+        match memory.resolve(q, nav) {
             Ok(r) if !results.contains(&r.text) => results.push(r.text),
             Ok(_) => {}
             Err(e) => errors.push(e),
@@ -81,9 +79,8 @@ pub fn run(a: ResolveArgs) -> i32 {
     let mut lock = stdout.lock();
     let written = writeln!(lock, "{out}").and_then(|()| lock.flush());
     drop(lock);
-    if let Some(w) = &warm {
-        search_cache::keep(&ws, w);
-    }
+    // The ranking's index is kept for the next process after the answer is out.
+    memory.keep();
     if let Err(e) = written {
         if let Some(code) = super::output_failed(&e) {
             return code;

@@ -29,13 +29,14 @@ pub fn run(a: SearchArgs) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let warm = crate::project::search_cache::warm(&ws, &root);
+    let memory = crate::project::recall::Loaded::new(root, ws);
+    let notes = crate::project::recall::Notes::default();
     // `[recall] semantic`: ranked by meaning too, when the model is there (the hook fetches it when asked to).
-    let lazy = crate::project::semantic::enabled(&ws, &root).then(|| crate::project::semantic::Lazy::new(&root, false));
-    let found = search::search(&ws, &text, limit, lazy.as_ref().map(|l| l as &dyn crate::search::semantic::Cosines));
-    if let Some(e) = lazy.as_ref().and_then(|l| l.error()) {
-        eprintln!("memory-index-lsp search: {e}; ranked by words only");
+    let found = memory.search(&text, limit, &notes);
+    for line in notes.into_lines() {
+        eprintln!("memory-index-lsp search: {line}");
     }
+    let ws = memory.workspace();
     let out = if json {
         serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())
     } else if found.is_empty() && ws.decisions().all(|(_, _, d)| d.headings.iter().all(|h| !h.is_semantic())) {
@@ -76,9 +77,8 @@ pub fn run(a: SearchArgs) -> i32 {
             .join("\n")
     };
     let written = writeln!(std::io::stdout().lock(), "{out}").and_then(|()| std::io::stdout().flush());
-    if let Some(w) = &warm {
-        crate::project::search_cache::keep(&ws, w);
-    }
+    // The ranking's index is kept for the next process after the answer is out.
+    memory.keep();
     if let Err(e) = written {
         if let Some(code) = super::output_failed(&e) {
             return code;

@@ -23,7 +23,7 @@ fn detects_the_agent_from_its_payload() {
         (r#"{"hook_event_name":"BeforeAgent","session_id":"s","prompt":"x"}"#, Agent::Gemini),
     ];
     for (json, want) in cases {
-        assert_eq!(parsed(None, json).agent, want, "{json}");
+        assert_eq!(parsed(None, json).ask.agent, want, "{json}");
     }
 }
 
@@ -31,25 +31,25 @@ fn detects_the_agent_from_its_payload() {
 fn maps_every_agents_prompt_and_shell_events_to_ours() {
     let prompt = Event::UserPromptSubmit { prompt: "x".into() };
     let gemini = parsed(None, r#"{"hook_event_name":"BeforeAgent","session_id":"s","prompt":"x"}"#);
-    assert_eq!((gemini.event, gemini.agent_event.as_str()), (prompt.clone(), "BeforeAgent"));
+    assert_eq!((gemini.ask.event, gemini.agent_event.as_str()), (prompt.clone(), "BeforeAgent"));
     let copilot = parsed(Some(Agent::Copilot), r#"{"sessionId":"s","cwd":"/p","prompt":"x"}"#);
-    assert_eq!((copilot.event, copilot.session_id.as_deref()), (prompt, Some("s")));
+    assert_eq!((copilot.ask.event, copilot.ask.session_id.as_deref()), (prompt, Some("s")));
     let pre = parsed(
         Some(Agent::Copilot),
         r#"{"sessionId":"s","toolName":"bash","toolArgs":{"command":"git push","description":"d"}}"#,
     );
     assert_eq!(
-        pre.event,
+        pre.ask.event,
         Event::PreToolUse { tool_name: "Bash".into(), command: Some("git push".into()), files: vec![] }
     );
     let as_string =
         parsed(Some(Agent::Copilot), r#"{"sessionId":"s","toolName":"bash","toolArgs":"{\"command\":\"ls\"}"}"#);
     assert_eq!(
-        as_string.event,
+        as_string.ask.event,
         Event::PreToolUse { tool_name: "Bash".into(), command: Some("ls".into()), files: vec![] }
     );
     assert_eq!(
-        parsed(Some(Agent::Copilot), r#"{"sessionId":"s","source":"new"}"#).event,
+        parsed(Some(Agent::Copilot), r#"{"sessionId":"s","source":"new"}"#).ask.event,
         Event::SessionStart { source: Some("new".into()) }
     );
     // Gemini's BeforeTool cannot carry context: silent, so no decision is spent on it.
@@ -57,12 +57,12 @@ fn maps_every_agents_prompt_and_shell_events_to_ours() {
         None,
         r#"{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#,
     );
-    assert_eq!(before.event, Event::Other("BeforeTool".into()));
+    assert_eq!(before.ask.event, Event::Other("BeforeTool".into()));
 }
 
 #[test]
 fn a_post_tool_event_is_a_failure_only_when_its_result_says_so() {
-    let failure = |agent, json: &str| match parsed(Some(agent), json).event {
+    let failure = |agent, json: &str| match parsed(Some(agent), json).ask.event {
         Event::PostToolUseFailure { error, command, .. } => Some((error, command)),
         _ => None,
     };
@@ -85,7 +85,7 @@ fn a_post_tool_event_is_a_failure_only_when_its_result_says_so() {
     // A Gemini command that did not fail: its decision comes with its result (Gemini has no
     // earlier moment that reaches the model; found by review).
     assert_eq!(
-        parsed(Some(Agent::Gemini), &gemini("Output: ok\nProcess Group PGID: 1")).event,
+        parsed(Some(Agent::Gemini), &gemini("Output: ok\nProcess Group PGID: 1")).ask.event,
         Event::PreToolUse { tool_name: "Bash".into(), command: Some("make".into()), files: vec![] }
     );
     let codex = |out: &str| {
@@ -121,7 +121,7 @@ fn a_post_tool_event_is_a_failure_only_when_its_result_says_so() {
     }
     // Claude Code's PostToolUse (success) stays silent; its failures have their own event.
     assert_eq!(
-        parsed(Some(Agent::Claude), r#"{"hook_event_name":"PostToolUse","tool_response":"error: x"}"#).event,
+        parsed(Some(Agent::Claude), r#"{"hook_event_name":"PostToolUse","tool_response":"error: x"}"#).ask.event,
         Event::Other("PostToolUse".into())
     );
 }
@@ -142,6 +142,6 @@ fn answers_in_each_agents_shape() {
 #[test]
 fn geminis_prompt_is_read_without_the_session_context_it_carries() {
     let json = r#"{"hook_event_name":"BeforeAgent","session_id":"s","prompt":"<hook_context>memory-index: this project records\n/when writing mock tests</hook_context>\n\nwhat does this regex do"}"#;
-    assert_eq!(parsed(None, json).event, Event::UserPromptSubmit { prompt: "what does this regex do".into() });
+    assert_eq!(parsed(None, json).ask.event, Event::UserPromptSubmit { prompt: "what does this regex do".into() });
     assert_eq!(without_hook_context("a <hook_context>x</hook_context> b <hook_context>open"), "a  b");
 }

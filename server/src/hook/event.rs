@@ -1,56 +1,16 @@
-//! The hook's input: an agent's hook JSON read into one [`Input`] (through [`dialect`](super::dialect) for agents other than Claude Code), refusing wrong types with a reason.
+//! The hook's input: an agent's hook JSON read into one [`Input`], the recall service's [`Ask`] (through [`dialect`](super::dialect) for agents other than Claude Code), refusing wrong types with a reason.
 
 use serde_json::Value;
 
 use super::dialect;
 use crate::project::agents::Agent;
+pub use crate::project::recall::{Ask, Event};
 
-/// What the hook was called for, with the text each event is ranked by.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// A session starts (or resumes, clears, compacts): `source` as the
-    /// agent names why (`startup`, `resume`, `clear`, `compact`; Copilot's `new`).
-    SessionStart { source: Option<String> },
-    /// The person sent a prompt.
-    UserPromptSubmit { prompt: String },
-    /// A tool is about to run; `command` is a Bash call's command line;
-    /// `files` the paths it reads or edits, as the agent names them (`super::files`).
-    PreToolUse { tool_name: String, command: Option<String>, files: Vec<String> },
-    /// A tool call failed with `error`; `command` as for [`Event::PreToolUse`];
-    /// `interrupted` when the person stopped it (not a failure to explain).
-    PostToolUseFailure { tool_name: String, error: String, command: Option<String>, interrupted: bool },
-    /// The agent is about to end its turn; `active` when this stop follows a
-    /// block of ours (never block again then).
-    Stop { transcript_path: Option<String>, active: bool },
-    /// Any other event: the hook stays silent.
-    Other(String),
-}
-
-impl Event {
-    /// The event's name as Claude Code spells it (`hookEventName` in the output).
-    pub fn name(&self) -> &str {
-        match self {
-            Event::SessionStart { .. } => "SessionStart",
-            Event::UserPromptSubmit { .. } => "UserPromptSubmit",
-            Event::PreToolUse { .. } => "PreToolUse",
-            Event::PostToolUseFailure { .. } => "PostToolUseFailure",
-            Event::Stop { .. } => "Stop",
-            Event::Other(name) => name,
-        }
-    }
-}
-
-/// One hook call.
+/// One hook call: what it asks the recall service, and the event as the agent named it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Input {
-    pub event: Event,
-    /// Claude Code's session id; None when absent or empty (then nothing is remembered).
-    pub session_id: Option<String>,
-    /// The session's working directory, when given.
-    pub cwd: Option<String>,
-    /// The agent that sent it.
-    pub agent: Agent,
-    /// The event as the agent named it (`BeforeAgent`, `postToolUse`, …).
+    pub ask: Ask,
+    /// The event as the agent named it (`BeforeAgent`, `postToolUse`, …), which its output repeats.
     pub agent_event: String,
 }
 
@@ -112,7 +72,7 @@ pub fn parse(bytes: &[u8], agent: Option<Agent>, event: Option<&str>) -> Result<
         _ => Event::Other(name.clone()),
     };
     let agent_event = string(&v, "agent_event")?.unwrap_or(name);
-    Ok(Input { event, session_id, cwd, agent, agent_event })
+    Ok(Input { ask: Ask { event, session_id, cwd, agent }, agent_event })
 }
 
 /// `v[key]` as a string: None when absent or null, an error for another type.

@@ -77,7 +77,7 @@ const READERS: [&str; 15] =
 /// shell reads its words.
 pub fn of_command(command: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for words in super::shell::commands(command) {
+    for words in crate::syntax::shell::commands(command) {
         let at = words.iter().take_while(|w| w.contains('=') && !w.starts_with('=')).count();
         let Some(program) = words.get(at).and_then(|w| w.rsplit('/').next()) else { continue };
         if !READERS.contains(&program) {

@@ -4,6 +4,8 @@ use std::fs;
 use std::path::Path;
 
 use super::*;
+use crate::project::recall::is_slash_command;
+use event::Event;
 
 const INDEX: &str = "# Memory Index
 
@@ -165,7 +167,7 @@ fn post_tool_use_failure_ranks_the_error_and_the_command() {
     let ctx = context(respond(&i, None, None).unwrap(), "PostToolUseFailure");
     assert!(ctx.contains("\u{2192} When Pytest Fails With Fixture Not Found"), "{ctx}");
     let mut stopped = i.clone();
-    if let Event::PostToolUseFailure { interrupted, .. } = &mut stopped.event {
+    if let Event::PostToolUseFailure { interrupted, .. } = &mut stopped.ask.event {
         *interrupted = true;
     }
     assert_eq!(respond(&stopped, None, None), Ok(None), "an interrupt is not a failure to explain");

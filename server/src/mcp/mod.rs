@@ -26,9 +26,8 @@ use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabiliti
 use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler, ServiceExt};
 use serde::Deserialize;
 
-use crate::ide::{resolve, search};
 use crate::model::Workspace;
-use crate::project::search_cache;
+use crate::project::recall::{Loaded, Notes};
 use crate::recall::remember;
 use crate::syntax::index::Op;
 
@@ -171,12 +170,8 @@ fn noting(ws: &Workspace, result: Result<CallToolResult, ErrorData>) -> Result<C
 /// index comes from the snapshot `resolve`, `search` and the hook keep
 /// (`project::search_cache`) while the files are unchanged.
 impl Memory {
-    fn load(&self) -> Result<Workspace, String> {
-        let ws = crate::project::load::load(&self.root).map_err(|e| e.to_string())?;
-        match crate::project::load::missing_memory(&ws, &self.root.display().to_string()) {
-            Some(why) => Err(why),
-            None => Ok(ws),
-        }
+    fn load(&self) -> Result<Loaded, String> {
+        Loaded::open(&self.root).map_err(|e| e.to_string())
     }
 }
 
@@ -188,8 +183,8 @@ impl Memory {
         with Broader/Related navigation. `.Title` reads a section by its heading, `..file.md` a whole decision \
         file. When unsure of the trigger, call search first.")]
     async fn resolve(&self, Parameters(a): Parameters<ResolveArgs>) -> Result<CallToolResult, ErrorData> {
-        let ws = match self.load() {
-            Ok(ws) => ws,
+        let memory = match self.load() {
+            Ok(m) => m,
             Err(e) => return failed(e),
         };
         let op = a.operator.as_deref().map(str::trim).filter(|o| !o.is_empty());
@@ -205,13 +200,10 @@ impl Memory {
                 query.chars().count()
             ));
         }
-        let warm = search_cache::warm(&ws, &self.root);
-        let answer = resolve::resolve(&ws, &query, true);
-        if let Some(w) = &warm {
-            search_cache::keep(&ws, w);
-        }
+        let answer = memory.resolve(&query, true);
+        memory.keep();
         noting(
-            &ws,
+            memory.workspace(),
             match answer {
                 Ok(r) => ok(r.text),
                 Err(e) => failed(bounded(&e, MAX_MESSAGE)),
@@ -230,20 +222,18 @@ impl Memory {
         if !(1..=MAX_RESULTS).contains(&limit) {
             return failed(format!("limit must be 1 to {MAX_RESULTS}, not {limit}"));
         }
-        let ws = match self.load() {
-            Ok(ws) => ws,
+        let memory = match self.load() {
+            Ok(m) => m,
             Err(e) => return failed(e),
         };
-        let warm = search_cache::warm(&ws, &self.root);
         // `[recall] semantic`: ranked by meaning too, when the model is there.
-        let lazy = crate::project::semantic::enabled(&ws, &self.root)
-            .then(|| crate::project::semantic::Lazy::new(&self.root, false));
-        let semantic = lazy.as_ref().map(|l| l as &dyn crate::search::semantic::Cosines);
-        let found = search::search(&ws, &a.text, limit, semantic);
-        if let Some(w) = &warm {
-            search_cache::keep(&ws, w);
+        let notes = Notes::default();
+        let found = memory.search(&a.text, limit, &notes);
+        memory.keep();
+        for line in notes.into_lines() {
+            eprintln!("memory-index-lsp mcp: {line}");
         }
-        noting(&ws, ok(serde_json::to_string_pretty(&found).unwrap_or_else(|_| "[]".into())))
+        noting(memory.workspace(), ok(serde_json::to_string_pretty(&found).unwrap_or_else(|_| "[]".into())))
     }
 
     #[tool(description = "Write a decision down so it can be recalled later: adds the section \"When <title>\" (or \
@@ -294,8 +284,9 @@ impl Memory {
             Ok(ws) => ws,
             Err(e) => return failed(e),
         };
-        let findings = crate::rules::check(&ws);
-        ok(crate::ide::report::json(&ws, &findings).to_string())
+        let ws = ws.workspace();
+        let findings = crate::rules::check(ws);
+        ok(crate::ide::report::json(ws, &findings).to_string())
     }
 }
 

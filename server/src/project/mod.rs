@@ -21,6 +21,7 @@ pub mod files;
 pub mod load;
 pub mod lock;
 pub mod read;
+pub mod recall;
 pub mod recall_cache;
 pub mod remember;
 pub mod root;

@@ -160,7 +160,7 @@ fn stamps(ws: &Workspace, root: &Path, loaded_at: SystemTime) -> Option<Vec<(Str
 /// prompt's letters-in-order tier: `recall::view::letters`).
 pub fn keep(ws: &Workspace, root: &Path, bm25_key: u64, loaded_at: SystemTime, letters: bool) {
     // A view cannot show a section of a file not read whole. (With the semantic tier on, the
-    // view still answers commands and files; prompts load the memory: `hook::fast`.)
+    // view still answers commands and files; prompts load the memory: `project::recall::fast`.)
     if ws.files().any(|(_, f)| f.problem.is_some()) {
         return;
     }

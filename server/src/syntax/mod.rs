@@ -4,6 +4,7 @@ pub mod decision;
 pub mod index;
 pub mod invocation;
 pub mod scope;
+pub mod shell;
 pub mod source_mark;
 
 /// The level of the ATX heading marker at the start of `s` (indentation

@@ -343,3 +343,32 @@ fn no_import_cycles_and_layers_point_one_way() {
     }
     assert!(problems.is_empty(), "move the shared item down a layer or into its own module:\n{}", problems.join("\n"));
 }
+
+/// The agent's path (issue 53): the hook maps each agent's payload to the
+/// recall service's event and its answer to the agent's output; it finds,
+/// loads, ranks and keeps nothing itself (`project::recall` does, entering
+/// each layer once). `resolve`, `search` and MCP read decisions through the
+/// same service's `Loaded` memory, never the search snapshot or the
+/// semantic tier themselves.
+#[test]
+fn agents_reach_the_memory_through_the_recall_service() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut problems = Vec::new();
+    for (a, b, at) in module_graph(&src) {
+        let to = |m: &[&str]| b.len() >= m.len() && b.iter().zip(m).all(|(x, y)| x == y);
+        let hook_allowed =
+            to(&["project", "recall"]) || to(&["project", "agents"]) || to(&["project", "session"]) || to(&["syntax"]);
+        if a[0] == "hook" && b[0] != "hook" && !hook_allowed {
+            problems.push(format!("{at}: the hook uses `{}`: ask `project::recall` instead", b.join("::")));
+        }
+        let reader = a == ["mcp"] || a == ["cli", "resolve"] || a == ["cli", "search"];
+        if reader && (to(&["project", "search_cache"]) || to(&["project", "semantic"]) || to(&["search"])) {
+            problems.push(format!(
+                "{at}: `{}` uses `{}`: read through `project::recall::Loaded`",
+                a.join("::"),
+                b.join("::")
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

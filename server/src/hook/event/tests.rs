@@ -6,21 +6,21 @@ use super::*;
 fn reads_every_event() {
     let p = |s: &str| parse(s.as_bytes(), None, None).unwrap();
     let i = p(r#"{"hook_event_name":"UserPromptSubmit","session_id":"s1","cwd":"/p","prompt":"mock tests"}"#);
-    assert_eq!(i.event, Event::UserPromptSubmit { prompt: "mock tests".into() });
-    assert_eq!((i.session_id.as_deref(), i.cwd.as_deref()), (Some("s1"), Some("/p")));
+    assert_eq!(i.ask.event, Event::UserPromptSubmit { prompt: "mock tests".into() });
+    assert_eq!((i.ask.session_id.as_deref(), i.ask.cwd.as_deref()), (Some("s1"), Some("/p")));
     assert_eq!(
-        p(r#"{"hook_event_name":"SessionStart","source":"startup"}"#).event,
+        p(r#"{"hook_event_name":"SessionStart","source":"startup"}"#).ask.event,
         Event::SessionStart { source: Some("startup".into()) }
     );
     let pre = p(r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push"}}"#);
     assert_eq!(
-        pre.event,
+        pre.ask.event,
         Event::PreToolUse { tool_name: "Bash".into(), command: Some("git push".into()), files: vec![] }
     );
     let post = p(r#"{"hook_event_name":"PostToolUseFailure","tool_name":"Bash","tool_input":{"command":"pytest"},
                     "error":"Exit code 1\nboom","is_interrupt":false}"#);
     assert_eq!(
-        post.event,
+        post.ask.event,
         Event::PostToolUseFailure {
             tool_name: "Bash".into(),
             error: "Exit code 1\nboom".into(),
@@ -29,15 +29,15 @@ fn reads_every_event() {
         }
     );
     assert_eq!(
-        p(r#"{"hook_event_name":"Stop","session_id":""}"#).event,
+        p(r#"{"hook_event_name":"Stop","session_id":""}"#).ask.event,
         Event::Stop { transcript_path: None, active: false }
     );
     assert_eq!(
-        p(r#"{"hook_event_name":"Stop","transcript_path":"/t.jsonl","stop_hook_active":true}"#).event,
+        p(r#"{"hook_event_name":"Stop","transcript_path":"/t.jsonl","stop_hook_active":true}"#).ask.event,
         Event::Stop { transcript_path: Some("/t.jsonl".into()), active: true }
     );
-    assert_eq!(p(r#"{"hook_event_name":"SubagentStop"}"#).event, Event::Other("SubagentStop".into()));
-    assert_eq!(p(r#"{"hook_event_name":"Stop","session_id":""}"#).session_id, None);
+    assert_eq!(p(r#"{"hook_event_name":"SubagentStop"}"#).ask.event, Event::Other("SubagentStop".into()));
+    assert_eq!(p(r#"{"hook_event_name":"Stop","session_id":""}"#).ask.session_id, None);
 }
 
 #[test]

@@ -1,10 +1,10 @@
-//! A shell command line read as a POSIX shell reads its words (quotes, escapes, separators, here-documents), for what the hook recognises in a command.
+//! A shell command line read as a POSIX shell reads its words (quotes, escapes, separators, here-documents): what an agent's command runs, for the recall that reads it.
 
 /// The simple commands of `text`, each as its words, as a POSIX shell reads
 /// them (single and double quotes, backslash escapes; no expansion): split
 /// at `;`, `|`, `&` (not a `>&` redirection) and new lines outside quotes,
 /// and ended at a here-document (`<<`), whose body is data.
-pub(super) fn commands(text: &str) -> Vec<Vec<String>> {
+pub fn commands(text: &str) -> Vec<Vec<String>> {
     let (mut commands, mut words, mut word, mut any) = (Vec::new(), Vec::new(), String::new(), false);
     let mut chars = text.chars().peekable();
     let mut quote: Option<char> = None;

@@ -1,8 +1,8 @@
-//! The hook's end of a turn: what a prompt settled, kept for the `Stop` that asks the agent once a session to record what the memory does not hold (`recall::capture`).
+//! The end of a turn: what a prompt settled, kept for the `Stop` that asks the agent once a session to record what the memory does not hold (`recall::capture`).
 
 use std::path::Path;
 
-use super::note;
+use super::Notes;
 use crate::model::Workspace;
 
 /// The session key prefix of a statement the person settled in a prompt.
@@ -11,7 +11,7 @@ const SETTLED_KEY: &str = "\tsettled\t";
 /// Keeps the rules a prompt settles in the session's state, for the `Stop`
 /// that ends the session (the transcript may not hold the prompt yet when
 /// Claude Code runs the Stop hook: it writes it asynchronously).
-pub(super) fn note_settled(prompt: &str, session_id: Option<&str>, state_dir: Option<&Path>) {
+pub(super) fn note_settled(prompt: &str, session_id: Option<&str>, state_dir: Option<&Path>, notes: &Notes) {
     let found = crate::recall::capture::settled(&[prompt]);
     let (Some(id), Some(dir)) = (session_id, state_dir) else { return };
     if found.is_empty() {
@@ -26,7 +26,7 @@ pub(super) fn note_settled(prompt: &str, session_id: Option<&str>, state_dir: Op
     if let Ok(mut session) = crate::project::session::Session::open(dir, id) {
         let new: Vec<String> = keys.into_iter().filter(|k| !session.seen(k)).collect();
         if let Err(e) = session.record(&new) {
-            note(&format!("cannot keep what the prompt settled ({e})"));
+            notes.add(format!("cannot keep what the prompt settled ({e})"));
         }
     }
 }
@@ -37,7 +37,7 @@ const STOP_KEY: &str = "\tstop-capture";
 /// Claude Code's `Stop`: when the person settled something in this session
 /// that the memory does not hold (kept by the prompt hook, or read from the
 /// transcript's last 8 MiB when the payload names one: found by review, a
-/// stop without one was silent though the prompts had been kept), block the stop once with a reason that
+/// stop without one was silent though the prompts had been kept), block the stop once with a reason (returned) that
 /// quotes it and asks the agent to record it (`recall::capture`); silent
 /// otherwise, when `[capture] stop = false`, without a session to remember
 /// that it asked (it would ask at every turn's end), and after asking once.
@@ -46,6 +46,7 @@ pub(super) fn capture_once(
     transcript: Option<&Path>,
     session_id: Option<&str>,
     state_dir: Option<&Path>,
+    notes: &Notes,
 ) -> Option<String> {
     if !ws.config().capture.stop {
         return None;
@@ -54,7 +55,7 @@ pub(super) fn capture_once(
     let mut session = match crate::project::session::Session::open(dir, id) {
         Ok(s) => s,
         Err(e) => {
-            note(&format!("no session state ({e}); not asking to record anything"));
+            notes.add(format!("no session state ({e}); not asking to record anything"));
             return None;
         }
     };
@@ -65,14 +66,14 @@ pub(super) fn capture_once(
     let mut prompts: Vec<String> = session.keys_with(SETTLED_KEY).map(str::to_string).collect();
     match transcript.map(crate::project::transcript::prompts_of) {
         Some(Ok(p)) => prompts.extend(p),
-        Some(Err(e)) => note(&format!("cannot read the transcript ({e})")),
+        Some(Err(e)) => notes.add(format!("cannot read the transcript ({e})")),
         None => {}
     }
     let prompts: Vec<&str> = prompts.iter().map(String::as_str).collect();
     let reason = crate::recall::capture::reason(&crate::recall::capture::unrecorded(ws, &prompts))?;
     if let Err(e) = session.record(&[STOP_KEY.to_string()]) {
-        note(&format!("cannot remember that it asked ({e}); not asking"));
+        notes.add(format!("cannot remember that it asked ({e}); not asking"));
         return None;
     }
-    Some(serde_json::json!({ "decision": "block", "reason": reason }).to_string())
+    Some(reason)
 }

@@ -5,7 +5,7 @@
 //! it passes the pre-command hook: ranking that command would inject the
 //! same decision a second time beside resolve's own answer (found by the
 //! Codex end-to-end test), and a later prompt would inject it a third time,
-//! though the context holds it. So the hook answers such a command with
+//! though the context holds it. So the service answers such a command with
 //! nothing and records the decisions it reads, as it records injected ones.
 //!
 //! Not seen here: the `/when` skill the model runs through Claude Code's
@@ -14,10 +14,9 @@
 
 use std::path::Path;
 
-use super::event::{Event, Input};
+use super::{Ask, Event};
 use crate::model::Workspace;
 use crate::project::agents::Agent;
-use crate::project::load;
 
 /// The queries of the `memory-index-lsp resolve` the shell `command` runs,
 /// the program named by name or path as the command word, flags left out,
@@ -28,8 +27,8 @@ use crate::project::load;
 /// and new lines outside quotes, and nothing after a here-document's `<<`
 /// counts (found by review: a commit message quoting the command was read
 /// as a read). `search` is no read: it shows a line, not the decision.
-pub fn resolve_queries(command: &str) -> Vec<String> {
-    for words in super::shell::commands(command) {
+pub(super) fn resolve_queries(command: &str) -> Vec<String> {
+    for words in crate::syntax::shell::commands(command) {
         // The command word: the first, after any `VAR=value` assignments.
         let at = words.iter().take_while(|w| w.contains('=') && !w.starts_with('=')).count();
         if words.get(at).and_then(|w| w.rsplit('/').next()) != Some("memory-index-lsp")
@@ -63,34 +62,27 @@ pub fn resolve_queries(command: &str) -> Vec<String> {
 
 /// The query of a prompt that recalls a decision by itself (`/when writing
 /// mock tests`, `/memory-index:how migrate the schema`): `when …` or `how …`.
-pub fn slash_query(prompt: &str) -> Option<String> {
+pub(super) fn slash_query(prompt: &str) -> Option<String> {
     let rest = prompt.trim_start().strip_prefix('/')?;
     let (word, query) = rest.split_once(char::is_whitespace)?;
     let op = word.rsplit(':').next()?;
     (matches!(op, "when" | "how") && !query.trim().is_empty()).then(|| format!("{op} {}", query.trim()))
 }
 
-/// Whether `input` reads decisions on purpose (a `resolve` command, a typed
-/// `/when` in Claude Code, the only agent with the skill); if so, records
-/// them for the session: the hook says nothing more.
-pub fn answered(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Path>) -> bool {
-    let reads: Vec<String> = match &input.event {
-        Event::UserPromptSubmit { prompt } if input.agent == Agent::Claude => slash_query(prompt).into_iter().collect(),
+/// The decisions `ask` reads on purpose (a `resolve` command, a typed
+/// `/when` in Claude Code, the only agent with the skill), as queries; none
+/// for any other event. When there are some, the service records them for
+/// the session and says nothing more.
+pub(super) fn reads(ask: &Ask) -> Vec<String> {
+    match &ask.event {
+        Event::UserPromptSubmit { prompt } if ask.agent == Agent::Claude => slash_query(prompt).into_iter().collect(),
         Event::PreToolUse { command: Some(c), .. } => resolve_queries(c),
         _ => Vec::new(),
-    };
-    if reads.is_empty() {
-        return false;
     }
-    let cwd = input.cwd.as_ref().map(std::path::PathBuf::from);
-    if let Ok(Ok(ws)) = crate::project::root::locate(None, project_dir, cwd.as_deref()).map(|r| load::load(&r)) {
-        record(&ws, &reads, input.session_id.as_deref(), state_dir);
-    }
-    true
 }
 
 /// Records the decisions `queries` read (at `resolve`'s confidence or more) as shown in the session.
-pub fn record(ws: &Workspace, queries: &[String], session_id: Option<&str>, state_dir: Option<&Path>) {
+pub(super) fn record(ws: &Workspace, queries: &[String], session_id: Option<&str>, state_dir: Option<&Path>) {
     let (Some(id), Some(dir)) = (session_id, state_dir) else { return };
     let Ok(mut session) = crate::project::session::Session::open(dir, id) else { return };
     let mut keys: Vec<String> = Vec::new();

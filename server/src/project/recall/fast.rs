@@ -1,9 +1,8 @@
-//! The hook's fast path: a prompt, a command or a failure answered from the memory's recall view (`project::recall_cache`) without loading the memory.
+//! The fast path: a prompt, a command or a failure answered from the memory's recall view (`project::recall_cache`) without loading the memory.
 
 use std::path::Path;
 
-use super::event::{Event, Input};
-use super::{limits_for, recall_once};
+use super::{limits_for, recall_once, Call, Event};
 use crate::recall::inject;
 
 /// What the recall view did for an event.
@@ -23,9 +22,21 @@ pub(super) enum Fast {
     Load,
 }
 
+/// What the recall view does for the event of `call`, ranked by `text`
+/// (None: a file tool's event, or a moment without text), with the `files` it names.
+pub(super) fn answer(call: &Call<'_>, text: Option<&str>, files: &[String]) -> Fast {
+    match (&call.ask.event, text) {
+        (Event::UserPromptSubmit { .. } | Event::PreToolUse { .. } | Event::PostToolUseFailure { .. }, Some(t)) => {
+            from_view(call, t, files)
+        }
+        (Event::PreToolUse { .. }, None) if !files.is_empty() => files_only(call.root),
+        _ => Fast::Skipped,
+    }
+}
+
 /// A file tool's event (no text of its own) on a memory whose view says no
 /// file recalls anything: silence, without loading the memory.
-pub(super) fn files_only(root: &Path) -> Fast {
+fn files_only(root: &Path) -> Fast {
     match crate::project::recall_cache::open_view(root) {
         None => Fast::Absent,
         Some(view) if view.settings.files_recall => Fast::Load,
@@ -33,13 +44,14 @@ pub(super) fn files_only(root: &Path) -> Fast {
     }
 }
 
-/// The text of a prompt, a command or a failure (as `respond` builds it)
+/// The text of a prompt, a command or a failure (as `text_of` builds it)
 /// answered from the memory's recall view (`project::recall_cache`) as the
 /// loaded memory would answer it: the same settings, ranking, blocks and
 /// session state.
 /// With `files` (the paths a command reads), only when the view says no file
 /// recalls anything ([`Fast::Load`] otherwise).
-pub(super) fn from_view(input: &Input, whole: &str, files: &[String], root: &Path, state_dir: Option<&Path>) -> Fast {
+fn from_view(call: &Call<'_>, whole: &str, files: &[String]) -> Fast {
+    let (input, root) = (call.ask, call.root);
     let Some((view, bm)) = crate::project::recall_cache::open(root) else { return Fast::Absent };
     let s = view.settings;
     if !files.is_empty() && s.files_recall {
@@ -49,9 +61,9 @@ pub(super) fn from_view(input: &Input, whole: &str, files: &[String], root: &Pat
         return Fast::Load;
     }
     let text = crate::text::cut(whole, inject::MAX_TEXT_BYTES);
-    // As the loaded memory's hook does, first (the session's room counts it).
+    // As the loaded memory's answer does, first (the session's room counts it).
     if let (Event::UserPromptSubmit { prompt }, true) = (&input.event, s.capture_stop) {
-        super::stop::note_settled(prompt, input.session_id.as_deref(), state_dir);
+        super::stop::note_settled(prompt, input.session_id.as_deref(), call.state_dir, call.notes);
     }
     let r = crate::model::config::Recall {
         prompt: s.prompt,
@@ -66,7 +78,7 @@ pub(super) fn from_view(input: &Input, whole: &str, files: &[String], root: &Pat
         ..Default::default()
     };
     let limits = limits_for(&r, input.agent, &input.event);
-    let found = recall_once(input.session_id.as_deref(), state_dir, &|seen| {
+    let found = recall_once(call, &|seen| {
         let want = inject::wanted(limits);
         let ranked = if limits.shell {
             crate::search::recall::recall_command_from(&view, &bm, &|t| view.code_score(t), text, want)
