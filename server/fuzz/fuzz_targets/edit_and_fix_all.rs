@@ -8,8 +8,20 @@ use memory_index_lsp::ide::fix_all::fix_all;
 use memory_index_lsp::model::{FileText, Workspace};
 
 const LINES: &[&str] = &[
-    "## agents/decisions/a.md", "## agents/decisions/b.md", "## agents/decisions/gone.md", "/when alpha", "/when beta | x,,y",
-    "/how gamma |", "/When alpha", "/when mock patching", "Key — description", "**Label**", "```", "<!--", "-->", "",
+    "## agents/decisions/a.md",
+    "## agents/decisions/b.md",
+    "## agents/decisions/gone.md",
+    "/when alpha",
+    "/when beta | x,,y",
+    "/how gamma |",
+    "/When alpha",
+    "/when mock patching",
+    "Key — description",
+    "**Label**",
+    "```",
+    "<!--",
+    "-->",
+    "",
 ];
 const DECISION_A: &str = "# A\n## When Alpha\nx\n## .Mock Patching\n### How to Gamma\ny\n";
 const DECISION_B: &str = "## When Beta\nz\n";
@@ -49,7 +61,7 @@ fuzz_target!(|ops: Vec<(u8, u8, bool)>| {
         let t = line.trim();
         let entry = t.starts_with("/when") || t.starts_with("/how");
         let allowed = kept.get(&line).copied().unwrap_or(0) >= n
-            || (entry && kept.get(&line).is_some())
+            || (entry && kept.contains_key(&line))
             || ["/when mock patching", "/When alpha", "/when beta | x,,y", "/how gamma |"].contains(&t)
             || (t.starts_with("##") && t != "## agents/decisions/a.md" && t != "## agents/decisions/b.md");
         assert!(allowed, "lost {line:?}");

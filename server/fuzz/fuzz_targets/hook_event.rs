@@ -3,8 +3,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use memory_index_lsp::hook::event;
-use memory_index_lsp::recall::inject;
 use memory_index_lsp::project::agents::Agent;
+use memory_index_lsp::recall::inject;
 
 fuzz_target!(|data: &[u8]| {
     let agents = [None, Some(Agent::Claude), Some(Agent::Codex), Some(Agent::Copilot), Some(Agent::Gemini)];

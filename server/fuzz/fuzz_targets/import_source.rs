@@ -2,8 +2,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use memory_index_lsp::recall::import::{plan, source, Options};
 use memory_index_lsp::model::{Config, FileText, Workspace};
+use memory_index_lsp::recall::import::{plan, source, Options};
 
 fuzz_target!(|text: &str| {
     if let Ok(blocks) = source::own_blocks(text) {

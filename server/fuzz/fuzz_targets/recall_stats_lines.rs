@@ -2,9 +2,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use memory_index_lsp::project::transcript::Session;
 use memory_index_lsp::model::{config::Config, Workspace};
 use memory_index_lsp::project::read::{lines, Line};
+use memory_index_lsp::project::transcript::Session;
 
 fuzz_target!(|data: &[u8]| {
     let max_line = 64;
