@@ -94,112 +94,20 @@ pub fn run(a: ImportArgs) -> i32 {
             relative(&canon, f)
         ));
     }
-    let mut records = Vec::new();
-    let mut left_out: Vec<String> = Vec::new();
     // The sections split before, of every source (one pass over the memory).
     let split = import::split_parents(&ws);
     // Sources given that hold no decision now: their decisions imported before are stale.
-    let mut emptied: Vec<(String, &str)> = a
+    let emptied: Vec<(String, &'static str)> = a
         .paths
         .iter()
         .filter(|p| p.symlink_metadata().is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound))
         .map(|p| (relative(&canon, p), "is missing"))
         .collect();
     let given: Vec<String> = files.iter().map(|f| relative(&canon, f)).collect();
-    for f in &files {
-        let rel = relative(&canon, f);
-        if f.to_str().is_none() {
-            refused.push(format!(
-                "{rel}: its name is not UTF-8 (shown with \u{fffd} for what is not), so no `Source:` line could name \
-                 it: rename the file to import it"
-            ));
-            continue;
-        }
-        if rel.chars().any(char::is_control) {
-            refused.push(format!(
-                "{rel}: its name holds a control character (shown escaped), which would go into the memory's \
-                 `Source:` line and every answer that prints it: rename the file to import it"
-            ));
-            continue;
-        }
-        // Lone CR line ends read as `check` and the server read them (found by review: such a
-        // source was one line, skipped with a misleading reason).
-        let text = read::read_text(None, f, max).map(|t| match crate::text::lone_cr_as_lf(&t) {
-            std::borrow::Cow::Borrowed(_) => t,
-            std::borrow::Cow::Owned(lf) => lf,
-        });
-        if let Ok(text) = &text {
-            left_out.extend(pulled_in(&canon, &rel, text, &given));
-        }
-        match text {
-            Ok(text) => match source::parse_with(&rel, &text, &|p| split.iter().any(|(s, x)| *s == rel && x == p)) {
-                Ok(r) => {
-                    let n = source::unheaded(&rel, &text);
-                    if n > 0 {
-                        left_out.push(format!(
-                            "{rel}: {n} line{} before its first section, under no rule's heading (give {} a \
-                             heading at the level of the file's sections to import {})",
-                            if n == 1 { "" } else { "s" },
-                            if n == 1 { "it" } else { "them" },
-                            if n == 1 { "it" } else { "them" },
-                        ));
-                    }
-                    let sections: Vec<String> = source::left_out_sections(&rel, &text)
-                        .into_iter()
-                        .map(|(title, n)| format!("`{title}` ({n} line{})", if n == 1 { "" } else { "s" }))
-                        .collect();
-                    if !sections.is_empty() {
-                        left_out.push(format!(
-                            "{rel}: its section{} {}, which import does not carry (a record's status, decision, \
-                             options, context and consequences are); add what matters of {} to the decision by hand",
-                            if sections.len() == 1 { "" } else { "s" },
-                            sections.join(", "),
-                            if sections.len() == 1 { "it" } else { "them" }
-                        ));
-                    }
-                    records.extend(r)
-                }
-                Err(why) => {
-                    if source::is_empty_source(&why) {
-                        emptied.push((rel.clone(), "holds no decision now"));
-                    }
-                    refused.push(format!("{rel}: {why}"))
-                }
-            },
-            Err(ReadError::TooLarge { len, max }) => {
-                problems.push(format!("{rel}: {len} bytes or more, over `max-file-bytes` ({max}); not imported"))
-            }
-            Err(e) => problems.push(format!("{rel}: {e}")),
-        }
-    }
-    // The folders imported whole, with every file found in each (read or not).
-    let folders = a
-        .paths
-        .iter()
-        .filter(|p| p.is_dir())
-        .map(|d| {
-            // Compared as the root sees them: `./docs/adr/1.md` is in `docs/adr`.
-            let dir = relative(&canon, d);
-            let inside = files
-                .iter()
-                .map(|f| relative(&canon, f))
-                .filter(|f| f.rsplit_once('/').is_some_and(|(parent, _)| parent == dir));
-            (dir.clone(), inside.collect())
-        })
-        .collect();
-    // Folders given that read empty now (no record from them, or not readable, or missing):
-    // `--prune` removes nothing imported from them.
-    let unread: Vec<String> = a
-        .paths
-        .iter()
-        .filter(|p| p.is_dir() || p.symlink_metadata().is_err())
-        .map(|d| relative(&canon, d))
-        .filter(|dir| {
-            // A record of the folder itself, not of a sub-folder named beside it (found by review).
-            let dir = dir.trim_end_matches('/');
-            !records.iter().any(|r| r.source.rsplit_once('/').is_some_and(|(parent, _)| parent == dir))
-        })
-        .collect();
+    let mut read = Sources { left_out: Vec::new(), refused, problems, emptied };
+    let records = read_sources(&canon, &files, &given, &split, max, &mut read);
+    let (folders, unread) = folders_of(&a.paths, &files, &canon, &records);
+    let emptied = std::mem::take(&mut read.emptied);
     let opts = Options { file: a.file, all: a.all, folders, prune: a.prune, emptied, unread };
     let out = match import::plan(&ws, records, &opts) {
         Ok(o) => o,
@@ -225,13 +133,57 @@ pub fn run(a: ImportArgs) -> i32 {
             }
         }
     }
-    let verb = if a.dry_run { "would import" } else { "imported" };
-    let dry = a.dry_run;
+    report(&out, &read, a.dry_run, a.quiet, a.prune)
+}
+
+/// The folders given (as the root sees them), each with every file found
+/// in it, read or not; and those that read empty now (no record from them,
+/// unreadable or missing), from which `--prune` removes nothing.
+fn folders_of(
+    paths: &[std::path::PathBuf],
+    files: &[std::path::PathBuf],
+    canon: &Path,
+    records: &[source::Record],
+) -> (Vec<(String, Vec<String>)>, Vec<String>) {
+    // The folders imported whole, with every file found in each (read or not).
+    let folders = paths
+        .iter()
+        .filter(|p| p.is_dir())
+        .map(|d| {
+            // Compared as the root sees them: `./docs/adr/1.md` is in `docs/adr`.
+            let dir = relative(canon, d);
+            let inside = files
+                .iter()
+                .map(|f| relative(canon, f))
+                .filter(|f| f.rsplit_once('/').is_some_and(|(parent, _)| parent == dir));
+            (dir.clone(), inside.collect())
+        })
+        .collect();
+    // Folders given that read empty now (no record from them, or not readable, or missing):
+    // `--prune` removes nothing imported from them.
+    let unread: Vec<String> = paths
+        .iter()
+        .filter(|p| p.is_dir() || p.symlink_metadata().is_err())
+        .map(|d| relative(canon, d))
+        .filter(|dir| {
+            // A record of the folder itself, not of a sub-folder named beside it (found by review).
+            let dir = dir.trim_end_matches('/');
+            !records.iter().any(|r| r.source.rsplit_once('/').is_some_and(|(parent, _)| parent == dir))
+        })
+        .collect();
+    (folders, unread)
+}
+
+/// Says what `out` did (results on stdout, or stderr with `dry`; notes on
+/// stderr, fewer with `quiet`) and what reading the sources left (`s`);
+/// the exit code: 1 when a file given could not be read.
+fn report(out: &import::Outcome, s: &Sources, dry: bool, quiet: bool, prune: bool) -> i32 {
+    let verb = if dry { "would import" } else { "imported" };
     for line in &out.imported {
         result!(dry, "{verb}: {line}");
     }
     for line in &out.updated {
-        result!(dry, "{}: {line}", if a.dry_run { "would update" } else { "updated" });
+        result!(dry, "{}: {line}", if dry { "would update" } else { "updated" });
     }
     for (source, why) in &out.skipped {
         say!("skipped {source}: {why}");
@@ -254,29 +206,29 @@ pub fn run(a: ImportArgs) -> i32 {
         }
     }
     for line in &out.completed {
-        let verb = if a.dry_run { "would add" } else { "added" };
+        let verb = if dry { "would add" } else { "added" };
         result!(dry, "completed: {line} had no index entry (an import stopped before writing the index?): {verb} it");
     }
-    for line in out.cut.iter().filter(|_| !a.quiet) {
+    for line in out.cut.iter().filter(|_| !quiet) {
         say!("cut: {line}");
     }
     for line in &out.removed {
-        result!(dry, "{}: {line}", if a.dry_run { "would remove" } else { "removed" });
+        result!(dry, "{}: {line}", if dry { "would remove" } else { "removed" });
     }
-    for path in out.bare_files.iter().filter(|_| !a.quiet) {
-        let left = if a.dry_run { "would be left" } else { "is left" };
+    for path in out.bare_files.iter().filter(|_| !quiet) {
+        let left = if dry { "would be left" } else { "is left" };
         say!("note: {path} {left} with only its title: delete the file if nothing else needs it");
     }
     for line in &out.stale {
         say!("stale: {line}");
     }
-    for p in left_out.iter().filter(|_| !a.quiet) {
+    for p in s.left_out.iter().filter(|_| !quiet) {
         say!("left out: {p}");
     }
-    for p in refused.iter().filter(|_| !a.quiet) {
+    for p in s.refused.iter().filter(|_| !quiet) {
         say!("not imported: {p}");
     }
-    for p in &problems {
+    for p in &s.problems {
         say!("not read: {p}");
     }
     // Sections a person owns (no import mark) are not called unchanged: their source may have moved on.
@@ -284,7 +236,7 @@ pub fn run(a: ImportArgs) -> i32 {
         0 => String::new(),
         n => format!(", {n} kept as yours (no import mark: not updated from the source)"),
     };
-    let removed = if a.prune { format!(", {} removed", out.removed.len()) } else { String::new() };
+    let removed = if prune { format!(", {} removed", out.removed.len()) } else { String::new() };
     result!(
         dry,
         "{} new, {} updated{removed}, {} unchanged{yours}, {} skipped, {} not imported, {} not read",
@@ -292,12 +244,102 @@ pub fn run(a: ImportArgs) -> i32 {
         out.updated.len(),
         out.unchanged,
         out.skipped.len(),
-        refused.len(),
-        problems.len()
+        s.refused.len(),
+        s.problems.len()
     );
     // A file given that could not be read (missing, not UTF-8, …) is reported, and the exit code
     // says so, whatever the reason (found by review: a missing file exited 1, a Latin-1 one 0).
-    i32::from(!problems.is_empty())
+    i32::from(!s.problems.is_empty())
+}
+
+/// What reading the sources gave besides their records: what was left out
+/// of them, refused, not read, and the sources that hold no decision now.
+struct Sources {
+    left_out: Vec<String>,
+    refused: Vec<String>,
+    problems: Vec<String>,
+    emptied: Vec<(String, &'static str)>,
+}
+
+/// The records of `files` (`given`: their paths from the root), each read
+/// at most `max` bytes; a section split before (`split`) stays split; what
+/// could not be imported goes to `s`.
+fn read_sources(
+    canon: &Path,
+    files: &[std::path::PathBuf],
+    given: &[String],
+    split: &[(String, String)],
+    max: u64,
+    s: &mut Sources,
+) -> Vec<source::Record> {
+    let mut records = Vec::new();
+    for f in files {
+        let rel = relative(canon, f);
+        if f.to_str().is_none() {
+            s.refused.push(format!(
+                "{rel}: its name is not UTF-8 (shown with \u{fffd} for what is not), so no `Source:` line could name \
+                 it: rename the file to import it"
+            ));
+            continue;
+        }
+        if rel.chars().any(char::is_control) {
+            s.refused.push(format!(
+                "{rel}: its name holds a control character (shown escaped), which would go into the memory's \
+                 `Source:` line and every answer that prints it: rename the file to import it"
+            ));
+            continue;
+        }
+        // Lone CR line ends read as `check` and the server read them (found by review: such a
+        // source was one line, skipped with a misleading reason).
+        let text = read::read_text(None, f, max).map(|t| match crate::text::lone_cr_as_lf(&t) {
+            std::borrow::Cow::Borrowed(_) => t,
+            std::borrow::Cow::Owned(lf) => lf,
+        });
+        if let Ok(text) = &text {
+            s.left_out.extend(pulled_in(canon, &rel, text, given));
+        }
+        match text {
+            Ok(text) => match source::parse_with(&rel, &text, &|p| split.iter().any(|(s, x)| *s == rel && x == p)) {
+                Ok(r) => {
+                    let n = source::unheaded(&rel, &text);
+                    if n > 0 {
+                        s.left_out.push(format!(
+                            "{rel}: {n} line{} before its first section, under no rule's heading (give {} a \
+                             heading at the level of the file's sections to import {})",
+                            if n == 1 { "" } else { "s" },
+                            if n == 1 { "it" } else { "them" },
+                            if n == 1 { "it" } else { "them" },
+                        ));
+                    }
+                    let sections: Vec<String> = source::left_out_sections(&rel, &text)
+                        .into_iter()
+                        .map(|(title, n)| format!("`{title}` ({n} line{})", if n == 1 { "" } else { "s" }))
+                        .collect();
+                    if !sections.is_empty() {
+                        s.left_out.push(format!(
+                            "{rel}: its section{} {}, which import does not carry (a record's status, decision, \
+                             options, context and consequences are); add what matters of {} to the decision by hand",
+                            if sections.len() == 1 { "" } else { "s" },
+                            sections.join(", "),
+                            if sections.len() == 1 { "it" } else { "them" }
+                        ));
+                    }
+                    records.extend(r)
+                }
+                Err(why) => {
+                    if why.empty {
+                        s.emptied.push((rel.clone(), "holds no decision now"));
+                    }
+                    s.refused.push(format!("{rel}: {why}"))
+                }
+            },
+            Err(ReadError::TooLarge { len, max }) => {
+                s.problems.push(format!("{rel}: {len} bytes or more, over `max-file-bytes` ({max}); not imported"))
+            }
+            Err(e) => s.problems.push(format!("{rel}: {e}")),
+        }
+    }
+    records
 }
 
 /// `path` relative to the project root, with `/` (`docs/adr/1.md`, or

@@ -22,6 +22,7 @@ mod agents;
 mod claude;
 mod context;
 mod instructions;
+mod report;
 mod settings;
 
 use std::io::Write;
@@ -154,7 +155,6 @@ pub fn run(a: InitArgs) -> i32 {
         }
     };
     // Results (what was written) to stdout; notes to stderr, none with `--quiet`; errors to stderr.
-    let mut stderr = std::io::stderr();
     let mut stdout = std::io::stdout();
     let mut notes: Box<dyn Write> = if a.quiet { Box::new(std::io::sink()) } else { Box::new(std::io::stderr()) };
     if changes.is_empty() && folder.is_none() {
@@ -165,41 +165,46 @@ pub fn run(a: InitArgs) -> i32 {
             names.join(", ")
         );
         agents::say_trust(&agents, &root);
-        // What init wrote runs the program by name: say so when that name finds nothing (found by
-        // review: every hook and skill would fail with "command not found", and init said nothing).
-        if !dry_run && !on_path("memory-index-lsp") {
-            let me = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "it".into());
-            let _ = writeln!(
-                notes,
-                "note: `memory-index-lsp` is not on PATH, and the hooks, skills and MCP server init sets up run it by \
-             that name: put it there (the release installer, see the README's Install; or copy {me} to a folder on PATH)"
-            );
+        if !dry_run {
+            report::not_on_path(&mut notes, "init sets up");
         }
         return 0;
     }
-    if let Some(dir) = &folder {
-        let canon = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+    if let Err(code) = write_all(&root, &changes, folder.as_deref(), dry_run) {
+        return code;
+    }
+    report::after(&root, &agents, &changes, folder.is_some(), dry_run, &mut notes);
+    0
+}
+
+/// Creates the decisions `folder` and writes each change (or, with
+/// `dry_run`, shows them as diffs), saying each as it is written; Err with
+/// the exit code at the first that fails.
+fn write_all(root: &Path, changes: &[Change], folder: Option<&str>, dry_run: bool) -> Result<(), i32> {
+    let (mut stdout, mut stderr) = (std::io::stdout(), std::io::stderr());
+    if let Some(dir) = folder {
+        let canon = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
         if !dry_run {
             if let Err(e) = write::ensure_dir_inside(&canon, &root.join(dir)) {
                 let _ = writeln!(stderr, "memory-index-lsp init: cannot create {dir}: {e}");
-                return 2;
+                return Err(2);
             }
         }
         let to: &mut dyn Write = if dry_run { &mut stderr } else { &mut stdout };
         let _ = writeln!(to, "{} {dir}/: the decisions folder", if dry_run { "would create" } else { "created" });
     }
-    for c in &changes {
+    for c in changes {
         if dry_run {
             if let Some(code) = super::emit(&diff::unified(&c.rel, c.old.as_deref().unwrap_or(""), &c.new)) {
-                return code;
+                return Err(code);
             }
             continue;
         }
         let path = root.join(&c.rel);
-        let canon = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
+        let canon = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
         if let Err(e) = path.parent().map_or(Ok(()), |d| write::ensure_dir_inside(&canon, d)) {
             let _ = writeln!(stderr, "memory-index-lsp init: cannot create the folder of {}: {e}", c.rel);
-            return 2;
+            return Err(2);
         }
         let written = match &c.old {
             Some(old) => write::replace(&path, old, &c.new),
@@ -212,7 +217,7 @@ pub fn run(a: InitArgs) -> i32 {
                  only adds what is missing)",
                 c.rel
             );
-            return 2;
+            return Err(2);
         }
         // Said as it is written: a run stopped halfway lists what it wrote (found by review).
         let link = std::fs::read_link(&path).ok().map(|to| format!(" (a link to {})", to.display()));
@@ -229,81 +234,7 @@ pub fn run(a: InitArgs) -> i32 {
         let _ =
             writeln!(stderr, "{} {}: {}", if c.old.is_none() { "would create" } else { "would change" }, c.rel, c.what);
     }
-    if let Some(top) = git_top_above(&root) {
-        let _ = writeln!(
-            notes,
-            "note: {} is inside the git repository at {}: agents read their hooks and MCP servers from the \
-             folder they are started in, so start them in {}, or run init at {} for the whole repository",
-            root.display(),
-            top.display(),
-            root.display(),
-            top.display()
-        );
-    }
-    agents::say_trust(&agents, &root);
-    // What init wrote runs the program by name: say so when that name finds nothing (found by
-    // review: every hook and skill would fail with "command not found", and init said nothing).
-    if !dry_run && !on_path("memory-index-lsp") {
-        let me = std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "it".into());
-        let _ = writeln!(
-            notes,
-            "note: `memory-index-lsp` is not on PATH, and the hooks, skills and MCP server just written run it by \
-             that name: put it there (the release installer, see the README's Install; or copy {me} to a folder on PATH)"
-        );
-    }
-    // Ranking by meaning is on by itself once the model is there: say how to get it, once, here
-    // (never a wait in a hook).
-    if let Ok(ws) = load::load(&root) {
-        if ws.config().recall.semantic.is_none() && !crate::project::semantic::enabled(&ws, &root) {
-            let _ = writeln!(
-                notes,
-                "note: recall ranks decisions by their words; `memory-index-lsp embed` fetches a sentence model \
-                 (87 MB) that ranks by meaning too, and the hook uses it once it is there (`[recall] semantic = false` \
-                 turns that off)"
-            );
-        }
-    }
-    // A new memory in a project that wrote decisions down elsewhere: say how to bring them in.
-    let new_memory = folder.is_some() || changes.iter().any(|c| c.old.is_none() && c.what == NEW_INDEX);
-    // Never the memory's own folder (`decisions = "decisions"` in memory-index.toml).
-    let decisions = load::load(&root).map(|ws| ws.config().decisions.clone()).unwrap_or_default();
-    let found: Vec<String> = crate::project::sources::existing(&root)
-        .into_iter()
-        .filter(|f| *f != decisions && !f.starts_with(&format!("{decisions}/")))
-        .collect();
-    if new_memory && !found.is_empty() {
-        // Runnable from here: paths as seen from the working directory, and the root named when it is elsewhere.
-        let here = std::env::current_dir().ok().and_then(|d| std::fs::canonicalize(d).ok());
-        let elsewhere = here.as_deref() != std::fs::canonicalize(&root).ok().as_deref();
-        // Each path one shell word (a folder named `$(…)` is a name, not code, when pasted); a
-        // name with a control character is left out and said, escaped (found by review).
-        let (odd, found): (Vec<String>, Vec<String>) = found.into_iter().partition(|f| f.chars().any(char::is_control));
-        let paths: Vec<String> = found
-            .iter()
-            .map(|f| if elsewhere { root.join(f).display().to_string() } else { f.clone() })
-            .map(|p| super::output::path_word(&p))
-            .collect();
-        let flag = if elsewhere {
-            format!("--root {} ", super::output::path_word(&root.display().to_string()))
-        } else {
-            String::new()
-        };
-        if !paths.is_empty() {
-            let _ = writeln!(
-                stderr,
-                "this project already wrote decisions down; bring them in (--dry-run first to see them):\n  memory-index-lsp import {flag}{}",
-                paths.join(" ")
-            );
-        }
-        for f in &odd {
-            let _ = writeln!(
-                notes,
-                "note: {} holds decisions too, but its name has a control character (shown escaped): rename it, then import it",
-                crate::text::escape_controls(f)
-            );
-        }
-    }
-    0
+    Ok(())
 }
 
 /// The top of the git work tree `root` is inside, when that is above `root`

@@ -115,48 +115,57 @@ pub fn complete(ws: &Workspace, file: FileId, offset: usize) -> Vec<Item> {
     let start = line.start + op_at + op.len();
     let range = TextRange::new(start, offset);
     if let Some(name) = typed.strip_prefix("..") {
-        return ws
-            .decisions()
-            .map(|(_, d, _)| d.path.rsplit('/').next().unwrap_or(&d.path).to_string())
-            .filter(|n| name.is_empty() || fuzzy::score(name, n).is_some())
-            .map(|n| Item {
-                label: format!("..{n}"),
-                kind: ItemKind::File,
-                range,
-                filter: None,
-                insert: format!("..{n}"),
-                detail: None,
-                documentation: None,
-            })
-            .take(MAX_ITEMS)
-            .collect();
+        return file_items(ws, name, range);
     }
     if let Some(title) = typed.strip_prefix('.') {
-        let mut out: Vec<(u32, Item)> = Vec::new();
-        for (_, d, parsed) in ws.decisions() {
-            for h in parsed.headings.iter().filter(|h| h.level >= 2) {
-                let score = if title.is_empty() { Some(0) } else { fuzzy::score(title, h.name()) };
-                if let Some(s) = score {
-                    let label = format!(".{}", h.name());
-                    out.push((
-                        s,
-                        Item {
-                            label: label.clone(),
-                            kind: ItemKind::Title,
-                            range,
-                            filter: None,
-                            insert: label,
-                            detail: Some(d.path.clone()),
-                            documentation: None,
-                        },
-                    ));
-                }
-            }
-        }
-        out.sort_by_key(|x| std::cmp::Reverse(x.0));
-        return out.into_iter().map(|x| x.1).take(MAX_ITEMS).collect();
+        return title_items(ws, title, range);
     }
     triggers(ws, file, in_section, op.trim(), typed, range)
+}
+
+/// `/when ..NAME`: the decision files whose names match what is typed.
+fn file_items(ws: &Workspace, name: &str, range: TextRange) -> Vec<Item> {
+    ws.decisions()
+        .map(|(_, d, _)| d.path.rsplit('/').next().unwrap_or(&d.path).to_string())
+        .filter(|n| name.is_empty() || fuzzy::score(name, n).is_some())
+        .map(|n| Item {
+            label: format!("..{n}"),
+            kind: ItemKind::File,
+            range,
+            filter: None,
+            insert: format!("..{n}"),
+            detail: None,
+            documentation: None,
+        })
+        .take(MAX_ITEMS)
+        .collect()
+}
+
+/// `/when .TITLE`: the headings whose titles match what is typed, best first.
+fn title_items(ws: &Workspace, title: &str, range: TextRange) -> Vec<Item> {
+    let mut out: Vec<(u32, Item)> = Vec::new();
+    for (_, d, parsed) in ws.decisions() {
+        for h in parsed.headings.iter().filter(|h| h.level >= 2) {
+            let score = if title.is_empty() { Some(0) } else { fuzzy::score(title, h.name()) };
+            if let Some(s) = score {
+                let label = format!(".{}", h.name());
+                out.push((
+                    s,
+                    Item {
+                        label: label.clone(),
+                        kind: ItemKind::Title,
+                        range,
+                        filter: None,
+                        insert: label,
+                        detail: Some(d.path.clone()),
+                        documentation: None,
+                    },
+                ));
+            }
+        }
+    }
+    out.sort_by_key(|x| std::cmp::Reverse(x.0));
+    out.into_iter().map(|x| x.1).take(MAX_ITEMS).collect()
 }
 
 /// Every trigger and extra as (entry, slot, [`fuzzy::letters`]), per index state.
@@ -175,70 +184,58 @@ impl CandidateLetters {
     }
 }
 
-fn triggers(
-    ws: &Workspace,
-    file: FileId,
-    in_index_section: bool,
-    op: &str,
-    typed: &str,
-    range: TextRange,
-) -> Vec<Item> {
+/// In the index: the headings of the section's file that no entry names, as triggers to add (the operator as the heading has it).
+fn unindexed(ws: &Workspace, file: FileId, op: &str, typed: &str, range: TextRange) -> Vec<(u8, u32, Item)> {
     let b = ws.bindings();
-    let mut items: Vec<(u8, u32, Item)> = Vec::new(); // unindexed headings
-                                                      // In the index: unindexed headings of the section's file first.
-    if in_index_section {
-        let section_file = ws.file(file).and_then(|f| {
-            let index = f.index()?;
-            let line = f.line_index.line_of(range.start);
-            let s = index.section_of(line)?;
-            ws.section_file(&index.sections[s].name_text)
-        });
-        if let Some(sf) = section_file.and_then(|id| Some((id, ws.file(id)?.decision()?))) {
-            for (i, h) in sf.1.headings.iter().enumerate() {
-                let hid = HeadingId { file: sf.0, idx: i as u32 };
-                if !h.is_semantic() || !b.entries_of(hid).is_empty() {
-                    continue;
-                }
-                let Some((hop, trigger)) = trigger_from_title(&h.title) else { continue };
-                let score = if typed.trim().is_empty() { Some(0) } else { fuzzy::score(typed, &trigger) };
-                if let Some(s) = score {
-                    // The operator follows the heading: replace `/when` with `/how` when needed.
-                    let (r, insert, filter) = if hop.token() == op {
-                        (range, trigger.clone(), None)
-                    } else {
-                        let r = TextRange::new(range.start - op.len() - 1, range.end);
-                        (r, format!("{} {trigger}", hop.token()), Some(format!("{op} {trigger}")))
-                    };
-                    let doc = hover::preview(ws, hid);
-                    items.push((
-                        0,
-                        s,
-                        Item {
-                            label: trigger,
-                            kind: ItemKind::Trigger,
-                            range: r,
-                            filter,
-                            insert,
-                            detail: Some(format!("unindexed: {}", h.title)),
-                            documentation: doc,
-                        },
-                    ));
-                }
+    let mut items: Vec<(u8, u32, Item)> = Vec::new();
+    let section_file = ws.file(file).and_then(|f| {
+        let index = f.index()?;
+        let line = f.line_index.line_of(range.start);
+        let s = index.section_of(line)?;
+        ws.section_file(&index.sections[s].name_text)
+    });
+    if let Some(sf) = section_file.and_then(|id| Some((id, ws.file(id)?.decision()?))) {
+        for (i, h) in sf.1.headings.iter().enumerate() {
+            let hid = HeadingId { file: sf.0, idx: i as u32 };
+            if !h.is_semantic() || !b.entries_of(hid).is_empty() {
+                continue;
+            }
+            let Some((hop, trigger)) = trigger_from_title(&h.title) else { continue };
+            let score = if typed.trim().is_empty() { Some(0) } else { fuzzy::score(typed, &trigger) };
+            if let Some(s) = score {
+                // The operator follows the heading: replace `/when` with `/how` when needed.
+                let (r, insert, filter) = if hop.token() == op {
+                    (range, trigger.clone(), None)
+                } else {
+                    let r = TextRange::new(range.start - op.len() - 1, range.end);
+                    (r, format!("{} {trigger}", hop.token()), Some(format!("{op} {trigger}")))
+                };
+                let doc = hover::preview(ws, hid);
+                items.push((
+                    0,
+                    s,
+                    Item {
+                        label: trigger,
+                        kind: ItemKind::Trigger,
+                        range: r,
+                        filter,
+                        insert,
+                        detail: Some(format!("unindexed: {}", h.title)),
+                        documentation: doc,
+                    },
+                ));
             }
         }
     }
-    // In the index, an existing trigger or extra would be a duplicate entry
-    // (and one of the other operator an orphan): only the unindexed
-    // headings above are offered there.
-    if in_index_section {
-        items.sort_by_key(|x| std::cmp::Reverse(x.1));
-        return items.into_iter().map(|x| x.2).take(MAX_ITEMS).collect();
-    }
-    // Elsewhere: existing triggers and extras of the typed operator, ranked as
-    // (score, entry, slot) before any item is built: only the shown ones
-    // allocate. Candidates lacking a letter of the query are skipped before
-    // the fuzzy engine runs. Large indexes are scored on every core (in
-    // order-preserving chunks).
+    items
+}
+
+/// The existing triggers and extras of `op` that `typed` matches, as (score, entry, slot).
+/// Ranked before any item is built: only the shown ones allocate.
+/// Candidates lacking a letter of the query are skipped before the fuzzy
+/// engine runs. Large indexes are scored on every core (in order-preserving chunks).
+fn existing(ws: &Workspace, op: &str, typed: &str) -> Vec<(u32, usize, usize)> {
+    let b = ws.bindings();
     let needed = fuzzy::required_letters(typed);
     let words = ws.cached(Depends::IndexAndDecisions, CandidateLetters::of);
     let score_chunk = |chunk: &[(u32, u32, u128)]| {
@@ -261,7 +258,7 @@ fn triggers(
         found
     };
     let threads = crate::model::cores();
-    let mut existing: Vec<(u32, usize, usize)> = if threads > 1 && words.0.len() >= PARALLEL_FROM {
+    if threads > 1 && words.0.len() >= PARALLEL_FROM {
         let chunk = words.0.len().div_ceil(threads);
         // This thread scores the first chunk while helpers score the others.
         std::thread::scope(|s| {
@@ -275,28 +272,12 @@ fn triggers(
         })
     } else {
         score_chunk(&words.0)
-    };
-    // Only those within 60% of the best score (scattered-letter matches go).
-    let best = existing.iter().map(|x| x.0).max().unwrap_or(0);
-    existing.retain(|x| x.0 * 10 >= best * 6);
-    existing.sort_by(|a, b| b.0.cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
-    items.sort_by_key(|x| std::cmp::Reverse(x.1));
-    let room = MAX_ITEMS.saturating_sub(items.len());
-    let mut out: Vec<Item> = items.into_iter().map(|x| x.2).take(MAX_ITEMS).collect();
-    for &(_, i, slot) in existing.iter().take(room) {
-        let e = &b.entries[i];
-        let word = if slot == 0 { &e.trigger } else { &e.extras[slot - 1] };
-        let detail = e.heading.and_then(|h| ws.heading(h)).map(|h| h.title.clone());
-        out.push(Item {
-            label: word.to_string(),
-            kind: ItemKind::Trigger,
-            range,
-            filter: None,
-            insert: word.to_string(),
-            detail,
-            documentation: None,
-        });
     }
+}
+
+/// Adds the decisions whose words match `typed` to `out` (up to [`MAX_ITEMS`]).
+fn word_items(ws: &Workspace, op: &str, typed: &str, range: TextRange, out: &mut Vec<Item>) {
+    let b = ws.bindings();
     // Then the decisions whose words (title, section) match what was typed,
     // by the one ranking (`search::recall`), for words that are not in any
     // trigger's letters: `/when flaky fixtures` offers the decision whose
@@ -322,6 +303,46 @@ fn triggers(
             });
         }
     }
+}
+
+fn triggers(
+    ws: &Workspace,
+    file: FileId,
+    in_index_section: bool,
+    op: &str,
+    typed: &str,
+    range: TextRange,
+) -> Vec<Item> {
+    let b = ws.bindings();
+    // In the index, an existing trigger or extra would be a duplicate entry
+    // (and one of the other operator an orphan): only the unindexed
+    // headings of the section's file are offered there.
+    if in_index_section {
+        let mut items = unindexed(ws, file, op, typed, range);
+        items.sort_by_key(|x| std::cmp::Reverse(x.1));
+        return items.into_iter().map(|x| x.2).take(MAX_ITEMS).collect();
+    }
+    let mut existing = existing(ws, op, typed);
+    // Only those within 60% of the best score (scattered-letter matches go).
+    let best = existing.iter().map(|x| x.0).max().unwrap_or(0);
+    existing.retain(|x| x.0 * 10 >= best * 6);
+    existing.sort_by(|a, b| b.0.cmp(&a.0).then((a.1, a.2).cmp(&(b.1, b.2))));
+    let mut out: Vec<Item> = Vec::new();
+    for &(_, i, slot) in existing.iter().take(MAX_ITEMS) {
+        let e = &b.entries[i];
+        let word = if slot == 0 { &e.trigger } else { &e.extras[slot - 1] };
+        let detail = e.heading.and_then(|h| ws.heading(h)).map(|h| h.title.clone());
+        out.push(Item {
+            label: word.to_string(),
+            kind: ItemKind::Trigger,
+            range,
+            filter: None,
+            insert: word.to_string(),
+            detail,
+            documentation: None,
+        });
+    }
+    word_items(ws, op, typed, range, &mut out);
     out.dedup_by(|a, b| a.label == b.label);
     out
 }

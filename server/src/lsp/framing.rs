@@ -150,25 +150,10 @@ impl Framer {
                             self.state = State::Header { length, bad }; // blank lines between frames
                             continue;
                         }
-                        match (length, bad) {
-                            (Some(n), None) if n > MAX_FRAME => {
-                                self.state = State::Discard(n);
-                                return Some(Event::Reply(error_frame(
-                                    -32700,
-                                    &format!("Parse error: a message of {n} bytes is over the {MAX_FRAME}-byte limit"),
-                                    Value::Null,
-                                )));
-                            }
-                            (Some(n), None) => self.state = State::Body(n),
-                            (_, why) => {
-                                let why = why.unwrap_or_else(|| "missing Content-Length header".into());
-                                self.state = State::Resync;
-                                return Some(Event::Reply(error_frame(
-                                    -32700,
-                                    &format!("Parse error: {why}"),
-                                    Value::Null,
-                                )));
-                            }
+                        let (state, event) = end_of_headers(length, bad);
+                        self.state = state;
+                        if event.is_some() {
+                            return event;
                         }
                         continue;
                     }
@@ -184,35 +169,59 @@ impl Framer {
                     }
                     self.state = State::Header { length, bad };
                 }
-                State::Body(n) => {
-                    if self.buf.len() < n {
-                        self.state = State::Body(n);
-                        return None;
-                    }
-                    // The body keeps the buffer's allocation; what follows it moves.
-                    let rest = self.buf.split_off(n);
-                    let body = std::mem::replace(&mut self.buf, rest);
-                    self.state = State::Header { length: None, bad: None };
-                    match serde_json::from_slice::<Value>(&body) {
-                        Ok(v) => return Some(judge(v)),
-                        Err(e) => {
-                            // A length that was too long swallowed the next
-                            // frame's header: read again from there.
-                            // Else skip to the next header, keeping the body's
-                            // last bytes: they may start its `Content-Length:`.
-                            let at = find_marker(&body);
-                            let from = at.unwrap_or(body.len().saturating_sub(MARKER.len() - 1));
-                            let mut again = body[from..].to_vec();
-                            again.extend_from_slice(&self.buf);
-                            self.buf = again;
-                            if at.is_none() {
-                                self.state = State::Resync;
-                            }
-                            return Some(Event::Reply(error_frame(-32700, &format!("Parse error: {e}"), Value::Null)));
-                        }
-                    }
-                }
+                State::Body(n) => return self.body(n),
             }
+        }
+    }
+
+    /// The body of `n` bytes, once it is whole (None until then).
+    fn body(&mut self, n: usize) -> Option<Event> {
+        if self.buf.len() < n {
+            self.state = State::Body(n);
+            return None;
+        }
+        // The body keeps the buffer's allocation; what follows it moves.
+        let rest = self.buf.split_off(n);
+        let body = std::mem::replace(&mut self.buf, rest);
+        self.state = State::Header { length: None, bad: None };
+        match serde_json::from_slice::<Value>(&body) {
+            Ok(v) => Some(judge(v)),
+            Err(e) => {
+                // A length that was too long swallowed the next
+                // frame's header: read again from there.
+                // Else skip to the next header, keeping the body's
+                // last bytes: they may start its `Content-Length:`.
+                let at = find_marker(&body);
+                let from = at.unwrap_or(body.len().saturating_sub(MARKER.len() - 1));
+                let mut again = body[from..].to_vec();
+                again.extend_from_slice(&self.buf);
+                self.buf = again;
+                if at.is_none() {
+                    self.state = State::Resync;
+                }
+                Some(Event::Reply(error_frame(-32700, &format!("Parse error: {e}"), Value::Null)))
+            }
+        }
+    }
+}
+
+/// The blank line after a frame's headers: its body next (`length`), or an
+/// error reply for a length over the limit (its body discarded) or a header
+/// that was missing or wrong (`bad`), then a resync.
+fn end_of_headers(length: Option<usize>, bad: Option<String>) -> (State, Option<Event>) {
+    match (length, bad) {
+        (Some(n), None) if n > MAX_FRAME => (
+            State::Discard(n),
+            Some(Event::Reply(error_frame(
+                -32700,
+                &format!("Parse error: a message of {n} bytes is over the {MAX_FRAME}-byte limit"),
+                Value::Null,
+            ))),
+        ),
+        (Some(n), None) => (State::Body(n), None),
+        (_, why) => {
+            let why = why.unwrap_or_else(|| "missing Content-Length header".into());
+            (State::Resync, Some(Event::Reply(error_frame(-32700, &format!("Parse error: {why}"), Value::Null))))
         }
     }
 }

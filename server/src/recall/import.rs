@@ -61,24 +61,22 @@ mod same_text;
 mod section;
 pub mod source;
 mod update;
+mod write;
 
-use super::remember::{decision_level, file_title};
+use super::remember::file_title;
 use edits::{add_edit, new_errors, Edits};
 pub use identity::split_parents;
 use identity::{earlier_heading_of, find_record, gone, stale, Identities};
-use room::{cap, cap_of, section_lines, spread, MAX_BODY, MIN_CUT};
+use room::{cap_of, spread};
 pub use section::heading_title;
-use section::{file_for, section_text, source_line, unfit, written, Body};
+use section::{file_for, section_text, source_line, unfit, written};
 
 use source::{inactive, Kind, Record};
-use update::Verdict;
 
 use crate::edit::{self, SourceChange};
 use crate::model::{HeadingId, Workspace};
 use crate::rules::compress;
-use crate::rules::placement;
 use crate::syntax::normalize;
-use crate::syntax::source_mark::without_marks;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What to import, and how.
@@ -166,10 +164,6 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     let up = "../".repeat(ws.decision_path("x.md").matches('/').count());
     // A record's text as `same_text` compares it: the body as it will be written, without its code
     // when the code would change the file's structure (what the memory then holds).
-    // The status line a record is written with (an inactive one imported with --all).
-    fn status_of(r: &Record, all: bool) -> Option<&str> {
-        r.status.as_deref().filter(|s| all && inactive(s).is_some())
-    }
     let key_of = |r: &Record| {
         let (_, b) = written(r, cap_of(r.kind), status_of(r, opts.all), &up, 2, "Probe", "\n")?;
         same_text::key(b.lines.iter().map(String::as_str))
@@ -186,25 +180,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     for r in records {
         let status = r.status.as_deref().and_then(|s| inactive(s).map(|why| (s.to_string(), why)));
         if let (Some((status, why)), false) = (&status, opts.all) {
-            // Imported before, when it was in force: the memory still says it is.
-            if let Some((path, h)) = find_record(&ids, &r) {
-                // Marked so already (imported with --all): nothing to say.
-                let section = section_text(ws, &path, h).unwrap_or("");
-                if section.contains(&format!("**Status: {status}**")) {
-                    out.unchanged += 1;
-                    continue;
-                }
-                let title = ws.heading(h).map_or("", |h| h.name());
-                let why = format!(
-                    "{path}: `{title}` was imported from {}, which is {why} now (status: {status}): delete that \
-                     decision and its entry, or import with --all to mark it so",
-                    r.source
-                );
-                gones.push(prune::Gone { at: Some((path, h)), id: None, why, superseded: true });
-                continue;
-            }
-            out.skipped
-                .push((r.source.clone(), format!("{why} (status: {status}); pass --all to import it marked as such")));
+            not_in_force(ws, &ids, &r, (status, why), &mut out, &mut gones);
             continue;
         }
         // Every identity once, whether its first record is written or skipped for its text (a
@@ -234,20 +210,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             headings.contains(&normalize(h))
                 || ws.bindings().headings_titled(&normalize(h)).iter().any(|&id| Some(id) != mine)
         };
-        let mut heading = heading_title(r.kind, &source::worded(&r.title, &r.decision));
-        // Imported before under the heading an earlier build made of the same title (the rules
-        // that make a heading of a title change between builds): it keeps that heading, rather
-        // than be reported as retitled on every run (found by review).
-        if let Some(old) = found.as_ref().and_then(|(_, h)| ws.heading(*h)).map(|h| h.title.clone()) {
-            if earlier_heading_of(&old, &r) {
-                heading = old;
-            }
-        }
-        if taken(&heading) {
-            if let Some(ctx) = r.context.as_deref().filter(|c| normalize(c) != normalize(&r.title)) {
-                heading = heading_title(r.kind, &format!("{} in {ctx}", r.title));
-            }
-        }
+        let heading = heading_for(ws, &r, found.as_ref(), &taken);
         if let Some(why) = unfit(&heading, taken(&heading)) {
             out.skipped.push((r.source.clone(), why));
             continue;
@@ -272,182 +235,89 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     if opts.file.is_none() {
         spread(ws, &mut planned, max_lines);
     }
-    let mut files: Vec<String> = planned.iter().map(|p| p.file.clone()).collect();
-    files.dedup();
-    files.sort();
-    files.dedup();
-    let mut next = ws.clone();
-    let mut new_headings: Vec<(String, String, String)> = Vec::new(); // (path, heading title, source)
-    let mut unbound: Vec<(String, String, String)> = Vec::new(); // (path, identity line, source)
+    let files: std::collections::BTreeSet<String> = planned.iter().map(|p| p.file.clone()).collect();
+    let mut w = write::Writes { edits, ..Default::default() };
     for name in &files {
-        let path = ws.decision_path(name);
-        let existing = ws.file_id(&path).and_then(|id| ws.file(id));
-        let old = match existing {
-            Some(f) if f.problem.is_some() => {
-                return Err(format!("{path} cannot be read as UTF-8 text; it is never rewritten"))
-            }
-            Some(f) => Some(f.text.to_string()),
-            None => None,
-        };
-        let level = decision_level(existing.and_then(|f| f.decision()));
-        let base = old.clone().unwrap_or_else(|| format!("# {}\n", file_title(name)));
-        let nl = placement::eol(&base);
-        let mine: Vec<&Planned> = planned.iter().filter(|p| &p.file == name).collect();
-        let up = "../".repeat(path.matches('/').count());
-        let found: Vec<Option<(String, HeadingId)>> = mine.iter().map(|p| p.found.clone()).collect();
-        // The budget: the room the file leaves besides this run's records (every other section,
-        // imported or not, as it is), filled so that the most any of them loses is the least it can
-        // be; any later run of the same sources finds the same room and cuts as the first did, and a
-        // record added later goes where it fits (`spread`) instead of cutting the others shorter.
-        // Lines as `max-lines` counts them; a section is counted with the blank line after it.
-        let rewritten: usize = found
-            .iter()
-            .flatten()
-            .filter(|(p, _)| *p == path)
-            .filter_map(|(_, h)| section_text(ws, &path, *h))
-            .map(|t| t.lines().count())
-            .sum();
-        let gone_here = removed.iter().filter(|(p, _)| *p == path).map(|(_, r)| *r);
-        let freed: usize = gone_here.clone().filter_map(|r| base.get(r.start..r.end)).map(|t| t.lines().count()).sum();
-        let used = base.lines().count().saturating_sub(rewritten + freed);
-        let fits = |b: usize| used + mine.iter().map(|p| section_lines(p, b)).sum::<usize>() <= max_lines;
-        let most = mine.iter().map(|p| cap(p)).max().unwrap_or(MAX_BODY);
-        let budget = (MIN_CUT..=most).rev().find(|&b| fits(b)).unwrap_or(MIN_CUT);
-        // Why a body is cut, as the user can check it: the cap on every body of its kind, or the file's room.
-        let why = |p: &Planned| {
-            if budget >= cap(p) {
-                let what = if p.record.kind == Kind::Sections { "a rules section" } else { "an ADR" };
-                format!("an imported body of {what} keeps at most {} lines, the decision first", cap(p))
-            } else {
-                format!("to keep {path} under `max-lines` ({max_lines})")
-            }
-        };
-        let mut appended = String::new();
-        for (p, found) in mine.iter().zip(found) {
-            let id = source_line(&p.record);
-            let written = written(&p.record, budget.min(cap(p)), p.status.as_deref(), &up, level, &p.heading, nl);
-            let Some((section, Body { cut, .. })) = written else {
-                let what = id.trim_start_matches("Source: ").to_string(); // the section, named
-                out.skipped.push((what, "its text would change the decision file's structure".into()));
-                continue;
-            };
-            if cut > 0 {
-                out.cut.push(format!(
-                    "{}: {cut} line{} left out ({}); the section says so and its source has {}",
-                    p.heading,
-                    if cut == 1 { "" } else { "s" },
-                    why(p),
-                    if cut == 1 { "it" } else { "them" }
-                ));
-            }
-            let section = mark::marked(&section);
-            match found {
-                Some((h_path, h)) => {
-                    let (Some(f), Some(hd)) = (ws.file_id(&h_path).and_then(|i| ws.file(i)), ws.heading(h)) else {
-                        continue;
-                    };
-                    // Written as import wrote it, its entry not (an import killed between the two):
-                    // the entry is added (an edited one is the person's: `check` says what to do).
-                    let current = f.text.get(hd.section.start..hd.section.end).unwrap_or("");
-                    if ws.bindings().entries_of(h).is_empty() && mark::held(current) == Some(&mark::of(current)) {
-                        unbound.push((h_path.clone(), id.clone(), p.record.source.clone()));
-                    }
-                    // A section ending in a blank line keeps it.
-                    let ends = |s: String| if current.ends_with(&format!("{nl}{nl}")) { format!("{s}{nl}") } else { s };
-                    // Renamed in its source: the section as it is (a person's edits kept), its
-                    // `Source:` line naming the new title (its fingerprint leaves that line out).
-                    if let Some(old) = &p.renamed {
-                        // As import writes it now (under a heading a person may have renamed): written
-                        // anew, its fingerprint too (found by review: the next run re-marked it);
-                        // else, the person's edit kept, only its identity follows.
-                        let text = if mark::of(current) == mark::of(&section) {
-                            ends(section.clone())
-                        } else {
-                            same_text::with_source_line(current, old, &source_line(&p.record))
-                        };
-                        let e = edit::TextEdit::replace(hd.section, text);
-                        add_edit(&mut edits, &h_path, || Some(f.text.to_string()), e);
-                        out.updated.push(format!("{} ← {} (renamed from `{}`)", p.heading, p.record.source, old));
-                        continue;
-                    }
-                    let wanted = ends(section);
-                    // The headings import may have written it under first (a person may have renamed it since).
-                    let mut originals = vec![p.heading.clone(), heading_title(p.record.kind, &p.record.title)];
-                    if let Some(ctx) = &p.record.context {
-                        originals.push(heading_title(p.record.kind, &format!("{} in {ctx}", p.record.title)));
-                    }
-                    let render = |title: &str| {
-                        let (s, _) = section::written(
-                            &p.record,
-                            budget.min(cap(p)),
-                            p.status.as_deref(),
-                            &up,
-                            level,
-                            title,
-                            nl,
-                        )?;
-                        Some(ends(mark::marked(&s)))
-                    };
-                    let verdict = update::verdict(current, wanted.clone(), &hd.title, &p.heading, &originals, &render);
-                    let text = match verdict {
-                        Verdict::Write(text) => text,
-                        Verdict::Unchanged => {
-                            out.unchanged += 1;
-                            continue;
-                        }
-                        Verdict::Yours => {
-                            out.yours += 1;
-                            continue;
-                        }
-                        kept => {
-                            if kept == Verdict::Edited {
-                                let theirs = render(&hd.title).unwrap_or(wanted);
-                                let mut after = f.text.to_string();
-                                after.replace_range(hd.section.start..hd.section.end, &theirs);
-                                let (before, after) = (without_marks(&f.text).into(), without_marks(&after).into());
-                                out.conflicts.push((h_path.clone(), hd.title.clone(), before, after));
-                            }
-                            out.skipped.push((
-                                p.record.source.clone(),
-                                update::why_kept(&kept, &hd.title, &h_path, &id, &p.heading),
-                            ));
-                            continue;
-                        }
-                    };
-                    add_edit(
-                        &mut edits,
-                        &h_path,
-                        || Some(f.text.to_string()),
-                        edit::TextEdit::replace(hd.section, text),
-                    );
-                    out.updated.push(format!("{} ← {}", hd.title, p.record.source));
-                }
-                None => {
-                    if !appended.is_empty() {
-                        appended.push_str(nl);
-                    }
-                    appended.push_str(&section);
-                    new_headings.push((path.clone(), p.heading.clone(), p.record.source.clone()));
-                    out.imported.push(format!("{} ← {}", p.heading, p.record.source));
-                }
-            }
-        }
-        if !appended.is_empty() {
-            // After the last section when this run removes it (its blank line before it kept).
-            let at = base.len();
-            let end = gone_here.clone().find(|r| r.end >= at).map_or(at, |r| r.start);
-            let base = &base[..end];
-            let sep = if base.ends_with(&format!("{nl}{nl}")) {
-                ""
-            } else if base.ends_with('\n') {
-                nl
-            } else {
-                "\n\n"
-            };
-            let e = edit::TextEdit::insert(at, format!("{sep}{appended}"));
-            add_edit(&mut edits, &path, || old.clone(), e);
+        write::file(ws, name, &planned, &removed, max_lines, &mut out, &mut w)?;
+    }
+    finish(ws, w, &removed, (&index_path, &index_old), &settled.index, out)
+}
+
+/// The status line a record is written with (an inactive one imported with --all).
+fn status_of(r: &Record, all: bool) -> Option<&str> {
+    r.status.as_deref().filter(|s| all && inactive(s).is_some())
+}
+
+/// A record no longer in force (`status`, and `why` it is not), imported
+/// without `--all`: skipped; imported before, when it was, the decision it
+/// became is stale (the memory still says it is in force), unless it is
+/// marked with that status already.
+fn not_in_force(
+    ws: &Workspace,
+    ids: &Identities,
+    r: &Record,
+    (status, why): (&str, &str),
+    out: &mut Outcome,
+    gones: &mut Vec<prune::Gone>,
+) {
+    let Some((path, h)) = find_record(ids, r) else {
+        out.skipped
+            .push((r.source.clone(), format!("{why} (status: {status}); pass --all to import it marked as such")));
+        return;
+    };
+    // Marked so already (imported with --all): nothing to say.
+    let section = section_text(ws, &path, h).unwrap_or("");
+    if section.contains(&format!("**Status: {status}**")) {
+        out.unchanged += 1;
+        return;
+    }
+    let title = ws.heading(h).map_or("", |h| h.name());
+    let why = format!(
+        "{path}: `{title}` was imported from {}, which is {why} now (status: {status}): delete that \
+         decision and its entry, or import with --all to mark it so",
+        r.source
+    );
+    gones.push(prune::Gone { at: Some((path, h)), id: None, why, superseded: true });
+}
+
+/// The heading record `r` is written under: from its title, or the heading
+/// an earlier build made of the same title (`found`, the decision it was
+/// imported as: it keeps that heading, rather than be reported as retitled
+/// on every run; found by review); a title `taken` by another record gets
+/// its context (`… in Context`).
+fn heading_for(
+    ws: &Workspace,
+    r: &Record,
+    found: Option<&(String, HeadingId)>,
+    taken: &dyn Fn(&str) -> bool,
+) -> String {
+    let mut heading = heading_title(r.kind, &source::worded(&r.title, &r.decision));
+    if let Some(old) = found.and_then(|(_, h)| ws.heading(*h)).map(|h| h.title.clone()) {
+        if earlier_heading_of(&old, r) {
+            heading = old;
         }
     }
+    if taken(&heading) {
+        if let Some(ctx) = r.context.as_deref().filter(|c| normalize(c) != normalize(&r.title)) {
+            heading = heading_title(r.kind, &format!("{} in {ctx}", r.title));
+        }
+    }
+    heading
+}
+
+/// The change: each decision file with its edits applied (a pruned one
+/// trimmed), the index with the removed decisions' entries out and the new
+/// and missing ones in, checked to add no error to the memory.
+fn finish(
+    ws: &Workspace,
+    w: write::Writes,
+    removed: &[(String, crate::text::TextRange)],
+    (index_path, index_old): (&str, &str),
+    index_edits: &[edit::TextEdit],
+    mut out: Outcome,
+) -> Result<Outcome, String> {
+    let mut next = ws.clone();
+    let write::Writes { edits, new_headings, unbound } = w;
     let mut texts: Vec<(String, Option<String>, String)> = Vec::new(); // (path, old, new)
     for (path, old, e) in edits {
         let base =
@@ -468,10 +338,10 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
     }
     // The removed decisions' entries out, then the new ones at their place, then those of
     // decisions imported before without one.
-    let index = edit::apply(&index_old, &settled.index).0;
-    next.set_file(&index_path, index.clone().into());
-    let index = entry::add(&mut next, &index_path, index, &new_headings)?;
-    let index = entry::complete(&mut next, &index_path, index, &unbound, &mut out.completed)?;
+    let index = edit::apply(index_old, index_edits).0;
+    next.set_file(index_path, index.clone().into());
+    let index = entry::add(&mut next, index_path, index, &new_headings)?;
+    let index = entry::complete(&mut next, index_path, index, &unbound, &mut out.completed)?;
     new_errors(ws, &next)?;
     for (path, old, new) in texts {
         match old {
@@ -479,7 +349,7 @@ pub fn plan(ws: &Workspace, records: Vec<Record>, opts: &Options) -> Result<Outc
             None => out.change.create(&path, new),
         }
     }
-    out.change.replace_text(&index_path, &index_old, &index);
+    out.change.replace_text(index_path, index_old, &index);
     Ok(out)
 }
 

@@ -46,18 +46,18 @@
 
 use crate::edit::{self, SourceChange};
 use crate::ide::resolve;
-use crate::model::{FileProblem, HeadingId, Workspace};
+use crate::model::{HeadingId, Workspace};
 use crate::rules::compress;
 use crate::rules::{self, placement};
 use crate::search::recall::recall;
 use crate::syntax::index::Op;
 use crate::syntax::normalize;
 pub use checks::invisible;
-use checks::{another_subject, keeps_structure};
+use checks::{keeps_structure, no_same_subject};
 pub(crate) use checks::{plain_text, shown};
 pub(crate) use files::file_name;
 pub(crate) use files::file_title;
-use files::{choose_file, elsewhere, first_words};
+use files::{elsewhere, file_for, first_words};
 pub use words::Words;
 
 /// The decision file of a memory's first decision when none is named.
@@ -131,16 +131,7 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
             ));
         }
     }
-    let extras: Vec<String> = req.extras.iter().map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect();
-    if let Some(bad) = extras.iter().find(|e| e.contains(['|', ',', '\n', '\r'])) {
-        return Err(format!("an extra cannot contain `|`, `,` or a line break: `{}`", shown(bad)));
-    }
-    for e in &extras {
-        plain_text("an extra", e)?;
-        if e.chars().count() > MAX_TITLE_CHARS {
-            return Err(format!("an extra is longer than {MAX_TITLE_CHARS} characters: `{}`", shown(e)));
-        }
-    }
+    let extras = checked_extras(&req.extras)?;
     let (index_path, index_old) = match ws.index() {
         Some((_, f, _)) if f.problem.is_none() => (f.path.clone(), f.text.to_string()),
         Some((_, f, _)) => return Err(format!("{} cannot be read as UTF-8 text; fix it first", f.path)),
@@ -168,89 +159,22 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
     let ranked = std::cell::OnceCell::new();
     let ranked = || ranked.get_or_init(|| recall(ws, &query, groups::RANKED)).as_slice();
     if !req.force {
-        let same = |r: &&crate::search::recall::Recalled| {
-            r.confidence >= ws.config().recall.duplicate && !another_subject(ws, r.heading, &title, &req.body)
-        };
-        if let Some(r) = ranked().first().filter(same) {
-            return Err(format!(
-                "an existing decision may cover this: {} ({}, confidence {:.2}); read it with {}, or pass {} to \
-                 write a new one",
-                resolve::written(ws, r.entry),
-                location(ws, r.heading),
-                r.confidence,
-                w.resolve(resolve::written(ws, r.entry).trim_start_matches('/')),
-                w.force(),
-            ));
-        }
+        no_same_subject(ws, ranked(), &title, req)?;
     }
     let mut notes = Vec::new();
-    let name = match &req.file {
-        Some(f) => file_name(f)?,
-        None if ws.decisions().next().is_none() => {
-            // The memory's first decision: a general file to start with.
-            notes
-                .push(format!("file: {FIRST_FILE} (the memory had no decision file yet; pass {} to choose)", w.file()));
-            FIRST_FILE.to_string()
-        }
-        None => {
-            let chosen = choose_file(ws, &format!("{title} {}", first_words(&req.body, 60)), w)?;
-            notes.push(format!(
-                "file: {chosen} (its decisions rank highest for this title and body; pass {} to choose)",
-                w.file()
-            ));
-            chosen
-        }
-    };
+    let name = file_for(ws, req, &title, &mut notes)?;
     notes.extend(checks::closest(ws, ranked()));
     let decision_path = ws.decision_path(&name);
-    let existing = ws.file_id(&decision_path).and_then(|id| ws.file(id));
-    let decision_old = match existing {
-        Some(f) => match &f.problem {
-            None if f.decision().is_some() => Some(f.text.to_string()),
-            Some(FileProblem::InvalidUtf8 { .. }) => {
-                return Err(format!("{decision_path} is not valid UTF-8 text: it is never rewritten"))
-            }
-            Some(FileProblem::Unreadable(why)) => return Err(format!("cannot read {decision_path}: {why}")),
-            _ => return Err(format!("{decision_path} is not a decision file")),
-        },
-        None => {
-            notes.push(format!("new decision file: {decision_path}"));
-            None
-        }
-    };
-    let level = decision_level(existing.and_then(|f| f.decision()));
+    let (decision_old, level) = files::decision_file(ws, &decision_path, &mut notes)?;
     let old = decision_old.clone().unwrap_or_else(|| format!("# {}\n", file_title(&name)));
-    let nl = placement::eol(&old);
     // In a grouped file, at the end of its group; else at the end of the file.
     let group = groups::group_for(ws, &decision_path, ranked).filter(|(at, _)| !old[*at..].trim().is_empty());
     let at = group.as_ref().map_or(old.len(), |(at, _)| *at);
     if let Some((_, name)) = &group {
         notes.push(format!("group: .{name} (its decisions rank highest for this title and body)"));
     }
-    let mut decision_new = old[..at].to_string();
-    if !decision_new.is_empty() && !decision_new.ends_with('\n') {
-        decision_new.push_str(nl);
-    }
-    if !decision_new.trim().is_empty() && !decision_new.ends_with(&format!("{nl}{nl}")) {
-        decision_new.push_str(nl);
-    }
-    let line = decision_new.matches('\n').count() + 1;
     let heading = format!("{} {heading_title}", "#".repeat(level));
-    decision_new.push_str(&heading);
-    decision_new.push_str(nl);
-    let body = req.body.trim_matches(['\n', '\r']).trim_end();
-    if !body.is_empty() {
-        decision_new.push_str(nl);
-        for l in body.lines() {
-            decision_new.push_str(l.trim_end_matches('\r'));
-            decision_new.push_str(nl);
-        }
-    }
-    let end = decision_new.len();
-    if at < old.len() {
-        decision_new.push_str(nl);
-        decision_new.push_str(&old[at..]);
-    }
+    let (decision_new, line, end) = with_section(&old, at, &heading, &req.body);
     // The would-be workspace: the new decision file, then the entry placed in it.
     let mut next = ws.clone();
     next.set_file(&decision_path, decision_new.clone().into());
@@ -285,6 +209,52 @@ fn plan_in(ws: &Workspace, req: &Request, suggest: bool) -> Result<Plan, String>
     }
     change.replace_text(&index_path, &index_old, &index_new);
     Ok(Plan { change, decision_path, index_path, heading, line, entry, notes })
+}
+
+/// The extras asked for, trimmed, empty ones left out; Err for one that cannot be an extra.
+fn checked_extras(asked: &[String]) -> Result<Vec<String>, String> {
+    let extras: Vec<String> = asked.iter().map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect();
+    if let Some(bad) = extras.iter().find(|e| e.contains(['|', ',', '\n', '\r'])) {
+        return Err(format!("an extra cannot contain `|`, `,` or a line break: `{}`", shown(bad)));
+    }
+    for e in &extras {
+        plain_text("an extra", e)?;
+        if e.chars().count() > MAX_TITLE_CHARS {
+            return Err(format!("an extra is longer than {MAX_TITLE_CHARS} characters: `{}`", shown(e)));
+        }
+    }
+    Ok(extras)
+}
+
+/// `old` with the section `heading` + `body` inserted at byte `at` (blank
+/// lines around it, `old`'s line endings): the new text, the heading's
+/// line (1-based) and where the section ends.
+fn with_section(old: &str, at: usize, heading: &str, body: &str) -> (String, usize, usize) {
+    let nl = placement::eol(old);
+    let mut new = old[..at].to_string();
+    if !new.is_empty() && !new.ends_with('\n') {
+        new.push_str(nl);
+    }
+    if !new.trim().is_empty() && !new.ends_with(&format!("{nl}{nl}")) {
+        new.push_str(nl);
+    }
+    let line = new.matches('\n').count() + 1;
+    new.push_str(heading);
+    new.push_str(nl);
+    let body = body.trim_matches(['\n', '\r']).trim_end();
+    if !body.is_empty() {
+        new.push_str(nl);
+        for l in body.lines() {
+            new.push_str(l.trim_end_matches('\r'));
+            new.push_str(nl);
+        }
+    }
+    let end = new.len();
+    if at < old.len() {
+        new.push_str(nl);
+        new.push_str(&old[at..]);
+    }
+    (new, line, end)
 }
 
 /// The title without a prefix matching `op`, checked to be one line of plain words.

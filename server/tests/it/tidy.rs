@@ -10,7 +10,8 @@
 //!   the front ends `cli/`, `lsp/`, `mcp/`, `hook/` (test code may make its
 //!   own fixtures);
 //! - no source or test file is longer than 500 lines (a module that grows
-//!   past it is split by concern);
+//!   past it is split by concern), and no function outside test code longer
+//!   than 100 (a long one is split into its steps);
 //! - no import cycles between modules, at any level (`lsp::server` → `lsp::state`
 //!   → `lsp::server` is one), read from whole files (test modules included),
 //!   inline paths (`super::index::of(ws)`) and re-exports (`pub use`) seen
@@ -34,6 +35,46 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Longest source file allowed.
 const MAX_LINES: usize = 500;
 
+/// Longest function allowed outside test code, from its `fn` line to its closing brace.
+const MAX_FN_LINES: usize = 100;
+
+/// The functions of `text` (code before its `#[cfg(test)]`) longer than
+/// [`MAX_FN_LINES`], as (name, first line, lines): a `fn` line, its body to
+/// the `}` at the `fn`'s indentation (a declaration ending in `;` has none).
+fn long_functions(text: &str) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().take_while(|l| !l.starts_with("#[cfg(test)]")).collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let code = line.trim_start();
+        let indent = &line[..line.len() - code.len()];
+        let words: Vec<&str> = code.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "fn");
+        let lead_ok = at.is_some_and(|at| {
+            words[..at].iter().all(|w| w.starts_with("pub") || matches!(*w, "const" | "async" | "unsafe" | "extern"))
+        });
+        let (Some(at), true) = (at, lead_ok) else { continue };
+        let name: String =
+            words.get(at + 1).map_or("", |w| w).chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        // The signature ends at the first line ending in `{` (a body) or `;` (a declaration).
+        let Some(sig_end) =
+            (i..lines.len()).find(|&j| lines[j].trim_end().ends_with(['{', ';']) || lines[j].trim_end().ends_with('}'))
+        else {
+            continue;
+        };
+        let last = lines[sig_end].trim_end();
+        if last.ends_with(';') || (sig_end == i && last.ends_with('}')) {
+            continue;
+        }
+        let close = format!("{indent}}}");
+        let Some(end) = (sig_end + 1..lines.len()).find(|&j| lines[j].trim_end() == close) else { continue };
+        let n = end - i + 1;
+        if n > MAX_FN_LINES {
+            out.push((name, i + 1, n));
+        }
+    }
+    out
+}
+
 /// Reads the whole file, content IO patterns and any file-system use.
 const CONTENT_IO: &[&str] =
     &["fs::read(", "fs::read_to_string", "fs::write(", "File::open", "File::create", "OpenOptions"];
@@ -53,6 +94,10 @@ fn architecture_rules_hold() {
         let lines = text.lines().count();
         if lines > MAX_LINES {
             problems.push(format!("{rel}: {lines} lines, over {MAX_LINES}: split it by concern"));
+        }
+        let test_file = rel.ends_with("tests.rs") || rel.contains("/tests/");
+        for (name, at, n) in long_functions(&text).into_iter().filter(|_| !test_file) {
+            problems.push(format!("{rel}:{at}: `{name}` has {n} lines, over {MAX_FN_LINES}: split it into its steps"));
         }
         for (n, line) in text.lines().enumerate() {
             let code = line.trim_start();

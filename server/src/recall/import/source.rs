@@ -58,29 +58,24 @@ pub enum Kind {
     Sections,
 }
 
+use rules::{rule_level, rules};
 pub use status::{inactive, left_out_sections};
 use status::{last_state, CONSEQUENCES, CONTEXT, DECIDED, STATUS};
 pub use title::clean_title;
 pub(super) use title::worded;
-use title::{humane_stem, is_contents};
 
+mod rules;
 mod scope;
 mod status;
 mod title;
 
 /// The records of one source file (`path` relative to the root), or why there are none.
-pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, String> {
+pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, Refused> {
     parse_with(path, text, &|_| false)
 }
 
-/// [`parse`], told which sections of the file were split before (`split_before`:
-/// the memory holds decisions imported from their sub-sections, see
-/// [`super::split_parents`]): such a section stays split when it becomes
-/// shorter than [`SPLIT_LINES`], so that a sub-section deleted does not
-/// turn its siblings' decisions stale (found by review: `--prune` then
-/// removed them, still in the source, as gone).
-pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -> Result<Vec<Record>, String> {
-    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+/// Files that are no decision by their name: a template, an ADR folder's README or index.
+fn no_decision_by_name(name: &str) -> Result<(), Refused> {
     if name.contains("template") {
         return Err("a template, not a decision".into());
     }
@@ -90,14 +85,52 @@ pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -
         return Err(format!(
             "a folder's {stem} (an introduction or a list of records), not a decision; \
              move a rule it holds into a file of its own to import it"
-        ));
+        )
+        .into());
     }
-    // An agent's instructions file is rules, whatever its sections are called (found by review:
-    // a CLAUDE.md with a `## Status` section was read as one ADR).
-    let instructions = matches!(name.as_str(), "claude.md" | "claude.local.md" | "agents.md" | "gemini.md")
+    Ok(())
+}
+
+/// An agent's instructions file, by its (lower-case) name: `CLAUDE.md`, `AGENTS.md`, a Copilot or Cursor rules file.
+fn is_instructions(name: &str) -> bool {
+    matches!(name, "claude.md" | "claude.local.md" | "agents.md" | "gemini.md")
         || name.ends_with("instructions.md")
         || name.ends_with(".mdc")
-        || name.starts_with('.') && name.ends_with("rules");
+        || name.starts_with('.') && name.ends_with("rules")
+}
+
+/// An ADR's date: front matter's `date`, or a `Date: …` line (MADR 2's and log4brains' `* Date: …`; found by review: dropped).
+fn date_of(front: &[(String, String)], body: &str) -> Option<String> {
+    front.iter().find(|(k, _)| k == "date").map(|(_, v)| v.clone()).or_else(|| {
+        body.lines().find_map(|l| {
+            l.trim().trim_start_matches(['*', '-']).trim().strip_prefix("Date:").map(|d| d.trim().to_string())
+        })
+    })
+}
+
+/// An ADR without a Decision section: its sections other than status, context and consequences.
+fn undecided_rest(sections: &[Section]) -> Option<String> {
+    let rest: Vec<String> = sections
+        .iter()
+        .filter(|s| s.level == 2)
+        .filter(|s| ![STATUS, CONTEXT, CONSEQUENCES].concat().iter().any(|n| s.title.eq_ignore_ascii_case(n)))
+        .map(|s| format!("**{}**\n{}", s.title, s.text.trim()))
+        .collect();
+    (!rest.is_empty()).then(|| rest.join("\n\n"))
+}
+
+/// [`parse`], told which sections of the file were split before (`split_before`:
+/// the memory holds decisions imported from their sub-sections, see
+/// [`super::split_parents`]): such a section stays split when it becomes
+/// shorter than [`SPLIT_LINES`], so that a sub-section deleted does not
+/// turn its siblings' decisions stale (found by review: `--prune` then
+/// removed them, still in the source, as gone).
+pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -> Result<Vec<Record>, Refused> {
+    let name = path.rsplit('/').next().unwrap_or(path).to_lowercase();
+    no_decision_by_name(&name)?;
+    // An agent's instructions file is rules, whatever its sections are called (found by review:
+    // a CLAUDE.md with a `## Status` section was read as one ADR).
+    let instructions = is_instructions(&name);
     let own = without_own_block(text);
     let (front, body) = front_matter(&own);
     let sections = split(body);
@@ -128,16 +161,7 @@ pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -
         let l = l.trim().trim_start_matches(['*', '-']).trim();
         l.strip_prefix("Status:").and_then(|s| last_state(s.trim()))
     });
-    let date = front
-        .iter()
-        .find(|(k, _)| k == "date")
-        .map(|(_, v)| v.clone())
-        // `Date: …`, or MADR 2's and log4brains' `* Date: …` (found by review: dropped).
-        .or_else(|| {
-            body.lines().find_map(|l| {
-                l.trim().trim_start_matches(['*', '-']).trim().strip_prefix("Date:").map(|d| d.trim().to_string())
-            })
-        });
+    let date = date_of(&front, body);
     // A `* Status:` line with a Decision section is an ADR too (log4brains' MADR variant).
     let listed_adr = list_status.is_some() && title_line.is_some() && has(DECIDED);
     if instructions {
@@ -146,20 +170,8 @@ pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -
     if (has(STATUS) && (has(DECIDED) || title_line.is_some()) || listed_adr) && !has(&["Decision Outcome"]) {
         let title = title_line.ok_or("an ADR without a `# ` title")?;
         let status = section(STATUS).and_then(|s| last_state(&s)).or_else(|| list_status.clone());
-        let decision = section(DECIDED)
-            .or_else(|| {
-                // No Decision section: the sections other than status, context and consequences.
-                let rest: Vec<String> = sections
-                    .iter()
-                    .filter(|s| s.level == 2)
-                    .filter(|s| {
-                        ![STATUS, CONTEXT, CONSEQUENCES].concat().iter().any(|n| s.title.eq_ignore_ascii_case(n))
-                    })
-                    .map(|s| format!("**{}**\n{}", s.title, s.text.trim()))
-                    .collect();
-                (!rest.is_empty()).then(|| rest.join("\n\n"))
-            })
-            .ok_or("an ADR without a Decision section")?;
+        let decision =
+            section(DECIDED).or_else(|| undecided_rest(&sections)).ok_or("an ADR without a Decision section")?;
         let more = [("Context", CONTEXT), ("Consequences", CONSEQUENCES)]
             .iter()
             .filter_map(|(label, names)| beside(names, DECIDED).map(|t| (label.to_string(), t)))
@@ -236,142 +248,45 @@ pub fn unheaded(path: &str, text: &str) -> usize {
     }
 }
 
-/// The sections that can be rules (a single `# ` heading is the file's
-/// title, not a rule, unless nothing else is headed), and the rule level:
-/// the shallowest of theirs.
-fn rule_level(sections: &[Section]) -> (Vec<&Section>, Option<usize>) {
-    let h1s = sections.iter().filter(|s| s.level == 1).count();
-    let ruled: Vec<&Section> = sections.iter().filter(|s| !(s.level == 1 && h1s == 1)).collect();
-    let level = ruled.iter().map(|s| s.level).min();
-    (ruled, level)
-}
-
 /// Lines of a rule section past which it is split into its sub-sections (when it has them).
 pub const SPLIT_LINES: usize = 24;
 
-/// The records of a rules file (see the module docs, **Sections**).
-fn rules(
-    path: &str,
-    name: &str,
-    front: &[(String, String)],
-    body: &str,
-    sections: &[Section],
-    split_before: &dyn Fn(&str) -> bool,
-) -> Result<Vec<Record>, String> {
-    let h1s = sections.iter().filter(|s| s.level == 1).count();
-    let (ruled, level) = rule_level(sections);
-    let mut picked: Vec<&Section> = match level {
-        Some(l) => ruled.into_iter().filter(|s| s.level == l).collect(),
-        None => sections.iter().filter(|s| s.level == 1).collect(),
-    };
-    // A long section with sub-sections: its own text first, then each sub-section.
-    let file_title = sections
-        .iter()
-        .find(|s| s.level == 1 && h1s == 1)
-        .map(|s| s.title.clone())
-        .or_else(|| front.iter().find(|(k, _)| k == "description").map(|(_, v)| v.clone()))
-        .filter(|t| !t.trim().is_empty())
-        .unwrap_or_else(|| humane_stem(name));
-    let mut split: Vec<(String, String, String, bool)> = Vec::new(); // (title, text, context, split from it)
-    for s in picked.drain(..) {
-        let subs: Vec<&Section> =
-            sections.iter().filter(|c| c.level == s.level + 1 && c.from > s.from && c.from < s.until).collect();
-        let long = s.text.lines().filter(|l| !l.trim().is_empty()).count() > SPLIT_LINES
-            || split_before(&clean_title(&s.title));
-        if long && !subs.is_empty() {
-            // Its own text runs to its first sub-section, deeper headings before it included
-            // (`#### Note` under `## A` before `### Sub`: found by review, it was lost).
-            let own: String = s.text.lines().take(subs[0].from - s.from - s.lines).map(|l| format!("{l}\n")).collect();
-            if !own.trim().is_empty() {
-                split.push((s.title.clone(), own, file_title.clone(), false));
-            }
-            for c in subs {
-                split.push((c.title.clone(), c.text.clone(), s.title.clone(), true));
-            }
-        } else {
-            split.push((s.title.clone(), s.text.clone(), file_title.clone(), false));
-        }
-    }
-    let mut records: Vec<Record> = split
-        .into_iter()
-        .filter(|(title, text, _, _)| !text.trim().is_empty() && !is_contents(title))
-        .map(|(title, text, context, sub)| (clean_title(&title), text, clean_title(&context), sub))
-        .filter(|(title, _, _, _)| !title.is_empty())
-        .enumerate()
-        .map(|(i, (title, text, context, sub))| Record {
-            source: path.into(),
-            part: i,
-            kind: Kind::Sections,
-            title,
-            status: None,
-            date: None,
-            parent: Some(context.clone()).filter(|c| sub && !c.is_empty()),
-            context: Some(context).filter(|c| !c.is_empty()),
-            decision: text.trim().to_string(),
-            more: vec![],
-        })
-        .collect();
-    // Cursor's, Windsurf's, Cline's and Copilot's rules files (found by review: a Copilot
-    // `*.instructions.md` without a heading was refused).
-    let plain_rules = name.ends_with(".mdc")
-        || name.starts_with('.') && name.ends_with("rules")
-        || name.ends_with("instructions.md")
-        || [".cursor/rules", ".clinerules/"].iter().any(|d| path.contains(d));
-    if records.is_empty() && sections.is_empty() && plain_rules && !body.trim().is_empty() {
-        // A Cursor rule without headings: one rule, named by its description or its file name.
-        let title = front
-            .iter()
-            .find(|(k, _)| k == "description")
-            .map(|(_, v)| clean_title(v))
-            .filter(|d| !d.is_empty())
-            .unwrap_or_else(|| humane_stem(name));
-        records.push(Record {
-            source: path.into(),
-            part: 0,
-            kind: Kind::Sections,
-            title,
-            status: None,
-            date: None,
-            context: None,
-            parent: None,
-            decision: body.trim().to_string(),
-            more: vec![],
-        });
-    }
-    // A Cursor rule scoped to some files says so first: imported, it would read as global
-    // (found by review: `globs: src/**/*.ts` was dropped).
-    // (Cursor applies a rule with `alwaysApply: true` everywhere, whatever its globs say.)
-    let always = front.iter().any(|(k, v)| k == "alwaysapply" && v.trim() == "true");
-    // Copilot's `applyTo` says the same (`**` is every file).
-    let globs = front
-        .iter()
-        .find(|(k, _)| k == "globs" || k == "applyto")
-        .map(|(_, v)| v.trim().to_string())
-        .filter(|v| !v.is_empty() && !always && !matches!(v.as_str(), "**" | "**/*" | "*"));
-    // A nested AGENTS.md or CLAUDE.md governs its folder (the agents read it there only).
-    if let Some(g) = globs.or_else(|| scope::of_folder(path)) {
-        for r in &mut records {
-            r.decision = format!("Applies to files matching `{g}`.\n\n{}", r.decision);
-        }
-    }
-    if records.is_empty() {
-        return Err(if !sections.is_empty() {
-            format!("its headed sections hold no text (only headings or a table of contents): {NOTHING}")
-        } else {
-            format!("no title and no headed section: {NOTHING} (an ADR starts with `# Title`, a rules file has headed sections)")
-        });
-    }
-    Ok(records)
-}
-
-/// What [`parse`]'s refusal of a file that holds no decision says: its
-/// decisions imported before are stale ([`is_empty_source`]).
+/// What [`parse`]'s refusal of a file that holds no decision says.
 pub const NOTHING: &str = "nothing to import";
 
-/// Whether [`parse`] refused a file because it holds no decision (not
-/// because it is a template, a folder's index or a broken ADR).
-pub fn is_empty_source(why: &str) -> bool {
-    why.contains(NOTHING)
+/// Why [`parse`] imports nothing from a file, said for the person.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// The reason, a phrase (`a template, not a decision`).
+    pub why: String,
+    /// The file holds no decision (not: it is a template, a folder's index,
+    /// a broken ADR): its decisions imported before are stale.
+    pub empty: bool,
+}
+
+impl Refused {
+    /// A file that holds no decision.
+    fn empty(why: String) -> Refused {
+        Refused { why, empty: true }
+    }
+}
+
+impl From<&str> for Refused {
+    fn from(why: &str) -> Refused {
+        Refused { why: why.into(), empty: false }
+    }
+}
+
+impl From<String> for Refused {
+    fn from(why: String) -> Refused {
+        Refused { why, empty: false }
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.why)
+    }
 }
 
 /// How the block `init` keeps in an agent's instructions file starts (the

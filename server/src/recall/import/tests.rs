@@ -151,8 +151,8 @@ fn madr_and_rules_files_and_bad_sources() {
         text.contains("## When Testing\n\nRun `cargo test` before every commit.\n\nSource: CLAUDE.md § Testing\n"),
         "{text}"
     );
-    assert!(parse("x.md", "just words, no heading\n").unwrap_err().contains("nothing to import"));
-    assert!(parse("0000-TEMPLATE.md", NYGARD).unwrap_err().contains("template"));
+    assert!(parse("x.md", "just words, no heading\n").unwrap_err().why.contains("nothing to import"));
+    assert!(parse("0000-TEMPLATE.md", NYGARD).unwrap_err().why.contains("template"));
 }
 
 /// Found importing ADR folders no test had seen (log4brains, arachne, the MoJ cloud platform).
@@ -180,8 +180,8 @@ We will use named exports.\n\n## Links <!-- optional -->\n\n- <https://example.o
     assert_eq!(parse("a.md", madr).unwrap()[0].decision, "X.");
     // The folder's README or index lists the records: not a decision.
     let readme = "# Architecture Decisions\n\n## Table of contents\n\n- [1. Use X](0001-use-x.md)\n";
-    assert!(parse("docs/adr/README.md", readme).unwrap_err().contains("not a decision"));
-    assert!(parse("docs/adr/index.md", readme).unwrap_err().contains("not a decision"));
+    assert!(parse("docs/adr/README.md", readme).unwrap_err().why.contains("not a decision"));
+    assert!(parse("docs/adr/index.md", readme).unwrap_err().why.contains("not a decision"));
 }
 
 #[test]

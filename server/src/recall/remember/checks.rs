@@ -1,6 +1,9 @@
 //! What `remember` refuses to write: invisible characters in a title, an extra or a file name, a body that would change the file's structure; when a close decision is another subject; and the closest one it names when it writes.
 
+use super::{location, Request};
+use crate::ide::resolve;
 use crate::model::{HeadingId, Workspace};
+use crate::search::recall::Recalled;
 
 /// Refuses text with a control, zero-width or bidirectional-formatting
 /// character (invisible, or reordering what is shown), naming it.
@@ -149,5 +152,23 @@ pub(super) fn closest(ws: &Workspace, ranked: &[crate::search::recall::Recalled]
         super::resolve::written(ws, r.entry),
         super::location(ws, r.heading),
         r.confidence
+    ))
+}
+
+/// Err naming the decision that may cover `title` already: the first of `ranked`, when it is sure enough and on the same subject.
+pub(super) fn no_same_subject(ws: &Workspace, ranked: &[Recalled], title: &str, req: &Request) -> Result<(), String> {
+    let w = req.words;
+    let same = |r: &&Recalled| {
+        r.confidence >= ws.config().recall.duplicate && !another_subject(ws, r.heading, title, &req.body)
+    };
+    let Some(r) = ranked.first().filter(same) else { return Ok(()) };
+    Err(format!(
+        "an existing decision may cover this: {} ({}, confidence {:.2}); read it with {}, or pass {} to \
+         write a new one",
+        resolve::written(ws, r.entry),
+        location(ws, r.heading),
+        r.confidence,
+        w.resolve(resolve::written(ws, r.entry).trim_start_matches('/')),
+        w.force(),
     ))
 }

@@ -1,7 +1,8 @@
 //! Which decision file a remembered decision goes to: a name checked to stay inside the decisions directory, the file ranked for it, the title of a new one, and where a write that does not fit would.
 
 use super::checks::{plain_text, shown};
-use super::{plan_in, Request, Words};
+use super::{decision_level, plan_in, Request, Words, FIRST_FILE};
+use crate::model::FileProblem;
 use crate::model::Workspace;
 use crate::search::recall::recall;
 
@@ -109,4 +110,53 @@ pub(crate) fn file_title(name: &str) -> String {
 
 pub(super) fn first_words(s: &str, n: usize) -> String {
     s.split_whitespace().take(n).collect::<Vec<_>>().join(" ")
+}
+
+/// The decision file `req` goes in: the one asked for, else the first file
+/// of an empty memory, else the one whose decisions rank highest (said in `notes`).
+pub(super) fn file_for(ws: &Workspace, req: &Request, title: &str, notes: &mut Vec<String>) -> Result<String, String> {
+    let w = req.words;
+    Ok(match &req.file {
+        Some(f) => file_name(f)?,
+        None if ws.decisions().next().is_none() => {
+            // The memory's first decision: a general file to start with.
+            notes
+                .push(format!("file: {FIRST_FILE} (the memory had no decision file yet; pass {} to choose)", w.file()));
+            FIRST_FILE.to_string()
+        }
+        None => {
+            let chosen = choose_file(ws, &format!("{title} {}", first_words(&req.body, 60)), w)?;
+            notes.push(format!(
+                "file: {chosen} (its decisions rank highest for this title and body; pass {} to choose)",
+                w.file()
+            ));
+            chosen
+        }
+    })
+}
+
+/// The decision file at `path` as it is (None: it is new, said in `notes`)
+/// and the level its decisions' headings take; Err for a file that is no
+/// decision file or cannot be rewritten.
+pub(super) fn decision_file(
+    ws: &Workspace,
+    path: &str,
+    notes: &mut Vec<String>,
+) -> Result<(Option<String>, usize), String> {
+    let existing = ws.file_id(path).and_then(|id| ws.file(id));
+    let old = match existing {
+        Some(f) => match &f.problem {
+            None if f.decision().is_some() => Some(f.text.to_string()),
+            Some(FileProblem::InvalidUtf8 { .. }) => {
+                return Err(format!("{path} is not valid UTF-8 text: it is never rewritten"))
+            }
+            Some(FileProblem::Unreadable(why)) => return Err(format!("cannot read {path}: {why}")),
+            _ => return Err(format!("{path} is not a decision file")),
+        },
+        None => {
+            notes.push(format!("new decision file: {path}"));
+            None
+        }
+    };
+    Ok((old, decision_level(existing.and_then(|f| f.decision()))))
 }

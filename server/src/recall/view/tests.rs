@@ -1,6 +1,7 @@
 //! The recall view ranks and shows exactly as the workspace it was written from, and refuses bytes it cannot trust.
 
 use super::*;
+use crate::model::Workspace;
 use crate::recall::inject::{render, Limits, Stale};
 use crate::search::bm25::Bm25;
 use crate::search::recall::{recall, recall_command, recall_command_from, recall_from};

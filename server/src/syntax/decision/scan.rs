@@ -97,10 +97,7 @@ pub(super) fn headings(text: &str, index: &LineIndex) -> Option<Raw> {
     if text.starts_with('\u{feff}') || memchr3(0, 0x0b, 0x0c, b).is_some() {
         return None;
     }
-    let mut raw = Raw::default();
-    let mut block = Block::Flow;
-    let mut container = false;
-    let mut prev_text = false;
+    let mut st = Scan { raw: Raw::default(), block: Block::Flow, container: false, prev_text: false };
     let mut prev_blank = true;
     // Start of the last line that closes a YAML metadata block, computed at the first `---`.
     let mut last_closer: Option<Option<usize>> = None;
@@ -111,25 +108,19 @@ pub(super) fn headings(text: &str, index: &LineIndex) -> Option<Raw> {
             break;
         }
         next = index.line_start(i);
-        let end = match b[..next] {
-            [.., b'\r', b'\n'] => next - 2,
-            [.., b'\n'] => next - 1,
-            // A lone `\r`: pulldown-cmark runs some constructs on to the next `\n`.
-            [.., b'\r'] => return None,
-            _ => next,
-        };
+        let end = line_end(b, next)?;
         let line = &b[start..end];
-        match block {
+        match st.block {
             Block::Fence { ch, len } => {
                 if closes_fence(line, ch, len) {
-                    block = Block::Flow;
+                    st.block = Block::Flow;
                 }
                 continue;
             }
             Block::Comment { start: from } => {
                 if memmem::find(line, b"-->").is_some() {
-                    raw.comments.push(TextRange::new(from, next));
-                    block = Block::Flow;
+                    st.raw.comments.push(TextRange::new(from, next));
+                    st.block = Block::Flow;
                 }
                 continue;
             }
@@ -138,16 +129,16 @@ pub(super) fn headings(text: &str, index: &LineIndex) -> Option<Raw> {
         let ws = line.iter().position(|&c| c != b' ' && c != b'\t');
         let Some(ws) = ws else {
             prev_blank = true;
-            prev_text = false;
+            st.prev_text = false;
             continue;
         };
         let was_blank = std::mem::replace(&mut prev_blank, false);
-        let was_text = std::mem::replace(&mut prev_text, true);
+        let was_text = std::mem::replace(&mut st.prev_text, true);
         let rest = &line[ws..];
         if !may_start_block(rest[0]) {
             // Paragraph text or indented code, whatever the context.
-            if container && ws == 0 && was_blank {
-                container = false;
+            if st.container && ws == 0 && was_blank {
+                st.container = false;
             }
             continue;
         }
@@ -155,7 +146,7 @@ pub(super) fn headings(text: &str, index: &LineIndex) -> Option<Raw> {
             return None;
         }
         // Without tabs, the indentation in columns is `ws`.
-        if container && ws > 0 {
+        if st.container && ws > 0 {
             if !container_line_is_plain(rest) {
                 return None;
             }
@@ -173,44 +164,77 @@ pub(super) fn headings(text: &str, index: &LineIndex) -> Option<Raw> {
                 return None;
             }
         }
-        let at = start + ws;
+        st.block_line(text, [start, start + ws, end, next], was_blank)?;
+    }
+    if let Block::Comment { start } = st.block {
+        st.raw.comments.push(TextRange::new(start, b.len()));
+    }
+    Some(st.raw)
+}
+
+/// Where the line that ends at `next` ends, before its `\n` or `\r\n`;
+/// None at a lone `\r` (pulldown-cmark runs some constructs on to the next `\n`).
+#[inline]
+fn line_end(b: &[u8], next: usize) -> Option<usize> {
+    match b[..next] {
+        [.., b'\r', b'\n'] => Some(next - 2),
+        [.., b'\n'] => Some(next - 1),
+        [.., b'\r'] => None,
+        _ => Some(next),
+    }
+}
+
+/// The scanner's state between lines.
+struct Scan {
+    raw: Raw,
+    block: Block,
+    /// Inside a list item or a block quote.
+    container: bool,
+    /// The last line was paragraph text.
+    prev_text: bool,
+}
+
+impl Scan {
+    /// A line (`[start, at, end, next]`: its start, its first character
+    /// after at most three spaces, its end, the next line's start) that may
+    /// start a block; None when the scanner does not decide it exactly.
+    #[inline]
+    fn block_line(&mut self, text: &str, [start, at, end, next]: [usize; 4], was_blank: bool) -> Option<()> {
+        let rest = &text.as_bytes()[at..end];
         if let Some(level) = atx_marker(rest) {
-            container = false;
-            prev_text = false;
-            raw.headings.push(atx_heading(text, start, at, end, next, level)?);
+            self.container = false;
+            self.prev_text = false;
+            self.raw.headings.push(atx_heading(text, start, at, end, next, level)?);
         } else if let Some((ch, len)) = fence_marker(rest) {
-            container = false;
-            prev_text = false;
-            block = Block::Fence { ch, len };
+            self.container = false;
+            self.prev_text = false;
+            self.block = Block::Fence { ch, len };
         } else if rest[0] == b'<' {
             if !rest.starts_with(b"<!--") {
                 return None;
             }
-            container = false;
-            prev_text = false;
+            self.container = false;
+            self.prev_text = false;
             if memmem::find(rest, b"-->").is_some() {
-                raw.comments.push(TextRange::new(at, next));
+                self.raw.comments.push(TextRange::new(at, next));
             } else {
-                block = Block::Comment { start: at };
+                self.block = Block::Comment { start: at };
             }
         } else if is_thematic_break(rest) {
-            container = false;
-            prev_text = false;
+            self.container = false;
+            self.prev_text = false;
         } else if rest[0] == b'[' && may_be_link_reference(rest) {
             return None;
         } else if marker_len(rest).is_some() {
             if !container_line_is_plain(rest) {
                 return None;
             }
-            container = true;
-        } else if container && was_blank {
-            container = false;
+            self.container = true;
+        } else if self.container && was_blank {
+            self.container = false;
         }
+        Some(())
     }
-    if let Block::Comment { start } = block {
-        raw.comments.push(TextRange::new(start, b.len()));
-    }
-    Some(raw)
 }
 
 #[derive(Clone, Copy)]

@@ -35,8 +35,8 @@ fn a_source_emptied_missing_or_gone_from_its_folder_is_stale() {
     let mut records = parse("AGENTS.md", agents).unwrap();
     records.extend(parse(".cursor/rules/testing.mdc", cursor).unwrap());
     let first = applied(&w, &plan(&w, records, &Options::default()).unwrap());
-    assert!(source::is_empty_source(&parse("AGENTS.md", "# Agents\n").unwrap_err()));
-    assert!(!source::is_empty_source(&parse("0000-TEMPLATE.md", NYGARD).unwrap_err()), "a template is not emptied");
+    assert!(parse("AGENTS.md", "# Agents\n").unwrap_err().empty);
+    assert!(!parse("0000-TEMPLATE.md", NYGARD).unwrap_err().empty, "a template is not emptied");
     for (why, emptied) in [("holds no decision now", "AGENTS.md"), ("is missing", "AGENTS.md")] {
         let opts = Options { emptied: vec![(emptied.into(), why)], ..Default::default() };
         let out = plan(&first, Vec::new(), &opts).unwrap();
