@@ -8,7 +8,9 @@
 //! lock, so two `remember`s at once both land, one after the other.
 //! Editors and agents that write files without it are not excluded; the
 //! safe writer's compare-before-replace covers them ([`super::write`]).
-//! On systems without `flock` the lock is a no-op.
+//! The locks are std's (`File::try_lock`, Rust 1.89: `flock` on Unix,
+//! `LockFileEx` on Windows); the memory's lock, on the folder itself, is
+//! taken on Unix only (a no-op elsewhere: a folder is not a file there).
 
 use std::fs::File;
 use std::path::Path;
@@ -32,34 +34,21 @@ pub fn acquire(root: &Path) -> Result<MemoryLock, String> {
 pub fn acquire_within(root: &Path, wait: Duration) -> Result<MemoryLock, String> {
     #[cfg(unix)]
     {
-        use std::os::fd::AsRawFd;
         use std::os::unix::fs::OpenOptionsExt;
         let dir = std::fs::OpenOptions::new()
             .read(true)
             .custom_flags(libc::O_DIRECTORY | libc::O_NONBLOCK | libc::O_CLOEXEC)
             .open(root)
             .map_err(|e| format!("cannot lock the memory at {}: {e}", root.display()))?;
-        let start = Instant::now();
-        let mut pause = Duration::from_millis(1);
-        loop {
-            // SAFETY: flock on a descriptor this function owns; no memory is passed.
-            if unsafe { libc::flock(dir.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-                return Ok(MemoryLock { _dir: Some(dir) });
-            }
-            let err = std::io::Error::last_os_error();
-            if err.raw_os_error() != Some(libc::EWOULDBLOCK) && err.kind() != std::io::ErrorKind::Interrupted {
-                return Err(format!("cannot lock the memory at {}: {err}", root.display()));
-            }
-            if start.elapsed() >= wait {
-                return Err(format!(
-                    "another memory-index-lsp command has been writing the memory at {} for {} s; \
-                     run this one again when it is done",
-                    root.display(),
-                    wait.as_secs()
-                ));
-            }
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(20));
+        match lock_within(&dir, wait) {
+            Ok(()) => Ok(MemoryLock { _dir: Some(dir) }),
+            Err(Some(err)) => Err(format!("cannot lock the memory at {}: {err}", root.display())),
+            Err(None) => Err(format!(
+                "another memory-index-lsp command has been writing the memory at {} for {} s; \
+                 run this one again when it is done",
+                root.display(),
+                wait.as_secs()
+            )),
         }
     }
     #[cfg(not(unix))]
@@ -78,13 +67,27 @@ mod tests;
 /// For caches' single writers (`embed`, the model's fetch), not the memory.
 pub fn try_lock_file(path: &Path) -> Option<File> {
     let f = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(path).ok()?;
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: flock on a descriptor this function owns; no memory is passed.
-        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            return None;
-        }
-    }
+    f.try_lock().ok()?;
     Some(f)
+}
+
+/// Takes `file`'s exclusive lock, trying again (every 1 ms, backing off to
+/// 20 ms) while another holder has it, for up to `wait`: Err(None) when the
+/// wait ran out, Err(Some) for an error other than the lock being held.
+pub(crate) fn lock_within(file: &File, wait: Duration) -> Result<(), Option<std::io::Error>> {
+    let start = Instant::now();
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) => {}
+            Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(std::fs::TryLockError::Error(e)) => return Err(Some(e)),
+        }
+        if start.elapsed() >= wait {
+            return Err(None);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
 }

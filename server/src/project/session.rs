@@ -22,7 +22,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 /// Overrides the state directory (`<cache>/memory-index-lsp`), for tests.
 pub const CACHE_ENV: &str = "MEMORY_INDEX_LSP_CACHE_DIR";
@@ -162,26 +162,10 @@ pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
 
 /// Takes `file`'s exclusive lock, waiting up to [`LOCK_WAIT`].
 fn lock(file: &File) -> Result<(), String> {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsRawFd;
-        let start = Instant::now();
-        loop {
-            // SAFETY: flock on a descriptor the caller owns; no memory is passed.
-            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-                return Ok(());
-            }
-            if start.elapsed() > LOCK_WAIT {
-                return Err("another hook of this session held its state too long".into());
-            }
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (file, Instant::now());
-        Ok(())
-    }
+    super::lock::lock_within(file, LOCK_WAIT).map_err(|e| match e {
+        Some(e) => format!("cannot lock this session's state: {e}"),
+        None => "another hook of this session held its state too long".into(),
+    })
 }
 
 /// Removes session files older than [`MAX_AGE`], then the oldest beyond [`MAX_SESSIONS`]; never `keep`.
