@@ -20,6 +20,7 @@
 
 mod agents;
 mod claude;
+mod codex;
 mod context;
 mod instructions;
 mod report;

@@ -225,7 +225,7 @@ fn an_own_features_table_gets_the_key_and_gemini_settings_keep_their_comments() 
     let o = run(&["init", "--agent", "codex,gemini", "."], root);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let codex = fs::read_to_string(root.join(".codex/config.toml")).expect("read");
-    assert!(codex.starts_with("model = \"o4\"\n\n[features] # ours\nhooks = true\nweb_search = true\n"), "{codex}");
+    assert!(codex.starts_with("model = \"o4\"\n\n[features] # ours\nweb_search = true\nhooks = true\n"), "{codex}");
     let config: toml::Table = codex.parse().expect("valid TOML");
     assert!(config["mcp_servers"]["memory-index"]["command"].as_str() == Some("memory-index-lsp"), "{codex}");
     let gemini = fs::read_to_string(root.join(".gemini/settings.json")).expect("read");

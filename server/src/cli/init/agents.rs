@@ -48,7 +48,7 @@ pub(super) fn plan(agent: Agent, files: &mut Files, index: &str) -> Result<(), S
                 "Stop": hook(10),
             });
             merge_hooks(files, ".codex/hooks.json", &wanted)?;
-            codex_config(files)?;
+            super::codex::config(files)?;
             instructions_in(files, "AGENTS.md", index)
         }
         Agent::Copilot => {
@@ -124,104 +124,6 @@ fn copilot_hooks(files: &mut Files, agent: Agent) -> Result<(), String> {
             Ok(())
         }
         Some(_) => Ok(()),
-    }
-}
-
-/// `text` with `hooks = true` on the line after its `[features]` header, when it has one and the
-/// result reads `features.hooks = true`; None otherwise (an inline or dotted `features`).
-fn with_features_hooks(text: &str, nl: &str) -> Option<String> {
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        let bare = line.split('#').next().unwrap_or("").trim();
-        if bare == "[features]" {
-            let end = at + line.len();
-            let sep = if line.ends_with('\n') { "" } else { nl };
-            let new = format!("{}{sep}hooks = true{nl}{}", &text[..end], &text[end..]);
-            let ok = new.parse::<toml::Table>().ok()?.get("features")?.get("hooks")? == &toml::Value::Boolean(true);
-            return ok.then_some(new);
-        }
-        at += line.len();
-    }
-    None
-}
-
-/// `.codex/config.toml` with `[mcp_servers.memory-index]` (unless a server
-/// there runs `memory-index-lsp mcp`) and `[features] hooks = true` (unless
-/// `features` is set there), appended as tables; every other byte is kept.
-/// A malformed file is refused with its line and column.
-fn codex_config(files: &mut Files) -> Result<(), String> {
-    let rel = ".codex/config.toml";
-    let old = files.current(rel)?.unwrap_or_default();
-    let parsed: toml::Table = old.parse().map_err(|e: toml::de::Error| format!("{rel}: {}", toml_error(&old, &e)))?;
-    let servers = parsed.get("mcp_servers").and_then(toml::Value::as_table);
-    let ours = |s: &toml::Value| {
-        let program = s.get("command").and_then(toml::Value::as_str).unwrap_or("");
-        let first = s.get("args").and_then(toml::Value::as_array).and_then(|a| a.first()).and_then(toml::Value::as_str);
-        (program == "memory-index-lsp" || program.ends_with("/memory-index-lsp")) && first == Some("mcp")
-    };
-    let mut add = String::new();
-    let mut what = Vec::new();
-    if !servers.is_some_and(|m| m.values().any(ours)) {
-        if servers.is_some_and(|m| m.contains_key("memory-index")) {
-            return Err(format!(
-                "{rel}: `mcp_servers.memory-index` runs another command; rename it, then run init again"
-            ));
-        }
-        add.push_str("[mcp_servers.memory-index]\ncommand = \"memory-index-lsp\"\nargs = [\"mcp\"]\n");
-        what.push("the MCP server `memory-index`");
-    }
-    let nl = if old.contains("\r\n") { "\r\n" } else { "\n" };
-    let mut old = old;
-    match parsed.get("features").and_then(|f| f.get("hooks")) {
-        Some(toml::Value::Boolean(false)) => {
-            let _ = writeln!(std::io::stderr(), "{rel} sets `features.hooks = false`: Codex will not run the hooks");
-        }
-        Some(_) => {}
-        // Its own `[features]` table: the key goes under its header (found by review: only said).
-        None if parsed.contains_key("features") => match with_features_hooks(&old, nl) {
-            Some(t) => {
-                old = t;
-                what.push("hooks turned on");
-            }
-            None => {
-                let _ =
-                    writeln!(std::io::stderr(), "{rel}: add `hooks = true` to its [features] so Codex runs the hooks");
-            }
-        },
-        None => {
-            add.push_str("[features]\nhooks = true\n");
-            what.push("hooks turned on");
-        }
-    }
-    if add.is_empty() && what.is_empty() {
-        return Ok(());
-    }
-    let sep = if old.is_empty() || old.ends_with(&format!("{nl}{nl}")) {
-        String::new()
-    } else if old.ends_with(nl) {
-        nl.to_string()
-    } else {
-        format!("{nl}{nl}")
-    };
-    let new = if add.is_empty() { old } else { format!("{old}{sep}{}", add.replace("\n[", "\n\n[").replace('\n', nl)) };
-    // A table cannot be appended to an inline `mcp_servers = { … }`: say so rather than write a broken file.
-    new.parse::<toml::Table>().map_err(|_| {
-        format!("{rel}: cannot add [mcp_servers.memory-index] to it (an inline table?); add it by hand: command = \"memory-index-lsp\", args = [\"mcp\"]")
-    })?;
-    files.set(rel, new, &what.join(", "))
-}
-
-/// A TOML error as `line L, column C: message`.
-fn toml_error(text: &str, e: &toml::de::Error) -> String {
-    let message = e.message().trim().to_string();
-    match e.span() {
-        Some(span) => {
-            let before = &text[..span.start.min(text.len())];
-            let line = before.matches('\n').count() + 1;
-            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-            format!("line {line}, column {column}: not valid TOML ({message})")
-        }
-        None => format!("not valid TOML ({message})"),
     }
 }
 
