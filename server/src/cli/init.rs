@@ -23,6 +23,7 @@ mod claude;
 mod codex;
 mod context;
 mod instructions;
+mod jsonc;
 mod report;
 mod settings;
 

@@ -128,7 +128,7 @@ fn an_older_instructions_block_is_updated_in_place() {
 fn malformed_agent_files_are_refused_with_their_line_and_nothing_is_written() {
     for (rel, text, agent, want) in [
         (".codex/config.toml", "model = \"o4\"\n[mcp_servers\n", "codex", "line 2, column"),
-        (".gemini/settings.json", "{\n  \"theme\": \"GitHub\",\n}\n", "gemini", "line 3, column"),
+        (".gemini/settings.json", "{\n  \"theme\": \"GitHub\",\n}\n", "gemini", "line 2, column 20"),
         (".mcp.json", "{\"mcpServers\": []}", "copilot", "`mcpServers` is not an object"),
         ("AGENTS.md", "x\n<!-- memory-index:start -->\nhalf a block\n", "codex", "without `<!-- memory-index:end -->`"),
     ] {

@@ -1,10 +1,9 @@
-//! Gemini CLI's `context.fileName` in `.gemini/settings.json`: naming `AGENTS.md` beside `GEMINI.md`, so that Gemini reads the instructions the other agents share (a text edit, as `settings` does for hooks).
+//! Gemini CLI's `context.fileName` in `.gemini/settings.json`: naming `AGENTS.md` beside `GEMINI.md`, so that Gemini reads the instructions the other agents share (through the JSONC syntax tree, as `settings` does for hooks).
 
 use serde_json::Value;
 
-use super::settings::{
-    content_lines, indent_unit, insert_members, member, object_at, pretty, skip_ws, without_comments,
-};
+use super::jsonc;
+use super::settings::pretty;
 
 /// `text` (Gemini CLI's settings) with `context.fileName` naming `AGENTS.md`
 /// and `GEMINI.md` (so that Gemini reads the instructions the other agents
@@ -18,10 +17,8 @@ pub fn merge_context(text: Option<&str>) -> Result<Option<(String, bool)>, Strin
         let v = serde_json::json!({ "context": { "fileName": files } });
         return Ok(Some((format!("{}\n", pretty(&v, "  ")), true)));
     }
-    let blanked = without_comments(original);
-    let t = blanked.as_str();
-    let v: Value = serde_json::from_str(t)
-        .map_err(|e| format!("line {}, column {}: not valid JSON ({e})", e.line(), e.column()))?;
+    let root = jsonc::parse(original)?;
+    let top = jsonc::top(&root)?;
     fn names(n: &Value) -> Vec<&str> {
         match n {
             Value::String(s) => vec![s.as_str()],
@@ -29,22 +26,23 @@ pub fn merge_context(text: Option<&str>) -> Result<Option<(String, bool)>, Strin
             _ => vec![],
         }
     }
-    let unit = indent_unit(&content_lines(t));
-    let nl = if t.contains("\r\n") { "\r\n" } else { "\n" };
-    let top = object_at(t, skip_ws(t, 0)).ok_or("the file is not a JSON object")?;
-    let (at, add) = match v.get("context") {
-        None => insert_members(&top, &[("context", &serde_json::json!({ "fileName": files }))], &unit, 1),
-        Some(Value::Object(c)) => match c.get("fileName") {
-            Some(n) if names(n).contains(&"AGENTS.md") => return Ok(Some((text.unwrap_or("").to_string(), false))),
-            Some(_) => return Ok(None),
-            None => {
-                let span = member(t, &top, "context").and_then(|at| object_at(t, at)).ok_or("cannot read `context`")?;
-                insert_members(&span, &[("fileName", &files)], &unit, 2)
+    match top.get("context").and_then(|p| p.value()) {
+        None => {
+            top.append("context", jsonc::input(&serde_json::json!({ "fileName": files })));
+        }
+        Some(c) => {
+            let Some(c) = c.as_object() else { return Ok(None) };
+            match c.get("fileName").and_then(|p| p.value()).map(|v| jsonc::value(&v)) {
+                Some(n) if names(&n).contains(&"AGENTS.md") => {
+                    return Ok(Some((text.unwrap_or("").to_string(), false)))
+                }
+                Some(_) => return Ok(None),
+                None => {
+                    c.append("fileName", jsonc::input(&files));
+                }
             }
-        },
-        Some(_) => return Ok(None),
-    };
-    let mut out = original.to_string();
-    out.insert_str(at, &add.replace('\n', nl));
+        }
+    }
+    let out = root.to_string();
     Ok(Some((format!("{bom}{out}"), true)))
 }
