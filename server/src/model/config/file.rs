@@ -106,11 +106,13 @@ fn good_keys<T: serde::de::DeserializeOwned>(name: &str, value: Value, bad: &mut
             continue;
         }
         let one: Table = [(name_of.clone(), v.clone())].into_iter().collect();
+        // Known by the reference's list of keys, not by the parser's message.
+        let known = super::reference::SETTINGS.iter().any(|s| s.table == name && s.key == name_of);
         match one.try_into::<T>() {
             Ok(_) => {
                 good.insert(name_of, v);
             }
-            Err(e) if e.message().starts_with("unknown field") => {
+            Err(e) if !known => {
                 bad(Some(name), &key, false, format!("unknown key `{key}` in `[{name}]` ({})", e.message()))
             }
             Err(e) => bad(Some(name), &key, true, format!("`{name}.{key}`: {}", e.message())),
@@ -153,4 +155,30 @@ pub fn locate(text: &str, table: Option<&str>, key: &str, at_value: bool) -> Tex
         return TextRange::new(begin, begin + value_text.len());
     }
     header.unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::reference::SETTINGS;
+    use super::super::tables::{CapturePatch, RecallPatch};
+
+    /// The keys serde reads in a table (kebab-case; the camelCase aliases left out): what it lists when refusing an unknown one.
+    fn fields<T: serde::de::DeserializeOwned>() -> Vec<String> {
+        let e = toml::from_str::<T>("no-such-key = 1").err().expect("an unknown key is refused");
+        let listed = e.message().split("expected").nth(1).unwrap_or("").to_string();
+        listed.split('`').skip(1).step_by(2).filter(|k| !k.contains(char::is_uppercase)).map(str::to_string).collect()
+    }
+
+    /// Unknown keys are told by the reference's list: it holds every key each table reads, and no other.
+    #[test]
+    fn the_reference_lists_every_key_of_each_table() {
+        for (table, mut read) in [("recall", fields::<RecallPatch>()), ("capture", fields::<CapturePatch>())] {
+            let mut listed: Vec<String> =
+                SETTINGS.iter().filter(|s| s.table == table).map(|s| s.key.to_string()).collect();
+            read.sort();
+            listed.sort();
+            assert!(!read.is_empty(), "serde names the keys of [{table}]");
+            assert_eq!(read, listed, "[{table}]: the keys serde reads, and those docs list");
+        }
+    }
 }
