@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test of the project: the Rust crate (unit, integration, corpus,
-# property, hostile-input and end-to-end tests), a build of the fuzz targets,
+# property, hostile-input and end-to-end tests), clippy over it and the fuzz targets,
 # and the editor integrations (TextMate grammar tests, the VS Code extension
 # build, the headless Neovim test through Neovim's own LSP client, and the
 # Claude Code plugin's offline end-to-end test with the real Claude Code),
 # Emacs 30's eglot against the server, the MCP server through the
 # official MCP Python SDK and `claude mcp list`, and `init --agent` + the
-# hook with the real Codex, Copilot and Gemini CLIs offline (tests/agents/e2e.sh).
+# hook with the real Codex, Copilot and Gemini CLIs offline (tests/agents/e2e.sh);
+# the real clients run at once, each one's output shown whole when it ends.
 # The README's test command and .ci/run call exactly this script.
 #
 # Needs: the Rust toolchain, Node.js with npm (grammar and extension), and
@@ -72,25 +73,41 @@ else
   echo "SKIP user guide build: no mdbook (cargo install --locked mdbook --root target/tools/mdbook)"
 fi
 
-stage "editor integrations"
-bash editors/check.sh
+# Emacs 30's eglot against the server (a SKIP line without Emacs 30, a FAIL with MI_REQUIRE_EMACS=1).
+emacs_test() {
+  if command -v "${EMACS:-emacs}" >/dev/null 2>&1 &&
+    [ "$("${EMACS:-emacs}" --batch -Q --eval '(princ emacs-major-version)' 2>/dev/null || echo 0)" -ge 30 ]; then
+    bash tests/emacs/run.sh
+  elif [ "${MI_REQUIRE_EMACS:-0}" = 1 ]; then
+    echo "FAIL emacs: no Emacs 30+ (Debian bookworm: apt-get install -t bookworm-backports emacs-nox)"
+    return 1
+  else
+    echo "SKIP emacs: no Emacs 30+ found (Debian bookworm: apt-get install -t bookworm-backports emacs-nox)"
+  fi
+}
 
-stage "Emacs eglot"
-if command -v "${EMACS:-emacs}" >/dev/null 2>&1 &&
-  [ "$("${EMACS:-emacs}" --batch -Q --eval '(princ emacs-major-version)' 2>/dev/null || echo 0)" -ge 30 ]; then
-  bash tests/emacs/run.sh
-elif [ "${MI_REQUIRE_EMACS:-0}" = 1 ]; then
-  echo "FAIL emacs: no Emacs 30+ (Debian bookworm: apt-get install -t bookworm-backports emacs-nox)"
+# The real clients are independent (each in its own temporary folders, each mock model API on a
+# port the system picks), so they run at once; each one's output is shown whole when it ends, in
+# this order, and any failure fails the run.
+stage "real clients, at once: editor integrations, Emacs eglot, the MCP server, Codex, Copilot and Gemini CLIs"
+clients="$(mktemp -d)"
+names=(editors emacs mcp agents)
+bash editors/check.sh >"$clients/editors" 2>&1 & pids=($!)
+emacs_test >"$clients/emacs" 2>&1 & pids+=($!)
+bash tests/mcp/run.sh >"$clients/mcp" 2>&1 & pids+=($!)
+bash tests/agents/e2e.sh >"$clients/agents" 2>&1 & pids+=($!)
+failed=()
+for i in "${!names[@]}"; do
+  if wait "${pids[$i]}"; then code=0; else code=$?; fi
+  echo "== ${names[$i]}: exit $code, done by ${SECONDS} s =="
+  cat "$clients/${names[$i]}"
+  [ "$code" = 0 ] || failed+=("${names[$i]}")
+done
+rm -rf "$clients"
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "FAIL real clients: ${failed[*]}"
   exit 1
-else
-  echo "SKIP emacs: no Emacs 30+ found (Debian bookworm: apt-get install -t bookworm-backports emacs-nox)"
 fi
-
-stage "MCP server with real clients"
-bash tests/mcp/run.sh
-
-stage "Codex, Copilot and Gemini CLIs with real clients"
-bash tests/agents/e2e.sh
 
 stage "release build (dist) and the VS Code package that carries it"
 bash tests/dist.sh
