@@ -37,9 +37,19 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 if [ "${MI_RELEASE:-0}" != 1 ]; then
   bin="$tmp/memory-index-lsp"
-  [ -x target/debug/memory-index-lsp ] || cargo build --quiet --locked
+  # The server as the tests built it (a no-op then), never an older one left in target/.
+  cargo build --quiet --locked -p memory-index-lsp
   objcopy --strip-debug target/debug/memory-index-lsp "$bin" 2>/dev/null || cp target/debug/memory-index-lsp "$bin"
   echo "dist: the release build runs with MI_RELEASE=1; the VS Code package is made around the test build's server"
+  set +e
+  out="$("$bin" check fixtures/demo)"
+  code=$?
+  set -e
+  if [ "$code" -ne 1 ] || ! grep -q 'error\[orphan-entry\]' <<<"$out"; then
+    echo "FAIL dist: the packaged server gave exit $code on fixtures/demo:" >&2
+    echo "$out" >&2
+    exit 1
+  fi
 else
   echo "== dist build --artifacts=local --target $host"
   "$dist" build --artifacts=local --target "$host"

@@ -59,6 +59,9 @@ cargo fmt --all --check
 stage "clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+stage "fuzz targets linked (clippy checked them)"
+cargo build --quiet --locked -p memory-index-lsp-fuzz --bins
+
 
 stage "user guide (mdBook)"
 mdbook="$(command -v mdbook || echo target/tools/mdbook/bin/mdbook)"
@@ -92,10 +95,12 @@ emacs_test() {
 stage "real clients, at once: editor integrations, Emacs eglot, the MCP server, Codex, Copilot and Gemini CLIs"
 clients="$(mktemp -d)"
 names=(editors emacs mcp agents)
-bash editors/check.sh >"$clients/editors" 2>&1 & pids=($!)
-emacs_test >"$clients/emacs" 2>&1 & pids+=($!)
-bash tests/mcp/run.sh >"$clients/mcp" 2>&1 & pids+=($!)
-bash tests/agents/e2e.sh >"$clients/agents" 2>&1 & pids+=($!)
+# Each with a state folder of its own (sessions, snapshots, the vectors' lock).
+mkdir -p "$state"/{editors,emacs,mcp,agents}
+MEMORY_INDEX_LSP_CACHE_DIR="$state/editors" bash editors/check.sh >"$clients/editors" 2>&1 & pids=($!)
+(export MEMORY_INDEX_LSP_CACHE_DIR="$state/emacs"; emacs_test) >"$clients/emacs" 2>&1 & pids+=($!)
+MEMORY_INDEX_LSP_CACHE_DIR="$state/mcp" bash tests/mcp/run.sh >"$clients/mcp" 2>&1 & pids+=($!)
+MEMORY_INDEX_LSP_CACHE_DIR="$state/agents" bash tests/agents/e2e.sh >"$clients/agents" 2>&1 & pids+=($!)
 failed=()
 for i in "${!names[@]}"; do
   if wait "${pids[$i]}"; then code=0; else code=$?; fi

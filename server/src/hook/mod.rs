@@ -113,16 +113,14 @@ fn read_input(r: &mut impl Read) -> Result<Vec<u8>, String> {
 }
 
 /// The JSON to print for `input`, None for silence, or why nothing could be
-/// said; the service's notes go to stderr. The workspace is found by
+/// said; the service's notes go to stderr as they come. The workspace is found by
 /// `project::root`'s rule: from `project_dir` (`$CLAUDE_PROJECT_DIR`), else
 /// the input's `cwd`, upward; session state lives in `state_dir` (none:
 /// nothing is remembered).
 pub fn respond(input: &Input, project_dir: Option<&Path>, state_dir: Option<&Path>) -> Result<Option<String>, String> {
-    let notes = Notes::default();
+    // Said as they come: a hook the agent kills at its timeout has said them.
+    let notes = Notes::writing(note);
     let answer = recall::answer(&input.ask, Places { project_dir, state_dir }, &notes);
-    for line in notes.into_lines() {
-        note(&line);
-    }
     Ok(match answer.map_err(|e| e.to_string())? {
         Answer::Silent => None,
         Answer::Context(c) => Some(dialect::render(input.ask.agent, &input.agent_event, &c)),

@@ -40,7 +40,7 @@ pub fn acquire_within(root: &Path, wait: Duration) -> Result<MemoryLock, String>
             .custom_flags(libc::O_DIRECTORY | libc::O_NONBLOCK | libc::O_CLOEXEC)
             .open(root)
             .map_err(|e| format!("cannot lock the memory at {}: {e}", root.display()))?;
-        match lock_within(&dir, wait) {
+        match lock_within(&dir, wait, Duration::from_millis(20)) {
             Ok(()) => Ok(MemoryLock { _dir: Some(dir) }),
             Err(Some(err)) => Err(format!("cannot lock the memory at {}: {err}", root.display())),
             Err(None) => Err(format!(
@@ -72,9 +72,9 @@ pub fn try_lock_file(path: &Path) -> Option<File> {
 }
 
 /// Takes `file`'s exclusive lock, trying again (every 1 ms, backing off to
-/// 20 ms) while another holder has it, for up to `wait`: Err(None) when the
-/// wait ran out, Err(Some) for an error other than the lock being held.
-pub(crate) fn lock_within(file: &File, wait: Duration) -> Result<(), Option<std::io::Error>> {
+/// `max_pause`) while another holder has it, for up to `wait`: Err(None)
+/// when the wait ran out, Err(Some) for an error other than the lock being held.
+pub(crate) fn lock_within(file: &File, wait: Duration, max_pause: Duration) -> Result<(), Option<std::io::Error>> {
     let start = Instant::now();
     let mut pause = Duration::from_millis(1);
     loop {
@@ -88,6 +88,6 @@ pub(crate) fn lock_within(file: &File, wait: Duration) -> Result<(), Option<std:
             return Err(None);
         }
         std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(20));
+        pause = (pause * 2).min(max_pause);
     }
 }

@@ -143,18 +143,33 @@ impl std::fmt::Display for Failure {
 
 /// What went wrong on the way without stopping the answer (a setting left
 /// out, state that could not be kept): one line each, for the front end to
-/// show where the agent logs its hooks.
-#[derive(Debug, Default)]
-pub struct Notes(RefCell<Vec<String>>);
+/// show where the agent logs its hooks. Kept for [`Notes::into_lines`], or
+/// written as they come ([`Notes::writing`]: a hook killed at its timeout,
+/// or one that panics, has said them already).
+#[derive(Default)]
+pub struct Notes {
+    lines: RefCell<Vec<String>>,
+    sink: Option<Sink>,
+}
+
+/// Where [`Notes::writing`] hands each line.
+type Sink = Box<dyn Fn(&str)>;
 
 impl Notes {
+    /// Notes handed to `sink` as they come.
+    pub fn writing(sink: impl Fn(&str) + 'static) -> Notes {
+        Notes { lines: RefCell::default(), sink: Some(Box::new(sink)) }
+    }
     /// Adds one line.
     pub fn add(&self, line: impl Into<String>) {
-        self.0.borrow_mut().push(line.into());
+        match &self.sink {
+            Some(sink) => sink(&line.into()),
+            None => self.lines.borrow_mut().push(line.into()),
+        }
     }
-    /// The lines, in order.
+    /// The lines kept, in order (none when they were written).
     pub fn into_lines(self) -> Vec<String> {
-        self.0.into_inner()
+        self.lines.into_inner()
     }
 }
 

@@ -160,9 +160,10 @@ pub(crate) fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     b.create(dir)
 }
 
-/// Takes `file`'s exclusive lock, waiting up to [`LOCK_WAIT`].
+/// Takes `file`'s exclusive lock, waiting up to [`LOCK_WAIT`], trying again
+/// every 2 ms at most (the hooks of one event run at once and hold it briefly).
 fn lock(file: &File) -> Result<(), String> {
-    super::lock::lock_within(file, LOCK_WAIT).map_err(|e| match e {
+    super::lock::lock_within(file, LOCK_WAIT, Duration::from_millis(2)).map_err(|e| match e {
         Some(e) => format!("cannot lock this session's state: {e}"),
         None => "another hook of this session held its state too long".into(),
     })

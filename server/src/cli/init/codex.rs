@@ -1,4 +1,4 @@
-//! Codex's project configuration, `.codex/config.toml`, edited with a TOML syntax tree (`toml_edit`): `[mcp_servers.memory-index]` and `features.hooks = true` added where missing, every other byte (comments, layout, key order, line endings) kept.
+//! Codex's project configuration, `.codex/config.toml`, edited with a TOML syntax tree (`toml_edit`): `[mcp_servers.memory-index]` and `features.hooks = true` added where missing; comments, layout and key order kept, a byte-order mark too, and the line end most of the file's lines have (toml_edit prints LF).
 
 use std::io::Write;
 
@@ -25,17 +25,54 @@ pub(super) fn config(files: &mut Files) -> Result<(), String> {
 }
 
 /// The settings `old` with what [`config`] adds, and what that is; None when nothing is missing.
+/// A byte-order mark and the file's line endings are kept; the result is read back before it is given.
 fn edited(old: &str) -> Result<Option<(String, Vec<&'static str>)>, String> {
+    let bom = if old.starts_with('\u{feff}') { "\u{feff}" } else { "" };
+    let body = &old[bom.len()..];
     let mut doc: DocumentMut =
-        old.parse().map_err(|e: toml_edit::TomlError| format!("{REL}: {}", toml_error(old, &e)))?;
+        body.parse().map_err(|e: toml_edit::TomlError| format!("{REL}: {}", toml_error(body, &e)))?;
+    let comments_only = doc.as_table().is_empty() && !body.trim().is_empty();
+    if comments_only {
+        // toml_edit keeps a file of comments alone as the document's end, printed after new tables.
+        doc = DocumentMut::new();
+    }
+    let what = edit(&mut doc)?;
+    if what.is_empty() {
+        return Ok(None);
+    }
+    let added = doc.to_string();
+    let text = if comments_only {
+        let sep = if body.ends_with("\n\n") {
+            ""
+        } else if body.ends_with('\n') {
+            "\n"
+        } else {
+            "\n\n"
+        };
+        format!("{body}{sep}{added}")
+    } else {
+        added
+    };
+    let new = format!("{bom}{}", with_line_ends(&text, body));
+    new[bom.len()..].parse::<toml::Table>().map_err(|e| {
+        format!(
+            "{REL}: the edit would not read back ({}); add by hand: [mcp_servers.memory-index] command = \"memory-index-lsp\", args = [\"mcp\"], and [features] hooks = true",
+            e.message().trim()
+        )
+    })?;
+    Ok(Some((new, what)))
+}
+
+/// Adds what is missing to `doc`; what it added.
+fn edit(doc: &mut DocumentMut) -> Result<Vec<&'static str>, String> {
     let mut what = Vec::new();
-    if add_server(&mut doc)? {
+    if add_server(doc)? {
         what.push("the MCP server `memory-index`");
     }
-    if hooks_on(&mut doc) {
+    if hooks_on(doc) {
         what.push("hooks turned on");
     }
-    Ok((!what.is_empty()).then(|| (with_line_ends(&doc.to_string(), old), what)))
+    Ok(what)
 }
 
 /// Adds our server to `mcp_servers` unless one there runs `memory-index-lsp
@@ -119,9 +156,12 @@ fn runs_ours(s: &Item) -> bool {
     (program == "memory-index-lsp" || program.ends_with("/memory-index-lsp")) && first == Some("mcp")
 }
 
-/// `new` with `old`'s line ending (CRLF) on every line it added.
+/// `new` with the line end most lines of `old` have: toml_edit writes every
+/// line it prints with LF, so a CRLF file is given CRLF throughout (and a
+/// file of mixed line ends the one most of its lines have).
 fn with_line_ends(new: &str, old: &str) -> String {
-    if !old.contains("\r\n") {
+    let crlf = old.matches("\r\n").count() * 2 > old.matches('\n').count();
+    if !crlf {
         return new.to_string();
     }
     let mut out = String::with_capacity(new.len() + new.len() / 20);
@@ -191,6 +231,19 @@ mod tests {
         assert_eq!(t["mcp_servers"]["memory-index"]["command"].as_str(), Some("memory-index-lsp"), "{out}");
         assert_eq!(t["mcp_servers"]["docs"]["command"].as_str(), Some("docs-mcp"), "{out}");
         assert!(out.starts_with("features.web_search = true\nfeatures.hooks = true\n"), "{out}");
+    }
+
+    /// Found by review: a byte-order mark was dropped, and a file of comments alone printed them after our tables.
+    #[test]
+    fn a_byte_order_mark_and_a_file_of_comments_alone_stay_first() {
+        let out = new("\u{feff}model = \"o4\"\n");
+        assert!(out.starts_with("\u{feff}model = \"o4\"\n\n[mcp_servers.memory-index]"), "{out:?}");
+        let out = new("# team settings\n");
+        assert!(out.starts_with("# team settings\n\n[mcp_servers.memory-index]\n"), "{out:?}");
+        assert!(out.ends_with("[features]\nhooks = true\n"), "{out:?}");
+        // Mixed line ends: the one most lines have.
+        assert!(new("a = 1\r\nb = 2\n\nc = 3\n").starts_with("a = 1\nb = 2\n\nc = 3\n\n["));
+        assert!(new("a = 1\r\nb = 2\r\nc = 3\n").starts_with("a = 1\r\nb = 2\r\nc = 3\r\n\r\n["));
     }
 
     #[test]

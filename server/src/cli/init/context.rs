@@ -26,13 +26,13 @@ pub fn merge_context(text: Option<&str>) -> Result<Option<(String, bool)>, Strin
             _ => vec![],
         }
     }
-    match top.get("context").and_then(|p| p.value()) {
+    match jsonc::member(&top, "context").and_then(|p| p.value()) {
         None => {
             top.append("context", jsonc::input(&serde_json::json!({ "fileName": files })));
         }
         Some(c) => {
             let Some(c) = c.as_object() else { return Ok(None) };
-            match c.get("fileName").and_then(|p| p.value()).map(|v| jsonc::value(&v)) {
+            match jsonc::member(&c, "fileName").and_then(|p| p.value()).map(|v| jsonc::value(&v)) {
                 Some(n) if names(&n).contains(&"AGENTS.md") => {
                     return Ok(Some((text.unwrap_or("").to_string(), false)))
                 }

@@ -1,6 +1,12 @@
-//! Agents' JSON settings (comments allowed: Gemini CLI and VS Code read them) edited through a JSONC syntax tree (`jsonc-parser`'s CST): members and array elements added where they belong, indented and ended like the file, every other byte kept.
+//! Agents' JSON settings (comments allowed: Gemini CLI and VS Code read them) edited through a JSONC syntax tree (`jsonc-parser`'s CST): members and array elements added where they belong, indented and ended like the file.
+//!
+//! Every other byte is kept, with two exceptions the tree makes: an object
+//! written on one line is opened onto lines to take a multi-line member,
+//! and a blank line before the closing brace of a container that gets a
+//! member goes. A name given twice is read, and edited, at its last
+//! occurrence, as the agents' JSON readers read it.
 
-use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstRootNode};
+use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstObjectProp, CstRootNode};
 use jsonc_parser::ParseOptions;
 use serde_json::Value;
 
@@ -36,9 +42,15 @@ pub(super) fn top(root: &CstRootNode) -> Result<CstObject, String> {
     root.object_value().ok_or_else(|| "the file is not a JSON object".to_string())
 }
 
+/// The member `name` of `obj`: the last one when the name is given twice,
+/// as the agents' JSON readers (and `value`) read it.
+pub(super) fn member(obj: &CstObject, name: &str) -> Option<CstObjectProp> {
+    obj.properties().into_iter().rev().find(|p| p.name().and_then(|n| n.decoded_value().ok()).as_deref() == Some(name))
+}
+
 /// The object member `name` of `obj`: None when absent, Err when it is not an object.
 pub(super) fn object(obj: &CstObject, name: &str, path: &str) -> Result<Option<CstObject>, String> {
-    match obj.get(name) {
+    match member(obj, name) {
         None => Ok(None),
         Some(p) => p.value().and_then(|v| v.as_object()).map(Some).ok_or_else(|| format!("`{path}` is not an object")),
     }
@@ -46,7 +58,7 @@ pub(super) fn object(obj: &CstObject, name: &str, path: &str) -> Result<Option<C
 
 /// The array member `name` of `obj`: None when absent, Err when it is not an array.
 pub(super) fn array(obj: &CstObject, name: &str, path: &str) -> Result<Option<CstArray>, String> {
-    match obj.get(name) {
+    match member(obj, name) {
         None => Ok(None),
         Some(p) => p.value().and_then(|v| v.as_array()).map(Some).ok_or_else(|| format!("`{path}` is not an array")),
     }

@@ -1,4 +1,4 @@
-//! Merges the hooks into an agent's JSON settings (`.claude/settings.json`, `.codex/hooks.json`, `.gemini/settings.json`) and the MCP server into `.mcp.json`, through the file's JSONC syntax tree: every byte outside the inserted entries stays as it was.
+//! Merges the hooks into an agent's JSON settings (`.claude/settings.json`, `.codex/hooks.json`, `.gemini/settings.json`) and the MCP server into `.mcp.json`, through the file's JSONC syntax tree: every byte outside the inserted entries stays as it was, but for the two the tree makes ([`jsonc`]).
 //!
 //! The file is parsed as JSON with comments ([`jsonc`]: a malformed file is
 //! refused with its line and column, and nothing is written); the missing

@@ -158,3 +158,13 @@ fn an_older_setup_gets_the_file_tools_group_added() {
         assert_eq!(merge(Some(&text), want).unwrap().1.len(), 0, "{every} covers Bash and Read|Edit");
     }
 }
+
+/// Found by review: a name given twice was checked at its last occurrence and edited at its first,
+/// so the hooks went where no agent reads them, again at every run.
+#[test]
+fn a_name_given_twice_is_read_and_edited_at_its_last() {
+    let text = "{\n  \"hooks\": {\"Stop\": []},\n  \"hooks\": {}\n}\n";
+    let (out, added) = merged(Some(text));
+    assert_eq!(added.len(), 2);
+    assert!(out.starts_with("{\n  \"hooks\": {\"Stop\": []},\n  \"hooks\": {\n"), "{out}");
+}
