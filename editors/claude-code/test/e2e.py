@@ -119,15 +119,28 @@ def tool_result_after(bodies, tool_id_prefix="toolu_mock_"):
     return ""
 
 
+def sessions_state(tmp):
+    """Each hook session's state file (under the runs' XDG_CACHE_HOME) and its lines."""
+    files = glob.glob(os.path.join(tmp, "cache", "memory-index-lsp", "sessions", "*.seen"))
+    return {f: open(f, encoding="utf-8").read().splitlines() for f in files}
+
+
 def skill_round_trip(tmp, name, ws, skill, plugin, env_extra=None):
     script = [{"match": "RECALL_BY_SKILL", "unless": "tool_result", "tool": "Skill",
                "input": {"skill": skill, "args": "writing mock tests"}}]
+    before = sessions_state(tmp)
     bodies = session(tmp, name, ws, "RECALL_BY_SKILL for the booking client", plugin=plugin, script=script,
                      allow=[f"Skill({skill})"], env_extra=env_extra)
     check(f"{name}: no decision injected for the scripted prompt", bodies and not injected(bodies[0]))
     after = tool_result_after(bodies)
     check(f"{name}: the skill's section came back to the model",
           "# When Writing Mock Tests" in after and MOCK_BODY in after, after[:600])
+    # Issue 50: the hook sees the Skill call (its PreToolUse group matches `Skill`) and counts the
+    # decision as shown in the session, so no later prompt of it injects the decision again.
+    read = [f for f, lines in sessions_state(tmp).items()
+            if lines != before.get(f) and "agents/decisions/testing.md\twhen writing mock tests" in lines]
+    check(f"{name}: the hook counted the decision read through the Skill tool as shown", bool(read),
+          sessions_state(tmp))
 
 
 def main():

@@ -42,6 +42,9 @@ pub fn parse(bytes: &[u8], agent: Option<Agent>, event: Option<&str>) -> Result<
     let event = match name.as_str() {
         "SessionStart" => Event::SessionStart { source: string(&v, "source")? },
         "UserPromptSubmit" => Event::UserPromptSubmit { prompt: string(&v, "prompt")?.unwrap_or_default() },
+        "PreToolUse" if skill_read(o.get("tool_input")).is_some() && tool_name()? == "Skill" => {
+            Event::Read { query: skill_read(o.get("tool_input")).unwrap_or_default() }
+        }
         "PreToolUse" => {
             let (tool_name, command) = (tool_name()?, command()?);
             let files = match (&command, o.get("tool_input")) {
@@ -73,6 +76,17 @@ pub fn parse(bytes: &[u8], agent: Option<Agent>, event: Option<&str>) -> Result<
     };
     let agent_event = string(&v, "agent_event")?.unwrap_or(name);
     Ok(Input { ask: Ask { event, session_id, cwd, agent }, agent_event })
+}
+
+/// What a Skill tool call reads when it runs `/when` or `/how` (`{"skill":
+/// "memory-index:when", "args": "writing mock tests"}` → `when writing mock
+/// tests`; the plugin's skills are namespaced, `init`'s are not); None for
+/// any other skill or without a query.
+fn skill_read(input: Option<&Value>) -> Option<String> {
+    let skill = input?.get("skill")?.as_str()?;
+    let args = input?.get("args")?.as_str()?.trim();
+    let op = skill.rsplit(':').next()?;
+    (matches!(op, "when" | "how") && !args.is_empty()).then(|| format!("{op} {args}"))
 }
 
 /// `v[key]` as a string: None when absent or null, an error for another type.

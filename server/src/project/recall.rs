@@ -62,6 +62,11 @@ pub enum Event {
     /// The agent is about to end its turn; `active` when this stop follows a
     /// block of ours (never block again then).
     Stop { transcript_path: Option<String>, active: bool },
+    /// The agent's model reads decisions on purpose with a tool of the agent
+    /// (Claude Code's Skill tool running `/when` or `/how`): `query` is what it
+    /// reads (`when writing mock tests`). Nothing is said; the decisions count
+    /// as shown for the session.
+    Read { query: String },
     /// Any other event: nothing is said.
     Other(String),
 }
@@ -72,7 +77,7 @@ impl Event {
         match self {
             Event::SessionStart { .. } => "SessionStart",
             Event::UserPromptSubmit { .. } => "UserPromptSubmit",
-            Event::PreToolUse { .. } => "PreToolUse",
+            Event::PreToolUse { .. } | Event::Read { .. } => "PreToolUse",
             Event::PostToolUseFailure { .. } => "PostToolUseFailure",
             Event::Stop { .. } => "Stop",
             Event::Other(name) => name,

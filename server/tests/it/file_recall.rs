@@ -1,4 +1,4 @@
-//! Recall for the files an agent reads and edits: a decision scoped to `src/**/*.ts` reaches every agent's file tool on a matching file (payloads recorded from the real CLIs), once a session, and nothing reaches it on another file, outside the project or from a hostile payload.
+//! Recall for the files an agent reads and edits: a decision scoped to `src/**/*.ts` reaches every agent's file tool on a matching file (payloads recorded from the real CLIs), once a session, and nothing reaches it on another file, outside the project or from a hostile payload; and a decision the model reads with a tool (Claude Code's Skill) is not injected again.
 
 use crate::support::*;
 
@@ -226,6 +226,27 @@ fn the_recall_view_never_hides_a_scoped_decision() {
 }
 
 /// What a command printed, as a terminal shows it: its results (stdout), then its notes (stderr).
+/// Issue 50: a decision the model reads with Claude Code's Skill tool (`/when`,
+/// the payload recorded from the real CLI) counts as shown: a prompt of the
+/// same session does not inject it again; another session's prompt does.
+#[test]
+fn a_decision_read_through_the_skill_tool_is_not_injected_again() {
+    let tmp = project();
+    let (root, state) = (tmp.path(), tempfile::tempdir().expect("state"));
+    let prompt = |session: &str| {
+        serde_json::json!({"hook_event_name": "UserPromptSubmit", "session_id": session, "cwd": root,
+            "prompt": "We are writing mock tests for the booking client; where should the mock patch go?"})
+        .to_string()
+        .into_bytes()
+    };
+    let read = hook(&recorded("claude/PreToolUse-Skill.json", root, "s1"), state.path(), root);
+    assert_eq!(context(&read), None, "a read says nothing: {}", said(&read));
+    let same = context(&hook(&prompt("s1"), state.path(), root));
+    assert!(same.as_deref().is_none_or(|c| !c.contains("When Writing Mock Tests")), "{same:?}");
+    let other = context(&hook(&prompt("s2"), state.path(), root)).expect("another session is told");
+    assert!(other.contains("[memory-index] /when writing mock tests"), "{other}");
+}
+
 fn said(o: &std::process::Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }

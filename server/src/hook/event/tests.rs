@@ -59,3 +59,13 @@ fn refuses_wrong_shapes_with_a_reason() {
     }
     assert!(parse(b"{\"hook_event_name\":\"\xff\"}", None, None).is_err());
 }
+
+/// Claude Code's Skill tool running `/when` (payload recorded from the real CLI) is a read on purpose.
+#[test]
+fn a_when_skill_call_is_a_read() {
+    let text = include_str!("../../../tests/data/agent-payloads/claude/PreToolUse-Skill.json");
+    let i = parse(text.as_bytes(), None, None).unwrap();
+    assert_eq!(i.ask.event, Event::Read { query: "when writing mock tests".into() });
+    let other = text.replace("memory-index:when", "review");
+    assert!(matches!(parse(other.as_bytes(), None, None).unwrap().ask.event, Event::PreToolUse { .. }));
+}

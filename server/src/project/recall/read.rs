@@ -8,9 +8,9 @@
 //! though the context holds it. So the service answers such a command with
 //! nothing and records the decisions it reads, as it records injected ones.
 //!
-//! Not seen here: the `/when` skill the model runs through Claude Code's
-//! Skill tool (its hooks match Bash only), so a decision read that way may
-//! still be injected by a later prompt.
+//! The `/when` skill the model runs through Claude Code's Skill tool is a
+//! read too ([`Event::Read`]: the hook matches `Skill`, payload recorded
+//! from the real CLI in `server/tests/data/agent-payloads/claude/`).
 
 use std::path::Path;
 
@@ -77,6 +77,7 @@ pub(super) fn reads(ask: &Ask) -> Vec<String> {
     match &ask.event {
         Event::UserPromptSubmit { prompt } if ask.agent == Agent::Claude => slash_query(prompt).into_iter().collect(),
         Event::PreToolUse { command: Some(c), .. } => resolve_queries(c),
+        Event::Read { query } => vec![query.clone()],
         _ => Vec::new(),
     }
 }
