@@ -74,6 +74,30 @@ pub fn parse(path: &str, text: &str) -> Result<Vec<Record>, Refused> {
     parse_with(path, text, &|_| false)
 }
 
+/// An ADR's one record (the file is the decision).
+fn adr(
+    path: &str,
+    kind: Kind,
+    title: &str,
+    status: Option<String>,
+    date: Option<String>,
+    decision: String,
+    more: Vec<(String, String)>,
+) -> Record {
+    Record {
+        source: path.into(),
+        part: 0,
+        kind,
+        title: clean_title(title),
+        status,
+        date,
+        context: None,
+        parent: None,
+        decision,
+        more,
+    }
+}
+
 /// Files that are no decision by their name: a template, an ADR folder's README or index.
 fn no_decision_by_name(name: &str) -> Result<(), Refused> {
     if name.contains("template") {
@@ -176,18 +200,7 @@ pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -
             .iter()
             .filter_map(|(label, names)| beside(names, DECIDED).map(|t| (label.to_string(), t)))
             .collect();
-        return Ok(vec![Record {
-            source: path.into(),
-            part: 0,
-            kind: Kind::Nygard,
-            title: clean_title(&title),
-            status,
-            date,
-            context: None,
-            parent: None,
-            decision,
-            more,
-        }]);
+        return Ok(vec![adr(path, Kind::Nygard, &title, status, date, decision, more)]);
     }
     if has(&["Decision Outcome"]) || front_status.is_some() {
         let title = title_line
@@ -206,18 +219,7 @@ pub fn parse_with(path: &str, text: &str, split_before: &dyn Fn(&str) -> bool) -
         .filter_map(|(label, names)| beside(names, &["Decision Outcome", "Decision"]).map(|t| (label.to_string(), t)))
         .collect();
         let status = front_status.or(list_status);
-        return Ok(vec![Record {
-            source: path.into(),
-            part: 0,
-            kind: Kind::Madr,
-            title: clean_title(&title),
-            status,
-            date,
-            context: None,
-            parent: None,
-            decision,
-            more,
-        }]);
+        return Ok(vec![adr(path, Kind::Madr, &title, status, date, decision, more)]);
     }
     rules(path, &name, &front, body, &sections, split_before)
 }
