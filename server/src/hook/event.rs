@@ -42,17 +42,20 @@ pub fn parse(bytes: &[u8], agent: Option<Agent>, event: Option<&str>) -> Result<
     let event = match name.as_str() {
         "SessionStart" => Event::SessionStart { source: string(&v, "source")? },
         "UserPromptSubmit" => Event::UserPromptSubmit { prompt: string(&v, "prompt")?.unwrap_or_default() },
-        "PreToolUse" if skill_read(o.get("tool_input")).is_some() && tool_name()? == "Skill" => {
-            Event::Read { query: skill_read(o.get("tool_input")).unwrap_or_default() }
-        }
         "PreToolUse" => {
-            let (tool_name, command) = (tool_name()?, command()?);
-            let files = match (&command, o.get("tool_input")) {
-                (Some(c), _) if tool_name == "Bash" => super::files::of_command(c),
-                (_, Some(input)) => super::files::of_tool(&tool_name, input),
-                _ => Vec::new(),
-            };
-            Event::PreToolUse { tool_name, command, files }
+            let tool_name = tool_name()?;
+            // Claude Code's Skill tool running `/when` or `/how`: a read on purpose.
+            if let Some(query) = skill_read(o.get("tool_input")).filter(|_| tool_name == "Skill") {
+                Event::Read { query }
+            } else {
+                let command = command()?;
+                let files = match (&command, o.get("tool_input")) {
+                    (Some(c), _) if tool_name == "Bash" => super::files::of_command(c),
+                    (_, Some(input)) => super::files::of_tool(&tool_name, input),
+                    _ => Vec::new(),
+                };
+                Event::PreToolUse { tool_name, command, files }
+            }
         }
         "PostToolUseFailure" => Event::PostToolUseFailure {
             tool_name: tool_name()?,
